@@ -1,0 +1,77 @@
+//! Report FIFO: never stalls the packet path. A push into a full FIFO is dropped and counted.
+//!
+//! First-word-fall-through: `out_valid`/`out_data` show the head; it leaves in a cycle with `out_ready`.
+//! A push is accepted when the FIFO is not full *or* the head leaves in the same cycle. `level` and `drops`
+//! (wrapping 32-bit) are registered. Reset empties the FIFO and clears `drops`.
+
+use std::collections::VecDeque;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FifoInputs {
+    pub reset: bool,
+    pub in_valid: bool,
+    pub in_data: u128,
+    pub out_ready: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FifoOutputs {
+    pub out_valid: bool,
+    /// The head, defined only when `out_valid`.
+    pub out_data: Option<u128>,
+    pub level: usize,
+    pub drops: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct FifoModel {
+    depth: usize,
+    width_mask: u128,
+    q: VecDeque<u128>,
+    drops: u32,
+    started: bool,
+}
+
+impl FifoModel {
+    pub fn new(addr_bits: usize, width: usize) -> Self {
+        FifoModel {
+            depth: 1 << addr_bits,
+            width_mask: super::mask128(width),
+            q: VecDeque::new(),
+            drops: 0,
+            started: false,
+        }
+    }
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+    /// Outputs during this cycle; `None` before the first reset.
+    pub fn step(&mut self, i: &FifoInputs) -> Option<FifoOutputs> {
+        let out = self.started.then(|| FifoOutputs {
+            out_valid: !self.q.is_empty(),
+            out_data: self.q.front().copied(),
+            level: self.q.len(),
+            drops: self.drops,
+        });
+        if i.reset {
+            self.q.clear();
+            self.drops = 0;
+            self.started = true;
+            return out;
+        }
+        if !self.started {
+            return out;
+        }
+        let pop = i.out_ready && !self.q.is_empty();
+        let accept = i.in_valid && (self.q.len() < self.depth || pop);
+        if pop {
+            self.q.pop_front();
+        }
+        if accept {
+            self.q.push_back(i.in_data & self.width_mask);
+        } else if i.in_valid {
+            self.drops = self.drops.wrapping_add(1);
+        }
+        out
+    }
+}

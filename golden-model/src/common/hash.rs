@@ -1,0 +1,274 @@
+//! Hash functions of the shared hash units: CRC16 (two polynomials), CRC32 and H3.
+//!
+//! All of them are linear (or affine) over GF(2) for a fixed key width, so the hardware computes every
+//! output bit `i` as `^(key & mask[i]) ^ constant[i]`: one masked reduction XOR per bit, which Yosys maps to a
+//! balanced tree (a loop-accumulated XOR synthesizes into deep chains). [`XorHash`] holds exactly those masks;
+//! the RTL is generated from them, and [`XorHash::eval`] is the bit-accurate model of the unit.
+//!
+//! ## Key to message bytes
+//! A key of `key_bits` bits (a multiple of 8, at most 128) is hashed as the message of `key_bits / 8` bytes
+//! taken most significant byte first (big-endian, i.e. network order for header fields), each byte most
+//! significant bit first (the CRCs here are all non-reflected). So `XorHash::crc(&CRC32_MPEG2, 72)` applied
+//! to the key `0x31_32_33_34_35_36_37_38_39` equals the catalogue check value of "123456789".
+
+use super::config::{ConfigError, KEY_BITS_MAX};
+use super::mask128;
+
+/// A CRC variant as the CRC catalogue names it (Williams model: width, poly, init, refin, refout, xorout).
+/// Only non-reflected variants (refin = refout = false) are used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrcSpec {
+    /// Catalogue name.
+    pub name: &'static str,
+    pub width: usize,
+    pub poly: u64,
+    pub init: u64,
+    pub xorout: u64,
+    /// CRC of the ASCII bytes "123456789", as published in the catalogue.
+    pub check: u64,
+}
+
+/// CRC-16/UMTS (alias CRC-16/BUYPASS, CRC-16/VERIFONE): poly 0x8005, init 0, no reflection, xorout 0.
+pub const CRC16_UMTS: CrcSpec =
+    CrcSpec { name: "CRC-16/UMTS", width: 16, poly: 0x8005, init: 0, xorout: 0, check: 0xFEE8 };
+/// CRC-16/EN-13757: poly 0x3D65, init 0, no reflection, xorout 0xFFFF (the second CRC16 seed).
+pub const CRC16_EN13757: CrcSpec =
+    CrcSpec { name: "CRC-16/EN-13757", width: 16, poly: 0x3D65, init: 0, xorout: 0xFFFF, check: 0xC2B7 };
+/// CRC-32/MPEG-2: poly 0x04C11DB7, init 0xFFFFFFFF, no reflection, xorout 0.
+pub const CRC32_MPEG2: CrcSpec = CrcSpec {
+    name: "CRC-32/MPEG-2",
+    width: 32,
+    poly: 0x04C1_1DB7,
+    init: 0xFFFF_FFFF,
+    xorout: 0,
+    check: 0x0376_E6E7,
+};
+
+/// Seed of the H3 matrix (the ASCII bytes of "netmeas!").
+pub const H3_SEED: u64 = 0x6e65_746d_6561_7321;
+
+impl CrcSpec {
+    /// Reference bit-serial CRC of a byte message (the textbook algorithm, independent of the masks).
+    pub fn compute(&self, msg: &[u8]) -> u64 {
+        let top = 1u64 << (self.width - 1);
+        let all = if self.width == 64 { u64::MAX } else { (1u64 << self.width) - 1 };
+        let mut crc = self.init & all;
+        for &byte in msg {
+            for bit in (0..8).rev() {
+                let inbit = (byte >> bit) & 1 == 1;
+                let fb = (crc & top != 0) ^ inbit;
+                crc = (crc << 1) & all;
+                if fb {
+                    crc ^= self.poly;
+                }
+            }
+        }
+        (crc ^ self.xorout) & all
+    }
+}
+
+/// The key's message bytes: `key_bits / 8` bytes, most significant first.
+pub fn key_bytes(key: u128, key_bits: usize) -> Vec<u8> {
+    let n = key_bits / 8;
+    key.to_be_bytes()[16 - n..].to_vec()
+}
+
+/// Which function a hash unit computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum HashKind {
+    Crc16Umts,
+    Crc16En13757,
+    Crc32Mpeg2,
+    /// H3 with `out_bits` output bits; the matrix rows come from [`H3_SEED`].
+    H3 { out_bits: usize },
+}
+
+impl HashKind {
+    pub fn out_bits(&self) -> usize {
+        match self {
+            HashKind::Crc16Umts | HashKind::Crc16En13757 => 16,
+            HashKind::Crc32Mpeg2 => 32,
+            HashKind::H3 { out_bits } => *out_bits,
+        }
+    }
+    pub fn name(&self) -> String {
+        match self {
+            HashKind::Crc16Umts => CRC16_UMTS.name.into(),
+            HashKind::Crc16En13757 => CRC16_EN13757.name.into(),
+            HashKind::Crc32Mpeg2 => CRC32_MPEG2.name.into(),
+            HashKind::H3 { out_bits } => format!("H3/{out_bits}"),
+        }
+    }
+}
+
+/// A hash as the hardware computes it: `out[i] = parity(key & masks[i]) ^ constant[i]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct XorHash {
+    pub kind: HashKind,
+    pub key_bits: usize,
+    /// `masks[i]` selects the key bits whose XOR is output bit `i`.
+    pub masks: Vec<u128>,
+    /// Output of the all-zero key (nonzero for CRCs with init or xorout).
+    pub constant: u64,
+}
+
+/// SplitMix64: the fixed generator of H3 matrix rows.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl XorHash {
+    /// Builds the hash of `kind` over keys of `key_bits` bits (multiple of 8 for CRCs, 1..=128).
+    pub fn new(kind: HashKind, key_bits: usize) -> Result<Self, ConfigError> {
+        super::config::check_range("key_bits", key_bits, 1, KEY_BITS_MAX)?;
+        match kind {
+            HashKind::Crc16Umts => Self::crc(kind, &CRC16_UMTS, key_bits),
+            HashKind::Crc16En13757 => Self::crc(kind, &CRC16_EN13757, key_bits),
+            HashKind::Crc32Mpeg2 => Self::crc(kind, &CRC32_MPEG2, key_bits),
+            HashKind::H3 { out_bits } => {
+                super::config::check_range("H3 out_bits", out_bits, 1, 64)?;
+                // Row j (the contribution of key bit j) is a random out_bits-wide vector.
+                let mut st = H3_SEED;
+                let rows: Vec<u64> = (0..key_bits)
+                    .map(|_| splitmix64(&mut st) & (u64::MAX >> (64 - out_bits)))
+                    .collect();
+                let masks = (0..out_bits)
+                    .map(|i| {
+                        rows.iter()
+                            .enumerate()
+                            .filter(|(_, r)| (*r >> i) & 1 == 1)
+                            .fold(0u128, |m, (j, _)| m | (1u128 << j))
+                    })
+                    .collect();
+                Ok(XorHash { kind, key_bits, masks, constant: 0 })
+            }
+        }
+    }
+
+    fn crc(kind: HashKind, spec: &CrcSpec, key_bits: usize) -> Result<Self, ConfigError> {
+        if key_bits % 8 != 0 {
+            return Err(ConfigError(format!(
+                "{}: key_bits = {key_bits} is not a whole number of bytes",
+                spec.name
+            )));
+        }
+        let constant = spec.compute(&key_bytes(0, key_bits));
+        // Affine map: crc(key) = constant ^ XOR_{j in key} (crc(e_j) ^ constant).
+        let columns: Vec<u64> =
+            (0..key_bits).map(|j| spec.compute(&key_bytes(1u128 << j, key_bits)) ^ constant).collect();
+        let masks = (0..spec.width)
+            .map(|i| {
+                columns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| (*c >> i) & 1 == 1)
+                    .fold(0u128, |m, (j, _)| m | (1u128 << j))
+            })
+            .collect();
+        Ok(XorHash { kind, key_bits, masks, constant })
+    }
+
+    pub fn out_bits(&self) -> usize {
+        self.masks.len()
+    }
+
+    /// The hash of `key` (bits above `key_bits` are ignored), exactly as the hash unit computes it.
+    pub fn eval(&self, key: u128) -> u64 {
+        let key = key & mask128(self.key_bits);
+        let lin = self
+            .masks
+            .iter()
+            .enumerate()
+            .fold(0u64, |h, (i, m)| h | ((((key & m).count_ones() & 1) as u64) << i));
+        lin ^ self.constant
+    }
+}
+
+/// Cycle model of a hash unit: the hash of this cycle's key appears on the output one cycle later.
+#[derive(Debug, Clone)]
+pub struct HashUnitModel {
+    pub hash: XorHash,
+    out: Option<u64>,
+}
+
+impl HashUnitModel {
+    pub fn new(hash: XorHash) -> Self {
+        HashUnitModel { hash, out: None }
+    }
+    /// Output during this cycle (`None` before the first clock edge), then latches `key`.
+    pub fn step(&mut self, key: u128) -> Option<u64> {
+        let now = self.out;
+        self.out = Some(self.hash.eval(key));
+        now
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHECK_KEY: u128 = 0x31_32_33_34_35_36_37_38_39; // "123456789", 72 bits
+
+    #[test]
+    fn reference_crcs_match_catalogue_check_values() {
+        for spec in [CRC16_UMTS, CRC16_EN13757, CRC32_MPEG2] {
+            assert_eq!(spec.compute(b"123456789"), spec.check, "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn mask_form_matches_catalogue_check_values() {
+        for (kind, spec) in [
+            (HashKind::Crc16Umts, CRC16_UMTS),
+            (HashKind::Crc16En13757, CRC16_EN13757),
+            (HashKind::Crc32Mpeg2, CRC32_MPEG2),
+        ] {
+            let h = XorHash::new(kind, 72).unwrap();
+            assert_eq!(h.eval(CHECK_KEY), spec.check, "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn mask_form_equals_bitserial_crc_on_random_keys() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        for key_bits in [8, 32, 104, 128] {
+            for (kind, spec) in [
+                (HashKind::Crc16Umts, CRC16_UMTS),
+                (HashKind::Crc16En13757, CRC16_EN13757),
+                (HashKind::Crc32Mpeg2, CRC32_MPEG2),
+            ] {
+                let h = XorHash::new(kind, key_bits).unwrap();
+                for _ in 0..2000 {
+                    let key: u128 = rng.gen::<u128>() & mask128(key_bits);
+                    assert_eq!(h.eval(key), spec.compute(&key_bytes(key, key_bits)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn h3_is_linear_and_spreads_bits() {
+        let h = XorHash::new(HashKind::H3 { out_bits: 32 }, 104).unwrap();
+        assert_eq!(h.eval(0), 0);
+        let (a, b) = (0x1234_5678_9abc_def0_1122_3344_55u128, 0x0f0f_f0f0_1234_4321_aaaa_5555_66u128);
+        assert_eq!(h.eval(a ^ b), h.eval(a) ^ h.eval(b));
+        // Every output bit depends on roughly half the key bits.
+        for m in &h.masks {
+            let ones = m.count_ones();
+            assert!((30..=74).contains(&ones), "mask weight {ones}");
+        }
+    }
+
+    #[test]
+    fn bad_widths_are_errors_not_panics() {
+        assert!(XorHash::new(HashKind::Crc32Mpeg2, 0).is_err());
+        assert!(XorHash::new(HashKind::Crc32Mpeg2, 129).is_err());
+        assert!(XorHash::new(HashKind::Crc16Umts, 12).is_err());
+        assert!(XorHash::new(HashKind::H3 { out_bits: 65 }, 64).is_err());
+    }
+}
