@@ -1,0 +1,16 @@
+//! # hdl — netmeas RTL in rust-hdl
+//!
+//! Synthesizable modules of the shared blocks (`common`) and, later, of each measurement core, plus
+//! [`emit`], which turns the top modules into Verilog files and a JSON manifest. Every generation-time
+//! parameter (hash masks, widths, CSR layouts) comes from the `golden` crate, so the RTL and its reference
+//! model cannot drift apart.
+//!
+//! Style: pipelines are written as `#[hdl_gen]` update functions over [`common::reg::Reg`] registers;
+//! the three leaf primitives whose exact Verilog form matters — the RAM array, the hash XOR network
+//! (one masked reduction XOR per output bit) and the CSR register bank (a variable number of registers) —
+//! are generated text (`Verilog::Custom`, as rust-hdl's own RAM and DFF are), each with a matching
+//! rust-hdl `update()`.
+
+pub mod common;
+pub mod emit;
+pub mod tops;

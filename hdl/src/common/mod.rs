@@ -1,0 +1,11 @@
+//! Shared RTL blocks: hash units, PRNG, SRAM, read-modify-write pipeline, report FIFO, CSR bank.
+
+pub mod csr;
+pub mod fifo;
+pub mod hash;
+pub mod prng;
+pub mod reg;
+pub mod rmw;
+pub mod sram;
+
+pub use golden::common::sram::RamPorts;

@@ -1,0 +1,69 @@
+//! CSR bank with a PRNG seeded through it: random reads and writes over config, status and unmapped
+//! addresses, simultaneous read and write of one register, changing status inputs, resets.
+
+use super::Run;
+use crate::harness::{RunConfig, RunReport, Sim};
+use crate::models::Csr;
+use golden::common::config::CSR_STATUS_BASE;
+use golden::common::csr::{CsrInputs, CsrModel};
+use golden::common::prng::{PrngInputs, PrngModel};
+use hdl::tops::csr_top_layout;
+use rand::Rng;
+
+pub fn run(cfg: &RunConfig) -> RunReport {
+    let mut run = Run::new(Csr::NAME, cfg);
+    let mut sim = Sim::new(Csr::new(cfg.x_seed), cfg.vcd.clone());
+    let layout = csr_top_layout();
+    let seed_addr = layout.config_addr("prng_seed").expect("layout has prng_seed");
+    let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
+    let mut gold = CsrModel::new(layout);
+    let mut prng = PrngModel::new();
+    let mut status = vec![0u32; n_stat as usize];
+    for i in 0..cfg.transactions {
+        let r = &mut run.rng;
+        for s in status.iter_mut() {
+            if r.gen_ratio(1, 4) {
+                *s = s.wrapping_add(r.gen_range(0..3));
+            }
+        }
+        let addr = match r.gen_range(0..10) {
+            0..=4 => r.gen_range(0..n_cfg),
+            5..=7 => CSR_STATUS_BASE + r.gen_range(0..n_stat),
+            _ => r.gen(),
+        };
+        let inp = CsrInputs {
+            reset: i == 0 || r.gen_ratio(1, 20_000),
+            addr,
+            wr_en: r.gen_ratio(1, 3),
+            wr_data: if r.gen_ratio(1, 8) { 0 } else { r.gen() },
+            rd_en: r.gen_bool(0.5),
+            status: status.clone(),
+        };
+        let advance = r.gen_bool(0.5);
+        sim.m.set_reset(inp.reset as u64);
+        sim.m.set_addr(inp.addr as u64);
+        sim.m.set_wr_en(inp.wr_en as u64);
+        sim.m.set_wr_data(inp.wr_data as u64);
+        sim.m.set_rd_en(inp.rd_en as u64);
+        sim.m.set_status(status.iter().rev().fold(0u128, |a, s| (a << 32) | *s as u128));
+        sim.m.set_advance(advance as u64);
+        sim.settle();
+        let c = sim.cycle;
+        let p = prng.step(&PrngInputs {
+            reset: inp.reset,
+            seed_load: inp.wr_en && inp.addr == seed_addr,
+            seed: inp.wr_data,
+            advance,
+        });
+        run.sb.check(c, "prng_value", p.map(u128::from), sim.m.prng_value() as u128);
+        if let Some(e) = gold.step(&inp) {
+            run.sb.check(c, "rd_valid", Some(e.rd_valid as u128), sim.m.rd_valid() as u128);
+            run.sb.check(c, "rd_data", Some(e.rd_data as u128), sim.m.rd_data() as u128);
+            let cfg_word = e.config.iter().rev().fold(0u128, |a, v| (a << 32) | *v as u128);
+            run.sb.check(c, "cfg", Some(cfg_word), sim.m.cfg());
+        }
+        sim.tick();
+        run.transactions += 1;
+    }
+    run.finish(sim.cycle)
+}
