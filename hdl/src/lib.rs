@@ -13,4 +13,5 @@
 
 pub mod common;
 pub mod emit;
+pub mod lint;
 pub mod tops;

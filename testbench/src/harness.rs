@@ -182,6 +182,9 @@ pub struct RunReport {
     pub block: String,
     pub cycles: u64,
     pub transactions: u64,
+    /// Named coverage counters of the traffic (resets, drops, same-address hazards…), so a test can show
+    /// that the situations it claims to exercise really occurred.
+    pub coverage: Vec<(&'static str, u64)>,
     pub scoreboard: Scoreboard,
     pub seconds: f64,
 }
@@ -189,6 +192,10 @@ pub struct RunReport {
 impl RunReport {
     pub fn cycles_per_second(&self) -> f64 {
         self.cycles as f64 / self.seconds.max(1e-9)
+    }
+    /// A coverage counter by name (0 if the runner does not count it).
+    pub fn covered(&self, what: &str) -> u64 {
+        self.coverage.iter().find(|c| c.0 == what).map(|c| c.1).unwrap_or(0)
     }
     /// Panics with the seed and the first differing cycle and signal unless RTL matched golden.
     pub fn assert_clean(&self) {

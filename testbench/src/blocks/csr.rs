@@ -20,6 +20,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     let mut prng = PrngModel::new();
     let mut status = vec![0u32; n_stat as usize];
     for i in 0..cfg.transactions {
+        let reset = run.reset_now(i, cfg.transactions, 20_000);
         let r = &mut run.rng;
         for s in status.iter_mut() {
             if r.gen_ratio(1, 4) {
@@ -32,7 +33,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             _ => r.gen(),
         };
         let inp = CsrInputs {
-            reset: i == 0 || r.gen_ratio(1, 20_000),
+            reset,
             addr,
             wr_en: r.gen_ratio(1, 3),
             wr_data: if r.gen_ratio(1, 8) { 0 } else { r.gen() },
@@ -40,6 +41,9 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             status: status.clone(),
         };
         let advance = r.gen_bool(0.5);
+        let seed_write = inp.wr_en && inp.addr == seed_addr && !inp.reset;
+        run.count("prng_seeded_via_csr", seed_write as u64);
+        run.count("read_and_write_same_cycle", (inp.wr_en && inp.rd_en && !inp.reset) as u64);
         sim.m.set_reset(inp.reset as u64);
         sim.m.set_addr(inp.addr as u64);
         sim.m.set_wr_en(inp.wr_en as u64);

@@ -15,6 +15,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     let mut gold = FifoModel::new(FIFO_TOP_ADDR_BITS, FIFO_TOP_WIDTH);
     let (mut p_push, mut p_pop) = (0.5, 0.5);
     for i in 0..cfg.transactions {
+        let reset = run.reset_now(i, cfg.transactions, 20_000);
         let r = &mut run.rng;
         if i % 500 == 0 {
             // A new phase: flood, drain, balanced or idle.
@@ -22,7 +23,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             (p_push, p_pop) = phases[r.gen_range(0..phases.len())];
         }
         let inp = FifoInputs {
-            reset: i == 0 || r.gen_ratio(1, 20_000),
+            reset,
             in_valid: r.gen_bool(p_push),
             in_data: r.gen::<u128>() & mask128(FIFO_TOP_WIDTH),
             out_ready: r.gen_bool(p_pop),
@@ -33,7 +34,14 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         sim.m.set_out_ready(inp.out_ready as u64);
         sim.settle();
         let c = sim.cycle;
-        if let Some(e) = gold.step(&inp) {
+        let out = gold.step(&inp);
+        if let Some(e) = &out {
+            let full = e.level == gold.depth();
+            run.count("pushes_into_full", (full && inp.in_valid && !inp.reset) as u64);
+            run.count("push_and_pop_when_full", (full && inp.in_valid && inp.out_ready && !inp.reset) as u64);
+            run.count("push_when_empty", (e.level == 0 && inp.in_valid && !inp.reset) as u64);
+        }
+        if let Some(e) = out {
             run.sb.check(c, "out_valid", Some(e.out_valid as u128), sim.m.out_valid() as u128);
             run.sb.check(c, "out_data", e.out_data, sim.m.out_data());
             run.sb.check(c, "level", Some(e.level as u128), sim.m.level() as u128);

@@ -10,7 +10,7 @@ pub mod sram;
 
 use crate::harness::{RunConfig, RunReport, Scoreboard};
 use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
 /// A runner: block name plus the function that runs it.
@@ -34,6 +34,7 @@ pub(crate) struct Run {
     pub rng: SmallRng,
     pub sb: Scoreboard,
     pub transactions: u64,
+    pub coverage: Vec<(&'static str, u64)>,
     start: Instant,
 }
 
@@ -43,11 +44,29 @@ impl Run {
             rng: SmallRng::seed_from_u64(cfg.seed),
             sb: Scoreboard::new(block, cfg.seed),
             transactions: 0,
+            coverage: Vec::new(),
             start: Instant::now(),
+        }
+    }
+    /// Reset in this cycle? Always in the first cycle and once halfway through `total` cycles, otherwise
+    /// with probability `1 / one_in` (resets in the middle of traffic). Counted as coverage `resets`.
+    pub fn reset_now(&mut self, cycle: u64, total: u64, one_in: u32) -> bool {
+        let r = cycle == 0 || cycle == total / 2 || self.rng.gen_ratio(1, one_in);
+        if r {
+            self.count("resets", 1);
+        }
+        r
+    }
+    /// Adds `n` to coverage counter `what`.
+    pub fn count(&mut self, what: &'static str, n: u64) {
+        match self.coverage.iter_mut().find(|c| c.0 == what) {
+            Some(c) => c.1 += n,
+            None => self.coverage.push((what, n)),
         }
     }
     pub fn finish(self, cycles: u64) -> RunReport {
         RunReport {
+            coverage: self.coverage,
             block: self.sb.block.clone(),
             cycles,
             transactions: self.transactions,

@@ -11,9 +11,10 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     let mut sim = Sim::new(Prng::new(cfg.x_seed), cfg.vcd.clone());
     let mut gold = PrngModel::new();
     for i in 0..cfg.transactions {
+        let reset = run.reset_now(i, cfg.transactions, 20_000);
         let r = &mut run.rng;
         let inp = PrngInputs {
-            reset: i == 0 || r.gen_ratio(1, 20_000),
+            reset,
             seed_load: r.gen_ratio(1, 100),
             seed: if r.gen_ratio(1, 10) { 0 } else { r.gen() },
             advance: r.gen_bool(0.7),
@@ -23,6 +24,8 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         sim.m.set_seed(inp.seed as u64);
         sim.m.set_advance(inp.advance as u64);
         sim.settle();
+        run.count("seed_loads", inp.seed_load as u64);
+        run.count("zero_seed_loads", (inp.seed_load && inp.seed == 0) as u64);
         let expect = gold.step(&inp);
         run.sb.check(sim.cycle, "value", expect.map(u128::from), sim.m.value() as u128);
         sim.tick();

@@ -86,11 +86,13 @@ pub fn run_with_stats<M: RmwTop>(
     // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
-    let mut first = true;
+    let mut mid_reset_due = true;
     while run.transactions < cfg.transactions {
+        // Reset in the first cycle, once halfway through the packets, and at random.
+        let halfway = mid_reset_due && run.transactions >= cfg.transactions / 2;
+        mid_reset_due &= !halfway;
+        let reset = sim.cycle == 0 || halfway || run.rng.gen_ratio(1, 50_000);
         let r = &mut run.rng;
-        let reset = first || r.gen_ratio(1, 50_000);
-        first = false;
         if pending.is_none() && r.gen_bool(0.9) {
             let in_index = match r.gen_range(0..100) {
                 0..=11 => history[0],
@@ -136,5 +138,9 @@ pub fn run_with_stats<M: RmwTop>(
         }
         sim.tick();
     }
+    run.count("resets", stats.resets);
+    run.count("same_index_1_back", stats.same_as[0]);
+    run.count("same_index_2_back", stats.same_as[1]);
+    run.count("same_index_3_back", stats.same_as[2]);
     (run.finish(sim.cycle), stats)
 }

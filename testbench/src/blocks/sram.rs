@@ -18,6 +18,7 @@ macro_rules! sram_runner {
             let depth = 1usize << SRAM_TOP_ADDR_BITS;
             let mut last_addr = 0usize;
             for i in 0..cfg.transactions {
+                let reset = run.reset_now(i, cfg.transactions, 10_000);
                 let r = &mut run.rng;
                 let mut pick = |r: &mut rand::rngs::SmallRng| {
                     if r.gen_ratio(1, 3) {
@@ -28,7 +29,7 @@ macro_rules! sram_runner {
                     }
                 };
                 let inp = SramInputs {
-                    reset: i == 0 || r.gen_ratio(1, 10_000),
+                    reset,
                     raddr: pick(r),
                     we: r.gen_bool(0.5),
                     waddr: pick(r),
@@ -40,6 +41,9 @@ macro_rules! sram_runner {
                 sim.m.set_waddr(inp.waddr as u64);
                 sim.m.set_wdata(inp.wdata as u64);
                 sim.settle();
+                let busy = gold.busy() == Some(true);
+                run.count("writes_during_sweep", (busy && inp.we) as u64);
+                run.count("read_during_write_same_address", (!busy && inp.we && inp.raddr == inp.waddr) as u64);
                 let expect = gold.step(&inp);
                 let c = sim.cycle;
                 run.sb.check(c, "rdata", expect.rdata, sim.m.rdata() as u128);
