@@ -153,7 +153,8 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
     }
 }
 
-/// The CSR layout of the CSR test top: the PRNG seed plus three core-like parameters, three counters.
+/// The CSR layout of the CSR test top: the PRNG seed plus three core-like parameters, five counters
+/// (5 × 32 = 160 status bits, so the harness's `[u32; N]` path for ports wider than 128 bits is exercised).
 pub fn csr_top_layout() -> CsrLayout {
     CsrLayout {
         config: vec![
@@ -162,7 +163,13 @@ pub fn csr_top_layout() -> CsrLayout {
             ("mode".into(), 1),
             ("expiry".into(), 100_000),
         ],
-        status: vec!["packets".into(), "reports".into(), "drops".into()],
+        status: vec![
+            "packets".into(),
+            "insertions".into(),
+            "reports".into(),
+            "drops".into(),
+            "evictions".into(),
+        ],
     }
 }
 
@@ -178,10 +185,10 @@ pub struct CsrTop {
     pub rd_valid: Signal<Out, bool>,
     pub rd_data: Signal<Out, Bits<32>>,
     pub cfg: Signal<Out, Bits<128>>,
-    pub status: Signal<In, Bits<96>>,
+    pub status: Signal<In, Bits<160>>,
     pub advance: Signal<In, bool>,
     pub prng_value: Signal<Out, Bits<32>>,
-    csr: Csr<128, 96>,
+    csr: Csr<128, 160>,
     prng: crate::common::prng::Prng,
     seed_addr: Constant<Bits<8>>,
 }

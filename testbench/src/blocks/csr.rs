@@ -49,7 +49,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         sim.m.set_wr_en(inp.wr_en as u64);
         sim.m.set_wr_data(inp.wr_data as u64);
         sim.m.set_rd_en(inp.rd_en as u64);
-        sim.m.set_status(status.iter().rev().fold(0u128, |a, s| (a << 32) | *s as u128));
+        sim.m.set_status(std::array::from_fn(|k| status[k]));
         sim.m.set_advance(advance as u64);
         sim.settle();
         let c = sim.cycle;
