@@ -10,3 +10,4 @@
 //! memory read before the reset sweep reached a word) are `None` and are not compared.
 
 pub mod common;
+pub mod fridge;
