@@ -9,6 +9,7 @@ use crate::common::prng::Prng;
 use crate::common::reg::with_initial_values;
 use crate::common::rmw::FORWARD_ALL;
 use crate::common::sram::Sram;
+use crate::fridge::FridgeCore;
 use crate::tops::*;
 use golden::common::sram::RamPorts;
 use rust_hdl::core::check_error::check_all;
@@ -61,13 +62,24 @@ pub fn parse_ports(name: &str, verilog: &str) -> Vec<Port> {
         .collect()
 }
 
-struct Builder {
+/// Collects [`TopInfo`]s: generates each top's Verilog (with or without initial values) and its port list.
+/// Used by [`all_tops`] and by [`crate::synth_tops`].
+pub struct Builder {
     initial: bool,
     tops: Vec<TopInfo>,
 }
 
 impl Builder {
-    fn add<U: Block>(
+    /// An empty list; `initial` as in [`all_tops`].
+    pub fn new(initial: bool) -> Self {
+        Builder { initial, tops: vec![] }
+    }
+    /// The tops added so far.
+    pub fn finish(self) -> Vec<TopInfo> {
+        self.tops
+    }
+    /// Generates `uut` as module `name` and appends it.
+    pub fn add<U: Block>(
         &mut self,
         name: &str,
         description: &str,
@@ -97,7 +109,7 @@ impl Builder {
 /// `include_test_only`: include the test-only variants.
 pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, String> {
     use serde_json::json;
-    let mut b = Builder { initial, tops: vec![] };
+    let mut b = Builder::new(initial);
     let err = |e: golden::common::ConfigError| e.to_string();
     let hash_kinds: Vec<String> = HASH_TOP_KINDS.iter().map(|k| k.name()).collect();
     b.add(
@@ -158,6 +170,19 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
         json!({"addr_bits": FIFO_TOP_ADDR_BITS, "width": FIFO_TOP_WIDTH}),
         ReportFifo::<FIFO_TOP_ADDR_BITS, FIFO_TOP_WIDTH, { FIFO_TOP_ADDR_BITS + 1 }>::default(),
     )?;
+    for (name, cfg) in fridge_tops() {
+        let desc = format!("fridge core: {} fridge(s), {:?}-port table", cfg.fridges(), cfg.ports);
+        let params = serde_json::to_value(&cfg).map_err(|e| e.to_string())?;
+        match name {
+            "fridge_dp" | "fridge_sp" => {
+                b.add(name, &desc, false, params, FridgeCore::<10, 32, 32, 32, 97, 67, 9, 10, 128>::new(&cfg).map_err(err)?)?
+            }
+            "fridge4_dp" => {
+                b.add(name, &desc, false, params, FridgeCore::<11, 16, 24, 20, 61, 47, 4, 5, 224>::new(&cfg).map_err(err)?)?
+            }
+            other => return Err(format!("no generics spelled out for fridge top {other}")),
+        }
+    }
     b.add(
         "csr",
         "CSR bank with a PRNG seeded through it",
@@ -165,7 +190,7 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
         json!({"layout": csr_top_layout()}),
         CsrTop::new().map_err(err)?,
     )?;
-    Ok(b.tops)
+    Ok(b.finish())
 }
 
 /// Writes `<name>.v` for every top and `manifest.json` into `dir` (created if missing).

@@ -237,3 +237,25 @@ impl Logic for CsrTop {
         self.prng_value.next = self.prng.value.val();
     }
 }
+
+/// Fridge core tops: (name, configuration). The generics of each are spelled out in `emit`.
+pub fn fridge_tops() -> Vec<(&'static str, golden::fridge::FridgeConfig)> {
+    use golden::fridge::FridgeConfig;
+    let single = FridgeConfig::default();
+    let four = FridgeConfig {
+        // Four fridges of different sizes, narrow fields: 16-bit signatures, 24-bit timestamps in 256 ns
+        // units (they wrap every 4.3 s), 20-bit counters, and a 16-entry report FIFO that overflows.
+        addr_bits: vec![10, 9, 8, 8],
+        sig_bits: 16,
+        ts_bits: 24,
+        ts_shift: 8,
+        counter_bits: 20,
+        ports: RamPorts::Dual,
+        report_fifo_bits: 4,
+    };
+    vec![
+        ("fridge_dp", single.clone()),
+        ("fridge_sp", FridgeConfig { ports: RamPorts::Single, ..single }),
+        ("fridge4_dp", four),
+    ]
+}

@@ -6,6 +6,7 @@
 //!   `tests/` and by `netmeas demo`.
 
 pub mod blocks;
+pub mod fridge;
 pub mod harness;
 
 /// Generated Verilator bindings (see `build.rs`).

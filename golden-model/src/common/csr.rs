@@ -67,6 +67,10 @@ impl CsrModel {
         let config = layout.config.iter().map(|c| c.1).collect();
         CsrModel { layout, config, rd_valid: false, rd_data: 0, started: false }
     }
+    /// The config registers now.
+    pub fn config(&self) -> &[u32] {
+        &self.config
+    }
     /// The value a read of `addr` returns in this state with these status inputs.
     pub fn read(&self, addr: u8, status: &[u32]) -> u32 {
         let a = addr as usize;

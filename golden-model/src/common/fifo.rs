@@ -42,6 +42,14 @@ impl FifoModel {
             started: false,
         }
     }
+    /// Entries now.
+    pub fn level(&self) -> usize {
+        self.q.len()
+    }
+    /// Drop counter now.
+    pub fn drops(&self) -> u32 {
+        self.drops
+    }
     pub fn depth(&self) -> usize {
         self.depth
     }

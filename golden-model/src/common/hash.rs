@@ -176,6 +176,18 @@ impl XorHash {
         self.masks.len()
     }
 
+    /// The low `bits` output bits only (a hash unit narrower than its function, e.g. a 16-bit signature
+    /// taken from CRC-32).
+    pub fn truncated(&self, bits: usize) -> Result<XorHash, ConfigError> {
+        super::config::check_range("truncated hash width", bits, 1, self.out_bits())?;
+        Ok(XorHash {
+            kind: self.kind,
+            key_bits: self.key_bits,
+            masks: self.masks[..bits].to_vec(),
+            constant: self.constant & (u64::MAX >> (64 - bits)),
+        })
+    }
+
     /// The hash of `key` (bits above `key_bits` are ignored), exactly as the hash unit computes it.
     pub fn eval(&self, key: u128) -> u64 {
         let key = key & mask128(self.key_bits);

@@ -63,6 +63,15 @@ impl RmwModel {
         }
     }
 
+    /// `in_ready` during this cycle (what [`RmwModel::step`] will report), for cores whose own input
+    /// handshake depends on it.
+    pub fn ready(&self, reset: bool) -> Option<bool> {
+        if reset {
+            return Some(false);
+        }
+        self.busy_left.map(|b| b == 0 && (self.ports == RamPorts::Dual || !self.phase))
+    }
+
     /// One cycle. `modify(stage)` is the core's combinational decision: `Some(new)` writes `new`.
     pub fn step(&mut self, i: &RmwInputs, modify: impl FnOnce(&RmwStage) -> Option<u128>) -> RmwOutputs {
         if i.reset {
@@ -72,10 +81,9 @@ impl RmwModel {
             self.mem.iter_mut().for_each(|w| *w = 0);
             return RmwOutputs { ready: Some(false), stage: None };
         }
-        let Some(busy_left) = self.busy_left else {
+        let (Some(busy_left), Some(ready)) = (self.busy_left, self.ready(false)) else {
             return RmwOutputs { ready: None, stage: None };
         };
-        let ready = busy_left == 0 && (self.ports == RamPorts::Dual || !self.phase);
         let stage = self.pipe[RMW_MODIFY_STAGE - 1]
             .map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] });
         if let Some(st) = &stage {

@@ -26,3 +26,388 @@ pub struct Descriptor {
     /// the hardware, and they wrap.
     pub timestamp: u64,
 }
+
+use crate::common::config::{check_range, ConfigError, TIMESTAMP_BITS};
+use crate::common::csr::CsrLayout;
+use crate::common::hash::{HashKind, XorHash};
+use crate::common::mask128;
+use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
+use crate::common::sram::RamPorts;
+
+/// Most fridges one core holds.
+pub const MAX_FRIDGES: usize = 8;
+/// Bits of the fridge index in payloads and reports.
+pub const FRIDGE_INDEX_BITS: usize = 3;
+/// Hash that chooses the fridge: CRC-16/UMTS of the id. Fridge k owns the hash values
+/// `[bound(k), bound(k+1))` of `0..2^16`, `bound(k) = floor(k * 2^16 / N)` (see [`FridgeConfig::bound`]).
+pub const SELECT_HASH: HashKind = HashKind::Crc16Umts;
+/// Hash that indexes the table: the low `addr_bits` of H3/32 of the id.
+pub const INDEX_HASH: HashKind = HashKind::H3 { out_bits: 32 };
+/// Hash that gives the signature: the low `sig_bits` of CRC-32/MPEG-2 of the id.
+pub const SIGNATURE_HASH: HashKind = HashKind::Crc32Mpeg2;
+
+/// Generation-time shape of a fridge core.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FridgeConfig {
+    /// log2 of each fridge's entry count M_k (2..=16); 1..=8 fridges.
+    pub addr_bits: Vec<usize>,
+    /// Signature width (1..=32).
+    pub sig_bits: usize,
+    /// Stored timestamp width (8..=32, compared with the 32-bit expiry CSR): timestamps are stored as
+    /// `(ts >> ts_shift) mod 2^ts_bits`.
+    pub ts_bits: usize,
+    /// Timestamp scaling: one stored unit is `2^ts_shift` ns (`ts_shift + ts_bits` ≤ 48).
+    pub ts_shift: usize,
+    /// Insertion counter width (8..=32); counters and `x` wrap modulo `2^counter_bits`.
+    pub counter_bits: usize,
+    /// Dual-port (II = 1) or single-port (II = 2) table RAM.
+    pub ports: RamPorts,
+    /// log2 of the report FIFO depth.
+    pub report_fifo_bits: usize,
+}
+
+impl Default for FridgeConfig {
+    /// One fridge of 1024 entries, 32-bit signatures, 32-bit timestamps in 16 ns units (68.7 s before a
+    /// delay aliases), 32-bit counters, dual-port, 512 reports of FIFO.
+    fn default() -> Self {
+        FridgeConfig {
+            addr_bits: vec![10],
+            sig_bits: 32,
+            ts_bits: 32,
+            ts_shift: 4,
+            counter_bits: 32,
+            ports: RamPorts::Dual,
+            report_fifo_bits: 9,
+        }
+    }
+}
+
+impl FridgeConfig {
+    pub fn check(&self) -> Result<(), ConfigError> {
+        check_range("number of fridges", self.addr_bits.len(), 1, MAX_FRIDGES)?;
+        for a in &self.addr_bits {
+            check_range("fridge address bits (log2 M)", *a, 2, 16)?;
+        }
+        check_range("sig_bits", self.sig_bits, 1, 32)?;
+        check_range("ts_bits", self.ts_bits, 8, 32)?;
+        check_range("ts_shift", self.ts_shift, 0, TIMESTAMP_BITS - self.ts_bits)?;
+        check_range("counter_bits", self.counter_bits, 8, 32)?;
+        check_range("report_fifo_bits", self.report_fifo_bits, 1, 16)?;
+        if self.payload_bits() > 128 {
+            return Err(ConfigError(format!("payload of {} bits exceeds 128", self.payload_bits())));
+        }
+        Ok(())
+    }
+    pub fn fridges(&self) -> usize {
+        self.addr_bits.len()
+    }
+    /// Entries of fridge k.
+    pub fn entries(&self, k: usize) -> usize {
+        1 << self.addr_bits[k]
+    }
+    /// Address bits of the one table RAM that holds all fridges.
+    pub fn ram_addr_bits(&self) -> usize {
+        let total: usize = (0..self.fridges()).map(|k| self.entries(k)).sum();
+        total.next_power_of_two().trailing_zeros() as usize
+    }
+    /// First RAM address of fridge k. Fridges are laid out largest first, so every base is a multiple of
+    /// its fridge's size and the RAM address is `base | index` (no adder).
+    pub fn base(&self, k: usize) -> usize {
+        let mut order: Vec<usize> = (0..self.fridges()).collect();
+        order.sort_by_key(|&j| (std::cmp::Reverse(self.addr_bits[j]), j));
+        order.iter().take_while(|&&j| j != k).map(|&j| self.entries(j)).sum()
+    }
+    /// Lower bound of fridge k's share of the 16-bit selection hash (k = N gives 2^16).
+    pub fn bound(&self, k: usize) -> u32 {
+        ((k as u64 * 65536) / self.fridges() as u64) as u32
+    }
+    /// The fraction of ids that fridge k sees, exactly.
+    pub fn share(&self, k: usize) -> f64 {
+        (self.bound(k + 1) - self.bound(k)) as f64 / 65536.0
+    }
+    /// Fridge that owns selection-hash value `h`.
+    pub fn fridge_of(&self, h: u64) -> usize {
+        (1..self.fridges()).filter(|&k| h >= self.bound(k) as u64).count()
+    }
+    /// Table entry: valid (1) | signature | timestamp | counter snapshot, LSB first.
+    pub fn entry_bits(&self) -> usize {
+        1 + self.sig_bits + self.ts_bits + self.counter_bits
+    }
+    /// Report word: fridge (3) | delay (ts_bits) | survived insertions x (counter_bits), LSB first.
+    pub fn report_bits(&self) -> usize {
+        FRIDGE_INDEX_BITS + self.ts_bits + self.counter_bits
+    }
+    /// Payload carried from the front stage to the modify stage: is_request (1) | enters (1) |
+    /// fridge (3) | signature | timestamp | counter, LSB first.
+    pub fn payload_bits(&self) -> usize {
+        2 + FRIDGE_INDEX_BITS + self.sig_bits + self.ts_bits + self.counter_bits
+    }
+    /// The CSR map of this core.
+    pub fn csr_layout(&self) -> CsrLayout {
+        let mut config = vec![
+            ("mode".to_string(), FridgeMode::Fridge as u32),
+            ("expiry".to_string(), u32::MAX),
+            ("prng_seed".to_string(), 0),
+        ];
+        for k in 0..self.fridges() {
+            config.push((format!("threshold{k}"), u32::MAX));
+        }
+        CsrLayout {
+            config,
+            status: ["packets", "requests", "insertions", "reports", "report_drops", "report_fifo_level"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
+/// What the core does with requests (run-time, CSR `mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum FridgeMode {
+    /// The fridge: a request enters with probability p_k and always overwrites.
+    Fridge = 0,
+    /// Prior-work baseline: every request enters and overwrites (p = 1).
+    Simple = 1,
+    /// Prior-work baseline: every request enters but overwrites a valid entry only when the resident
+    /// request is older than the CSR `expiry` threshold (in stored timestamp units).
+    Expiry = 2,
+}
+
+impl FridgeMode {
+    pub fn from_csr(v: u32) -> FridgeMode {
+        match v {
+            1 => FridgeMode::Simple,
+            2 => FridgeMode::Expiry,
+            _ => FridgeMode::Fridge,
+        }
+    }
+}
+
+/// Run-time settings (what software writes into the CSRs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FridgeRuntime {
+    pub mode: FridgeMode,
+    /// Expiry threshold in stored timestamp units (Expiry mode).
+    pub expiry: u32,
+    /// PRNG seed (0 loads the default seed).
+    pub seed: u32,
+    /// Per-fridge entry threshold: a request enters fridge k iff the PRNG value ≤ `thresholds[k]`.
+    /// xorshift32 yields every value of 1..=2^32−1 equally often, so p_k = thresholds[k] / (2^32 − 1).
+    pub thresholds: Vec<u32>,
+}
+
+/// Threshold for entry probability `p` in (0, 1] (see [`FridgeRuntime::thresholds`]).
+pub fn threshold_for(p: f64) -> u32 {
+    (p.clamp(0.0, 1.0) * u32::MAX as f64).round() as u32
+}
+
+/// Entry probability of a threshold.
+pub fn probability_of(threshold: u32) -> f64 {
+    threshold as f64 / u32::MAX as f64
+}
+
+/// A delay sample the core reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub fridge: usize,
+    /// Delay in stored timestamp units (multiply by 2^ts_shift for ns), modulo 2^ts_bits.
+    pub delay: u64,
+    /// Insertions into this fridge between the request's insertion and the response, modulo
+    /// 2^counter_bits.
+    pub survived: u64,
+}
+
+impl Report {
+    pub fn pack(&self, cfg: &FridgeConfig) -> u128 {
+        self.fridge as u128
+            | (self.delay as u128) << FRIDGE_INDEX_BITS
+            | (self.survived as u128) << (FRIDGE_INDEX_BITS + cfg.ts_bits)
+    }
+    pub fn unpack(cfg: &FridgeConfig, w: u128) -> Report {
+        Report {
+            fridge: (w & 0b111) as usize,
+            delay: ((w >> FRIDGE_INDEX_BITS) & mask128(cfg.ts_bits)) as u64,
+            survived: ((w >> (FRIDGE_INDEX_BITS + cfg.ts_bits)) & mask128(cfg.counter_bits)) as u64,
+        }
+    }
+}
+
+/// A table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Entry {
+    pub valid: bool,
+    pub sig: u64,
+    pub ts: u64,
+    pub counter: u64,
+}
+
+impl Entry {
+    pub fn pack(&self, cfg: &FridgeConfig) -> u128 {
+        self.valid as u128
+            | (self.sig as u128) << 1
+            | (self.ts as u128) << (1 + cfg.sig_bits)
+            | (self.counter as u128) << (1 + cfg.sig_bits + cfg.ts_bits)
+    }
+    pub fn unpack(cfg: &FridgeConfig, w: u128) -> Entry {
+        Entry {
+            valid: w & 1 == 1,
+            sig: ((w >> 1) & mask128(cfg.sig_bits)) as u64,
+            ts: ((w >> (1 + cfg.sig_bits)) & mask128(cfg.ts_bits)) as u64,
+            counter: ((w >> (1 + cfg.sig_bits + cfg.ts_bits)) & mask128(cfg.counter_bits)) as u64,
+        }
+    }
+}
+
+/// What the front stage hands to the modify stage for one packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Payload {
+    pub is_request: bool,
+    /// Request admitted by the entry probability (always true in the baseline modes).
+    pub enters: bool,
+    pub fridge: usize,
+    pub sig: u64,
+    pub ts: u64,
+    /// Request: the fridge's insertion counter after this request's own increment (the snapshot it
+    /// stores). Response: the fridge's current counter.
+    pub counter: u64,
+    /// RAM address: base(fridge) | index.
+    pub addr: usize,
+}
+
+impl Payload {
+    pub fn pack(&self, cfg: &FridgeConfig) -> u128 {
+        let s = 2 + FRIDGE_INDEX_BITS;
+        self.is_request as u128
+            | (self.enters as u128) << 1
+            | (self.fridge as u128) << 2
+            | (self.sig as u128) << s
+            | (self.ts as u128) << (s + cfg.sig_bits)
+            | (self.counter as u128) << (s + cfg.sig_bits + cfg.ts_bits)
+    }
+    pub fn unpack(cfg: &FridgeConfig, w: u128, addr: usize) -> Payload {
+        let s = 2 + FRIDGE_INDEX_BITS;
+        Payload {
+            is_request: w & 1 == 1,
+            enters: (w >> 1) & 1 == 1,
+            fridge: ((w >> 2) & 0b111) as usize,
+            sig: ((w >> s) & mask128(cfg.sig_bits)) as u64,
+            ts: ((w >> (s + cfg.sig_bits)) & mask128(cfg.ts_bits)) as u64,
+            counter: ((w >> (s + cfg.sig_bits + cfg.ts_bits)) & mask128(cfg.counter_bits)) as u64,
+            addr,
+        }
+    }
+}
+
+/// The in-order state of the front stage: hashes, PRNG and the per-fridge insertion counters.
+#[derive(Debug, Clone)]
+pub struct Front {
+    pub cfg: FridgeConfig,
+    pub select: XorHash,
+    pub index: XorHash,
+    pub signature: XorHash,
+    pub prng: u32,
+    /// Insertion counters (requests admitted into each fridge), modulo 2^counter_bits.
+    pub counters: Vec<u64>,
+}
+
+impl Front {
+    pub fn new(cfg: &FridgeConfig) -> Result<Front, ConfigError> {
+        cfg.check()?;
+        Ok(Front {
+            cfg: cfg.clone(),
+            select: XorHash::new(SELECT_HASH, ID_BITS)?,
+            index: XorHash::new(INDEX_HASH, ID_BITS)?,
+            signature: XorHash::new(SIGNATURE_HASH, ID_BITS)?,
+            prng: PRNG_DEFAULT_SEED,
+            counters: vec![0; cfg.fridges()],
+        })
+    }
+    /// Reset: counters to zero, PRNG to its default seed.
+    pub fn reset(&mut self) {
+        self.prng = PRNG_DEFAULT_SEED;
+        self.counters.iter_mut().for_each(|c| *c = 0);
+    }
+    /// Loads a PRNG seed (a CSR write of `prng_seed`).
+    pub fn seed(&mut self, seed: u32) {
+        self.prng = seed_state(seed);
+    }
+    /// Processes one packet in order: chooses fridge and address, draws the entry decision (requests
+    /// consume one PRNG value each, in every mode) and counts the insertion.
+    pub fn process(&mut self, rt: &FridgeRuntime, d: &Descriptor) -> Payload {
+        let cfg = &self.cfg;
+        let k = cfg.fridge_of(self.select.eval(d.id));
+        let addr = cfg.base(k) | (self.index.eval(d.id) as usize & (cfg.entries(k) - 1));
+        let sig = self.signature.eval(d.id) & (mask128(cfg.sig_bits) as u64);
+        let ts = ((d.timestamp & (mask128(TIMESTAMP_BITS) as u64)) >> cfg.ts_shift) & mask128(cfg.ts_bits) as u64;
+        let is_request = d.kind == PacketKind::Request;
+        let cmask = mask128(cfg.counter_bits) as u64;
+        let mut enters = false;
+        if is_request {
+            enters = rt.mode != FridgeMode::Fridge || self.prng <= rt.thresholds[k];
+            self.prng = xorshift32(self.prng);
+            if enters {
+                self.counters[k] = (self.counters[k] + 1) & cmask;
+            }
+        }
+        Payload { is_request, enters, fridge: k, sig, ts, counter: self.counters[k], addr }
+    }
+}
+
+/// The modify-stage decision for one packet against its table entry: the entry to write (if any) and
+/// the report (if any).
+pub fn modify(cfg: &FridgeConfig, rt: &FridgeRuntime, p: &Payload, old: &Entry) -> (Option<Entry>, Option<Report>) {
+    let tmask = mask128(cfg.ts_bits) as u64;
+    let age = p.ts.wrapping_sub(old.ts) & tmask;
+    if p.is_request {
+        let overwrite = p.enters
+            && match rt.mode {
+                FridgeMode::Fridge | FridgeMode::Simple => true,
+                FridgeMode::Expiry => !old.valid || age > rt.expiry as u64,
+            };
+        let new = Entry { valid: true, sig: p.sig, ts: p.ts, counter: p.counter };
+        (overwrite.then_some(new), None)
+    } else if old.valid && old.sig == p.sig {
+        let x = p.counter.wrapping_sub(old.counter) & (mask128(cfg.counter_bits) as u64);
+        (Some(Entry::default()), Some(Report { fridge: p.fridge, delay: age, survived: x }))
+    } else {
+        (None, None)
+    }
+}
+
+/// Transaction-level golden model: `step(descriptor) -> Option<Report>`, as fast as it gets. The cycle
+/// model used by co-simulation ([`cycle::FridgeCycleModel`]) runs the same [`Front::process`] and
+/// [`modify`] at the RTL's pipeline stages.
+#[derive(Debug, Clone)]
+pub struct FridgeModel {
+    pub front: Front,
+    pub runtime: FridgeRuntime,
+    pub table: Vec<Entry>,
+}
+
+impl FridgeModel {
+    pub fn new(cfg: &FridgeConfig, runtime: FridgeRuntime) -> Result<Self, ConfigError> {
+        if runtime.thresholds.len() != cfg.fridges() {
+            return Err(ConfigError(format!(
+                "{} thresholds for {} fridges",
+                runtime.thresholds.len(),
+                cfg.fridges()
+            )));
+        }
+        let mut front = Front::new(cfg)?;
+        front.seed(runtime.seed);
+        Ok(FridgeModel { table: vec![Entry::default(); 1 << cfg.ram_addr_bits()], front, runtime })
+    }
+    pub fn cfg(&self) -> &FridgeConfig {
+        &self.front.cfg
+    }
+    pub fn step(&mut self, d: &Descriptor) -> Option<Report> {
+        let p = self.front.process(&self.runtime, d);
+        let (new, report) = modify(&self.front.cfg, &self.runtime, &p, &self.table[p.addr]);
+        if let Some(e) = new {
+            self.table[p.addr] = e;
+        }
+        report
+    }
+}
+
+pub mod cycle;

@@ -18,15 +18,17 @@ pub struct HashUnit<const K: usize, const W: usize> {
 }
 
 impl<const K: usize, const W: usize> HashUnit<K, W> {
+    /// A unit computing `kind` over K-bit keys; a unit narrower than the function outputs its low W bits.
     pub fn new(kind: HashKind) -> Result<Self, ConfigError> {
         let f = XorHash::new(kind, K)?;
-        if f.out_bits() != W {
+        if f.out_bits() < W {
             return Err(ConfigError(format!(
                 "{} has {} output bits, the unit is {W} wide",
                 kind.name(),
                 f.out_bits()
             )));
         }
+        let f = f.truncated(W)?;
         Ok(HashUnit { clock: Default::default(), key: Default::default(), hash: Default::default(), _fn: f })
     }
     pub fn function(&self) -> &XorHash {

@@ -1,5 +1,6 @@
 //! Shared RTL blocks: hash units, PRNG, SRAM, read-modify-write pipeline, report FIFO, CSR bank.
 
+pub mod bits;
 pub mod csr;
 pub mod fifo;
 pub mod hash;

@@ -30,7 +30,7 @@ pub const ALL: &[Runner] = &[
 ];
 
 /// Shared bookkeeping of a run: RNG, scoreboard, clock.
-pub(crate) struct Run {
+pub struct Run {
     pub rng: SmallRng,
     pub sb: Scoreboard,
     pub transactions: u64,

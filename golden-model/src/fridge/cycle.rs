@@ -1,0 +1,179 @@
+//! Cycle model of the fridge core, stage for stage as the RTL (`hdl::fridge::FridgeCore`):
+//!
+//! | cycle | stage | what happens |
+//! |---|---|---|
+//! | t   | in  | descriptor accepted (`in_valid && in_ready`) into the front register F1; the hash units see its id |
+//! | t+1 | F1  | hashes ready: fridge, address, signature, scaled timestamp, entry decision (PRNG ≤ threshold), counter; handed to the RMW pipeline when it is ready, else F1 holds (and `in_ready` falls) |
+//! | +2  | S2  | table entry (forwarded) meets the payload: [`super::modify`] → write and report |
+//! | +3  | S3  | report register → report FIFO push (dropped and counted when full) |
+//!
+//! `in_ready = !reset && (F1 empty || the RMW pipeline takes F1 this cycle)`. Run-time settings are read
+//! from the CSR bank in the cycle they are used (thresholds and mode at F1, mode and expiry at S2). A
+//! write of `prng_seed` in cycle c loads the PRNG from that register at the end of cycle c+1 (taking
+//! precedence over a draw in the same cycle).
+
+use super::*;
+use crate::common::csr::{CsrInputs, CsrModel};
+use crate::common::fifo::{FifoInputs, FifoModel};
+use crate::common::rmw::{RmwInputs, RmwModel};
+
+/// CSR addresses of the run-time settings, in [`FridgeConfig::csr_layout`] order.
+pub const CSR_MODE: u8 = 0;
+pub const CSR_EXPIRY: u8 = 1;
+pub const CSR_PRNG_SEED: u8 = 2;
+pub const CSR_THRESHOLD0: u8 = 3;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FridgeInputs {
+    pub reset: bool,
+    pub in_valid: bool,
+    pub desc: Option<Descriptor>,
+    pub rep_ready: bool,
+    pub csr_addr: u8,
+    pub csr_wr_en: bool,
+    pub csr_wr_data: u32,
+    pub csr_rd_en: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FridgeOutputs {
+    pub in_ready: Option<bool>,
+    pub rep_valid: Option<bool>,
+    pub rep_data: Option<u128>,
+    pub csr_rd_valid: Option<bool>,
+    pub csr_rd_data: Option<u32>,
+}
+
+/// Status counters (CSR status registers), wrapping 32-bit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FridgeStats {
+    pub packets: u32,
+    pub requests: u32,
+    pub insertions: u32,
+    pub reports: u32,
+}
+
+pub struct FridgeCycleModel {
+    pub cfg: FridgeConfig,
+    pub front: Front,
+    pub rmw: RmwModel,
+    pub fifo: FifoModel,
+    pub csr: CsrModel,
+    f1: Option<Descriptor>,
+    report_reg: Option<Report>,
+    /// A `prng_seed` write happened last cycle: the PRNG loads the register at the end of this one.
+    seed_pending: bool,
+    pub stats: FridgeStats,
+    started: bool,
+}
+
+impl FridgeCycleModel {
+    pub fn new(cfg: &FridgeConfig) -> Result<Self, ConfigError> {
+        let front = Front::new(cfg)?;
+        Ok(FridgeCycleModel {
+            cfg: cfg.clone(),
+            rmw: RmwModel::new(cfg.ports, cfg.ram_addr_bits(), cfg.entry_bits()),
+            fifo: FifoModel::new(cfg.report_fifo_bits, cfg.report_bits()),
+            csr: CsrModel::new(cfg.csr_layout()),
+            front,
+            f1: None,
+            report_reg: None,
+            seed_pending: false,
+            stats: FridgeStats::default(),
+            started: false,
+        })
+    }
+
+    /// The run-time settings the CSR bank holds now.
+    pub fn runtime(&self) -> FridgeRuntime {
+        let c = self.csr.config();
+        FridgeRuntime {
+            mode: FridgeMode::from_csr(c[CSR_MODE as usize]),
+            expiry: c[CSR_EXPIRY as usize],
+            seed: c[CSR_PRNG_SEED as usize],
+            thresholds: c[CSR_THRESHOLD0 as usize..].to_vec(),
+        }
+    }
+
+    fn status(&self) -> Vec<u32> {
+        let s = &self.stats;
+        vec![s.packets, s.requests, s.insertions, s.reports, self.fifo.drops(), self.fifo.level() as u32]
+    }
+
+    pub fn step(&mut self, i: &FridgeInputs) -> FridgeOutputs {
+        let rt = self.runtime();
+        let status = self.status();
+        let rmw_ready = self.rmw.ready(i.reset);
+        let in_ready = if i.reset {
+            Some(false)
+        } else if !self.started {
+            None
+        } else {
+            rmw_ready.map(|r| self.f1.is_none() || r)
+        };
+        let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
+        let accept = in_ready == Some(true) && i.in_valid;
+        // F1 → RMW.
+        let mut rmw_in = RmwInputs { reset: i.reset, ..Default::default() };
+        if transfer {
+            let d = self.f1.expect("F1 holds a packet");
+            let p = self.front.process(&rt, &d);
+            self.stats.requests = self.stats.requests.wrapping_add(p.is_request as u32);
+            self.stats.insertions = self.stats.insertions.wrapping_add((p.is_request && p.enters) as u32);
+            rmw_in = RmwInputs { reset: false, in_valid: true, in_index: p.addr, in_payload: p.pack(&self.cfg) };
+        }
+        // S2: modify.
+        let cfg = &self.cfg;
+        let mut report = None;
+        self.rmw.step(&rmw_in, |st| {
+            let p = Payload::unpack(cfg, st.payload, st.index);
+            let (new, rep) = modify(cfg, &rt, &p, &Entry::unpack(cfg, st.old));
+            report = rep;
+            new.map(|e| e.pack(cfg))
+        });
+        // S3 → report FIFO.
+        let fifo_out = self.fifo.step(&FifoInputs {
+            reset: i.reset,
+            in_valid: self.report_reg.is_some(),
+            in_data: self.report_reg.map(|r| r.pack(cfg)).unwrap_or(0),
+            out_ready: i.rep_ready,
+        });
+        self.stats.reports = self.stats.reports.wrapping_add(self.report_reg.is_some() as u32);
+        let csr_out = self.csr.step(&CsrInputs {
+            reset: i.reset,
+            addr: i.csr_addr,
+            wr_en: i.csr_wr_en,
+            wr_data: i.csr_wr_data,
+            rd_en: i.csr_rd_en,
+            status,
+        });
+        // Edge.
+        if i.reset {
+            self.front.reset();
+            self.f1 = None;
+            self.report_reg = None;
+            self.seed_pending = false;
+            self.stats = FridgeStats::default();
+            self.started = true;
+        } else {
+            if self.seed_pending {
+                self.front.seed(rt.seed);
+            }
+            self.seed_pending = i.csr_wr_en && i.csr_addr == CSR_PRNG_SEED;
+            if accept {
+                self.f1 = i.desc;
+                self.stats.packets = self.stats.packets.wrapping_add(1);
+            } else if transfer {
+                self.f1 = None;
+            }
+            self.report_reg = report;
+        }
+        FridgeOutputs {
+            in_ready,
+            rep_valid: fifo_out.map(|o| o.out_valid),
+            rep_data: fifo_out.and_then(|o| o.out_data),
+            csr_rd_valid: csr_out.as_ref().map(|o| o.rd_valid),
+            csr_rd_data: csr_out.map(|o| o.rd_data),
+        }
+    }
+}

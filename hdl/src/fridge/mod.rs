@@ -1,0 +1,493 @@
+//! Fridge core (`FridgeCore`): N fridges in one hash-indexed table, survivorship-bias correction data
+//! (insertion counters) stamped into every entry, delay reports through the report FIFO, run-time
+//! settings and counters on the CSR port. Also the prior-work baselines (simple, expiry) by CSR `mode`.
+//! Specification and cycle model: `golden::fridge` (see `golden::fridge::cycle` for the stage table).
+//!
+//! Const generics (checked against the [`FridgeConfig`] in [`FridgeCore::new`]):
+//! `A` table RAM address bits, `S` signature, `T` stored timestamp, `C` counter, `E = 1+S+T+C` entry,
+//! `R = 3+T+C` report, `FA`/`FL = FA+1` report FIFO address/level bits, `CW = 32·(3+N)` CSR config bits.
+
+use crate::common::bits::{Slice, ZeroExt};
+use crate::common::csr::Csr;
+use crate::common::fifo::ReportFifo;
+use crate::common::hash::HashUnit;
+use crate::common::prng::Prng;
+use crate::common::reg::Reg;
+use crate::common::rmw::RmwPipeline;
+use golden::common::config::{ConfigError, TIMESTAMP_BITS};
+use golden::fridge::cycle::{CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
+use golden::fridge::{FridgeConfig, FridgeMode, FRIDGE_INDEX_BITS, ID_BITS, INDEX_HASH, SELECT_HASH, SIGNATURE_HASH};
+use rust_hdl::prelude::*;
+
+/// Status registers (6 × 32 bits) of the CSR bank.
+pub const STATUS_BITS: usize = 192;
+
+#[derive(LogicBlock)]
+pub struct FridgeCore<
+    const A: usize,
+    const S: usize,
+    const T: usize,
+    const C: usize,
+    const E: usize,
+    const R: usize,
+    const FA: usize,
+    const FL: usize,
+    const CW: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    // Packet descriptors.
+    pub in_valid: Signal<In, bool>,
+    pub in_request: Signal<In, bool>,
+    pub in_id: Signal<In, Bits<ID_BITS>>,
+    pub in_ts: Signal<In, Bits<TIMESTAMP_BITS>>,
+    pub in_ready: Signal<Out, bool>,
+    // Reports.
+    pub rep_valid: Signal<Out, bool>,
+    pub rep_data: Signal<Out, Bits<R>>,
+    pub rep_ready: Signal<In, bool>,
+    // CSR port.
+    pub csr_addr: Signal<In, Bits<8>>,
+    pub csr_wr_en: Signal<In, bool>,
+    pub csr_wr_data: Signal<In, Bits<32>>,
+    pub csr_rd_en: Signal<In, bool>,
+    pub csr_rd_valid: Signal<Out, bool>,
+    pub csr_rd_data: Signal<Out, Bits<32>>,
+    // Shared blocks.
+    /// Fridge selection hash; absent (empty) with one fridge.
+    h_select: Vec<HashUnit<ID_BITS, 16>>,
+    /// Index hash: the low A bits of H3/32.
+    h_index: HashUnit<ID_BITS, A>,
+    /// Signature: the low S bits of CRC-32.
+    h_sig: HashUnit<ID_BITS, S>,
+    prng: Prng,
+    rmw: RmwPipeline<A, E, 1>,
+    fifo: ReportFifo<FA, R, FL>,
+    csr: Csr<CW, STATUS_BITS>,
+    // Front register F1.
+    f1_valid: Reg<bool>,
+    f1_request: Reg<bool>,
+    f1_id: Reg<Bits<ID_BITS>>,
+    f1_ts: Reg<Bits<TIMESTAMP_BITS>>,
+    counters: Vec<Reg<Bits<C>>>,
+    // F1 decisions.
+    accept: Signal<Local, bool>,
+    transfer: Signal<Local, bool>,
+    k: Signal<Local, Bits<3>>,
+    threshold: Signal<Local, Bits<32>>,
+    base: Signal<Local, Bits<A>>,
+    index_mask: Signal<Local, Bits<A>>,
+    count: Signal<Local, Bits<C>>,
+    snapshot: Signal<Local, Bits<C>>,
+    enters: Signal<Local, bool>,
+    mode_fridge: Signal<Local, bool>,
+    mode_expiry: Signal<Local, bool>,
+    // F1 fields delayed alongside the RMW pipeline's S1 and S2.
+    d1_request: Reg<bool>,
+    d1_k: Reg<Bits<3>>,
+    d1_sig: Reg<Bits<S>>,
+    d1_ts: Reg<Bits<T>>,
+    d1_count: Reg<Bits<C>>,
+    d2_request: Reg<bool>,
+    d2_k: Reg<Bits<3>>,
+    d2_sig: Reg<Bits<S>>,
+    d2_ts: Reg<Bits<T>>,
+    d2_count: Reg<Bits<C>>,
+    // S2: modify.
+    old_valid: Signal<Local, bool>,
+    old_sig: Slice<E, S>,
+    old_ts: Slice<E, T>,
+    old_count: Slice<E, C>,
+    ts_scaled: Slice<TIMESTAMP_BITS, T>,
+    cfg_mode: Slice<CW, 32>,
+    cfg_expiry: Slice<CW, 32>,
+    cfg_seed: Slice<CW, 32>,
+    cfg_thresholds: Vec<Slice<CW, 32>>,
+    seed_pending: Reg<bool>,
+    zx_level: ZeroExt<FL, 32>,
+    age: Signal<Local, Bits<T>>,
+    sig_match: Signal<Local, bool>,
+    /// The RMW pipeline's modify-stage index: the payload fields suffice here.
+    unused_mod_index: Signal<Local, bool>,
+    zx_valid: ZeroExt<1, E>,
+    zx_sig: ZeroExt<S, E>,
+    zx_ts: ZeroExt<T, E>,
+    zx_count: ZeroExt<C, E>,
+    zx_age32: ZeroExt<T, 32>,
+    zx_rep_k: ZeroExt<3, R>,
+    zx_rep_delay: ZeroExt<T, R>,
+    zx_rep_x: ZeroExt<C, R>,
+    // S3: report register.
+    r_valid: Reg<bool>,
+    r_data: Reg<Bits<R>>,
+    // Statistics.
+    st_packets: Reg<Bits<32>>,
+    st_requests: Reg<Bits<32>>,
+    st_insertions: Reg<Bits<32>>,
+    st_reports: Reg<Bits<32>>,
+    zx_status: Vec<ZeroExt<32, STATUS_BITS>>,
+    // Generation-time constants.
+    bounds: Vec<Constant<Bits<16>>>,
+    fridge_ids: Vec<Constant<Bits<3>>>,
+    bases: Vec<Constant<Bits<A>>>,
+    index_masks: Vec<Constant<Bits<A>>>,
+    one_c: Constant<Bits<C>>,
+    zero_e: Constant<Bits<E>>,
+    one_1: Constant<Bits<1>>,
+    off_sig: Constant<Bits<8>>,
+    off_ts: Constant<Bits<8>>,
+    off_count: Constant<Bits<8>>,
+    off_rep_delay: Constant<Bits<8>>,
+    off_rep_x: Constant<Bits<8>>,
+    zero_c: Constant<Bits<C>>,
+    zero_1: Constant<Bits<1>>,
+    zero_32: Constant<Bits<32>>,
+    csr_seed: Constant<Bits<8>>,
+    mode_simple: Constant<Bits<32>>,
+    mode_expiry_code: Constant<Bits<32>>,
+    one_32: Constant<Bits<32>>,
+    _n: usize,
+    _cfg: FridgeConfig,
+}
+
+fn consts<const W: usize>(v: impl IntoIterator<Item = u64>) -> Vec<Constant<Bits<W>>> {
+    v.into_iter().map(|x| Constant::new(Bits::from(x))).collect()
+}
+
+impl<
+        const A: usize,
+        const S: usize,
+        const T: usize,
+        const C: usize,
+        const E: usize,
+        const R: usize,
+        const FA: usize,
+        const FL: usize,
+        const CW: usize,
+    > FridgeCore<A, S, T, C, E, R, FA, FL, CW>
+{
+    pub fn new(cfg: &FridgeConfig) -> Result<Self, ConfigError> {
+        cfg.check()?;
+        let n = cfg.fridges();
+        let expect = [
+            ("A", A, cfg.ram_addr_bits()),
+            ("S", S, cfg.sig_bits),
+            ("T", T, cfg.ts_bits),
+            ("C", C, cfg.counter_bits),
+            ("E", E, cfg.entry_bits()),
+            ("R", R, cfg.report_bits()),
+            ("FA", FA, cfg.report_fifo_bits),
+            ("FL", FL, cfg.report_fifo_bits + 1),
+            ("CW", CW, 32 * cfg.csr_layout().config.len()),
+        ];
+        for (name, got, want) in expect {
+            if got != want {
+                return Err(ConfigError(format!("FridgeCore generic {name} = {got}, the configuration needs {want}")));
+            }
+        }
+        Ok(FridgeCore {
+            clock: Default::default(),
+            reset: Default::default(),
+            in_valid: Default::default(),
+            in_request: Default::default(),
+            in_id: Default::default(),
+            in_ts: Default::default(),
+            in_ready: Default::default(),
+            rep_valid: Default::default(),
+            rep_data: Default::default(),
+            rep_ready: Default::default(),
+            csr_addr: Default::default(),
+            csr_wr_en: Default::default(),
+            csr_wr_data: Default::default(),
+            csr_rd_en: Default::default(),
+            csr_rd_valid: Default::default(),
+            csr_rd_data: Default::default(),
+            h_select: if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] },
+            h_index: HashUnit::new(INDEX_HASH)?,
+            h_sig: HashUnit::new(SIGNATURE_HASH)?,
+            prng: Default::default(),
+            rmw: RmwPipeline::new(cfg.ports),
+            fifo: Default::default(),
+            csr: Csr::new(cfg.csr_layout())?,
+            f1_valid: Default::default(),
+            f1_request: Default::default(),
+            f1_id: Default::default(),
+            f1_ts: Default::default(),
+            counters: (0..n).map(|_| Reg::default()).collect(),
+            accept: Default::default(),
+            transfer: Default::default(),
+            k: Default::default(),
+            threshold: Default::default(),
+            base: Default::default(),
+            index_mask: Default::default(),
+            count: Default::default(),
+            snapshot: Default::default(),
+            enters: Default::default(),
+            mode_fridge: Default::default(),
+            mode_expiry: Default::default(),
+            d1_request: Default::default(),
+            d1_k: Default::default(),
+            d1_sig: Default::default(),
+            d1_ts: Default::default(),
+            d1_count: Default::default(),
+            d2_request: Default::default(),
+            d2_k: Default::default(),
+            d2_sig: Default::default(),
+            d2_ts: Default::default(),
+            d2_count: Default::default(),
+            old_valid: Default::default(),
+            old_sig: Slice::new(1),
+            old_ts: Slice::new(1 + S),
+            old_count: Slice::new(1 + S + T),
+            ts_scaled: Slice::new(cfg.ts_shift),
+            cfg_mode: Slice::new(32 * CSR_MODE as usize),
+            cfg_expiry: Slice::new(32 * CSR_EXPIRY as usize),
+            cfg_seed: Slice::new(32 * CSR_PRNG_SEED as usize),
+            cfg_thresholds: (0..n).map(|k| Slice::new(32 * (CSR_THRESHOLD0 as usize + k))).collect(),
+            seed_pending: Default::default(),
+            zx_level: Default::default(),
+            age: Default::default(),
+            sig_match: Default::default(),
+            unused_mod_index: Default::default(),
+            zx_valid: Default::default(),
+            zx_sig: Default::default(),
+            zx_ts: Default::default(),
+            zx_count: Default::default(),
+            zx_age32: Default::default(),
+            zx_rep_k: Default::default(),
+            zx_rep_delay: Default::default(),
+            zx_rep_x: Default::default(),
+            r_valid: Default::default(),
+            r_data: Default::default(),
+            st_packets: Default::default(),
+            st_requests: Default::default(),
+            st_insertions: Default::default(),
+            st_reports: Default::default(),
+            zx_status: (0..6).map(|_| ZeroExt::default()).collect(),
+            bounds: consts((1..n).map(|k| cfg.bound(k) as u64)),
+            fridge_ids: consts(0..n as u64),
+            bases: consts((0..n).map(|k| cfg.base(k) as u64)),
+            index_masks: consts((0..n).map(|k| cfg.entries(k) as u64 - 1)),
+            one_c: Constant::new(Bits::from(1u64)),
+            zero_e: Constant::new(Bits::default()),
+            one_1: Constant::new(Bits::from(1u64)),
+            off_sig: Constant::new(Bits::from(1u64)),
+            off_ts: Constant::new(Bits::from(1 + S as u64)),
+            off_count: Constant::new(Bits::from(1 + S as u64 + T as u64)),
+            off_rep_delay: Constant::new(Bits::from(FRIDGE_INDEX_BITS as u64)),
+            off_rep_x: Constant::new(Bits::from((FRIDGE_INDEX_BITS + T) as u64)),
+            zero_c: Constant::new(Bits::default()),
+            zero_1: Constant::new(Bits::default()),
+            zero_32: Constant::new(Bits::default()),
+            csr_seed: Constant::new(Bits::from(CSR_PRNG_SEED as u64)),
+            mode_simple: Constant::new(Bits::from(FridgeMode::Simple as u64)),
+            mode_expiry_code: Constant::new(Bits::from(FridgeMode::Expiry as u64)),
+            one_32: Constant::new(Bits::from(1u64)),
+            _n: n,
+            _cfg: cfg.clone(),
+        })
+    }
+    pub fn config(&self) -> &FridgeConfig {
+        &self._cfg
+    }
+}
+
+impl<
+        const A: usize,
+        const S: usize,
+        const T: usize,
+        const C: usize,
+        const E: usize,
+        const R: usize,
+        const FA: usize,
+        const FL: usize,
+        const CW: usize,
+    > Logic for FridgeCore<A, S, T, C, E, R, FA, FL, CW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, f1_valid, f1_request, f1_id, f1_ts, d1_request, d1_k, d1_sig, d1_ts, d1_count,
+            d2_request, d2_k, d2_sig, d2_ts, d2_count, r_valid, r_data, st_packets, st_requests,
+            st_insertions, st_reports, seed_pending
+        );
+        clock!(self, clock, h_index, h_sig, prng, rmw, fifo, csr);
+        for j in 0..self.h_select.len() {
+            self.h_select[j].clock.next = self.clock.val();
+        }
+        for i in 0..self._n {
+            self.counters[i].clock.next = self.clock.val();
+            self.counters[i].d.next = self.counters[i].q.val();
+        }
+        // CSR bank and run-time settings.
+        self.csr.reset.next = self.reset.val();
+        self.csr.addr.next = self.csr_addr.val();
+        self.csr.wr_en.next = self.csr_wr_en.val();
+        self.csr.wr_data.next = self.csr_wr_data.val();
+        self.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.csr.rd_valid.val();
+        self.csr_rd_data.next = self.csr.rd_data.val();
+        self.cfg_mode.din.next = self.csr.cfg.val();
+        self.cfg_expiry.din.next = self.csr.cfg.val();
+        self.cfg_seed.din.next = self.csr.cfg.val();
+        for i in 0..self._n {
+            self.cfg_thresholds[i].din.next = self.csr.cfg.val();
+        }
+        self.mode_expiry.next = self.cfg_mode.out.val() == self.mode_expiry_code.val();
+        self.mode_fridge.next = !self.mode_expiry.val() && (self.cfg_mode.out.val() != self.mode_simple.val());
+        // A write of prng_seed loads the PRNG from the register one cycle later.
+        self.seed_pending.d.next = self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
+        self.prng.reset.next = self.reset.val();
+        self.prng.seed_load.next = self.seed_pending.q.val();
+        self.prng.seed.next = self.cfg_seed.out.val();
+        // Input handshake and the front register F1.
+        self.transfer.next = self.f1_valid.q.val() && self.rmw.in_ready.val();
+        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.rmw.in_ready.val());
+        self.accept.next = self.in_valid.val() && self.in_ready.val();
+        if self.reset.val() {
+            self.f1_valid.d.next = false;
+        } else if self.accept.val() {
+            self.f1_valid.d.next = true;
+        } else if self.transfer.val() {
+            self.f1_valid.d.next = false;
+        }
+        if self.accept.val() {
+            self.f1_request.d.next = self.in_request.val();
+            self.f1_id.d.next = self.in_id.val();
+            self.f1_ts.d.next = self.in_ts.val();
+            for j in 0..self.h_select.len() {
+                self.h_select[j].key.next = self.in_id.val();
+            }
+            self.h_index.key.next = self.in_id.val();
+            self.h_sig.key.next = self.in_id.val();
+        } else {
+            for j in 0..self.h_select.len() {
+                self.h_select[j].key.next = self.f1_id.q.val();
+            }
+            self.h_index.key.next = self.f1_id.q.val();
+            self.h_sig.key.next = self.f1_id.q.val();
+        }
+        // F1: fridge, address, entry decision, counter.
+        self.k.next = self.fridge_ids[0].val();
+        self.base.next = self.bases[0].val();
+        self.index_mask.next = self.index_masks[0].val();
+        self.threshold.next = self.cfg_thresholds[0].out.val();
+        self.count.next = self.counters[0].q.val();
+        for i in 1..self._n {
+            if self.h_select[0].hash.val() >= self.bounds[i - 1].val() {
+                self.k.next = self.fridge_ids[i].val();
+                self.base.next = self.bases[i].val();
+                self.index_mask.next = self.index_masks[i].val();
+                self.threshold.next = self.cfg_thresholds[i].out.val();
+                self.count.next = self.counters[i].q.val();
+            }
+        }
+        self.enters.next = self.f1_request.q.val() && (!self.mode_fridge.val() || (self.prng.value.val() <= self.threshold.val()));
+        self.prng.advance.next = self.transfer.val() && self.f1_request.q.val();
+        if self.enters.val() {
+            self.snapshot.next = self.count.val() + self.one_c.val();
+        } else {
+            self.snapshot.next = self.count.val();
+        }
+        for i in 0..self._n {
+            if self.transfer.val() && self.enters.val() && (self.k.val() == self.fridge_ids[i].val()) {
+                self.counters[i].d.next = self.snapshot.val();
+            }
+            if self.reset.val() {
+                self.counters[i].d.next = self.zero_c.val();
+            }
+        }
+        self.rmw.reset.next = self.reset.val();
+        self.rmw.in_valid.next = self.f1_valid.q.val();
+        self.rmw.in_index.next = (self.h_index.hash.val() & self.index_mask.val()) | self.base.val();
+        if self.enters.val() {
+            self.rmw.in_payload.next = self.one_1.val();
+        } else {
+            self.rmw.in_payload.next = self.zero_1.val();
+        }
+        self.d1_request.d.next = self.f1_request.q.val();
+        self.d1_k.d.next = self.k.val();
+        self.d1_sig.d.next = self.h_sig.hash.val();
+        self.ts_scaled.din.next = self.f1_ts.q.val();
+        self.d1_ts.d.next = self.ts_scaled.out.val();
+        self.d1_count.d.next = self.snapshot.val();
+        self.d2_request.d.next = self.d1_request.q.val();
+        self.d2_k.d.next = self.d1_k.q.val();
+        self.d2_sig.d.next = self.d1_sig.q.val();
+        self.d2_ts.d.next = self.d1_ts.q.val();
+        self.d2_count.d.next = self.d1_count.q.val();
+        // S2: the table entry meets the packet.
+        self.old_valid.next = self.rmw.mod_old.val().get_bit(0);
+        self.old_sig.din.next = self.rmw.mod_old.val();
+        self.old_ts.din.next = self.rmw.mod_old.val();
+        self.old_count.din.next = self.rmw.mod_old.val();
+        self.age.next = self.d2_ts.q.val() - self.old_ts.out.val();
+        self.zx_age32.din.next = self.age.val();
+        self.sig_match.next = self.old_valid.val() && (self.old_sig.out.val() == self.d2_sig.q.val());
+        self.unused_mod_index.next = self.rmw.mod_index.val().any();
+        self.zx_valid.din.next = self.one_1.val();
+        self.zx_sig.din.next = self.d2_sig.q.val();
+        self.zx_ts.din.next = self.d2_ts.q.val();
+        self.zx_count.din.next = self.d2_count.q.val();
+        if self.d2_request.q.val() {
+            self.rmw.mod_write.next = self.rmw.mod_payload.val().any()
+                && (!self.mode_expiry.val()
+                    || !self.old_valid.val()
+                    || (self.zx_age32.out.val() > self.cfg_expiry.out.val()));
+            self.rmw.mod_new.next = self.zx_valid.out.val()
+                | (self.zx_sig.out.val() << self.off_sig.val())
+                | (self.zx_ts.out.val() << self.off_ts.val())
+                | (self.zx_count.out.val() << self.off_count.val());
+        } else {
+            self.rmw.mod_write.next = self.sig_match.val();
+            self.rmw.mod_new.next = self.zero_e.val();
+        }
+        // S3: report register → FIFO.
+        self.zx_rep_k.din.next = self.d2_k.q.val();
+        self.zx_rep_delay.din.next = self.age.val();
+        self.zx_rep_x.din.next = self.d2_count.q.val() - self.old_count.out.val();
+        self.r_valid.d.next = self.rmw.mod_valid.val() && !self.d2_request.q.val() && self.sig_match.val() && !self.reset.val();
+        self.r_data.d.next = self.zx_rep_k.out.val()
+            | (self.zx_rep_delay.out.val() << self.off_rep_delay.val())
+            | (self.zx_rep_x.out.val() << self.off_rep_x.val());
+        self.fifo.reset.next = self.reset.val();
+        self.fifo.in_valid.next = self.r_valid.q.val();
+        self.fifo.in_data.next = self.r_data.q.val();
+        self.fifo.out_ready.next = self.rep_ready.val();
+        self.rep_valid.next = self.fifo.out_valid.val();
+        self.rep_data.next = self.fifo.out_data.val();
+        // Statistics.
+        if self.reset.val() {
+            self.st_packets.d.next = self.zero_32.val();
+            self.st_requests.d.next = self.zero_32.val();
+            self.st_insertions.d.next = self.zero_32.val();
+            self.st_reports.d.next = self.zero_32.val();
+        } else {
+            if self.accept.val() {
+                self.st_packets.d.next = self.st_packets.q.val() + self.one_32.val();
+            }
+            if self.transfer.val() && self.f1_request.q.val() {
+                self.st_requests.d.next = self.st_requests.q.val() + self.one_32.val();
+            }
+            if self.transfer.val() && self.enters.val() {
+                self.st_insertions.d.next = self.st_insertions.q.val() + self.one_32.val();
+            }
+            if self.r_valid.q.val() {
+                self.st_reports.d.next = self.st_reports.q.val() + self.one_32.val();
+            }
+        }
+        self.zx_status[0].din.next = self.st_packets.q.val();
+        self.zx_status[1].din.next = self.st_requests.q.val();
+        self.zx_status[2].din.next = self.st_insertions.q.val();
+        self.zx_status[3].din.next = self.st_reports.q.val();
+        self.zx_status[4].din.next = self.fifo.drops.val();
+        self.zx_level.din.next = self.fifo.level.val();
+        self.zx_status[5].din.next = self.zx_level.out.val();
+        self.csr.status.next = self.zx_status[0].out.val()
+            | (self.zx_status[1].out.val() << 32)
+            | (self.zx_status[2].out.val() << 64)
+            | (self.zx_status[3].out.val() << 96)
+            | (self.zx_status[4].out.val() << 128)
+            | (self.zx_status[5].out.val() << 160);
+    }
+}

@@ -1,0 +1,227 @@
+//! Fridge core co-simulation: the Verilated `FridgeCore` against `golden::fridge::cycle::FridgeCycleModel`,
+//! cycle by cycle, on randomized request/response traffic.
+//!
+//! Traffic: requests with fresh ids; responses to outstanding requests (at random ages), duplicate
+//! responses and responses without a request; ≥10% of packets reuse the previous packet's id (same table
+//! index back to back); timestamps start 2^30 ns before the 48-bit wrap, so the input and every stored
+//! timestamp field wrap about 1.07 s into the run; long phases with the report consumer stalled overflow
+//! the report FIFO; CSR reads of every register throughout, threshold rewrites mid-traffic, and a reset in
+//! the middle (after which the settings are written again).
+
+use crate::blocks::Run;
+use crate::harness::{Model, RunConfig, RunReport, Sim};
+use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
+use golden::common::config::CSR_STATUS_BASE;
+use golden::fridge::cycle::{FridgeCycleModel, FridgeInputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
+use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, PacketKind};
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+/// Ports of a fridge top (generated per top; this trait lets one runner drive them all).
+pub trait FridgeTop: Model {
+    fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor);
+    /// in_ready, rep_valid, rep_data, csr_rd_valid, csr_rd_data.
+    fn outputs(&self) -> [u128; 5];
+}
+
+macro_rules! impl_fridge_top {
+    ($model:ident) => {
+        impl FridgeTop for $model {
+            fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor) {
+                let d = i.desc.unwrap_or(*garbage);
+                self.set_reset(i.reset as u64);
+                self.set_in_valid(i.in_valid as u64);
+                self.set_in_request((d.kind == PacketKind::Request) as u64);
+                self.set_in_id(d.id);
+                self.set_in_ts(d.timestamp);
+                self.set_rep_ready(i.rep_ready as u64);
+                self.set_csr_addr(i.csr_addr as u64);
+                self.set_csr_wr_en(i.csr_wr_en as u64);
+                self.set_csr_wr_data(i.csr_wr_data as u64);
+                self.set_csr_rd_en(i.csr_rd_en as u64);
+            }
+            fn outputs(&self) -> [u128; 5] {
+                [
+                    self.in_ready() as u128,
+                    self.rep_valid() as u128,
+                    self.rep_data() as u128,
+                    self.csr_rd_valid() as u128,
+                    self.csr_rd_data() as u128,
+                ]
+            }
+        }
+    };
+}
+impl_fridge_top!(FridgeDp);
+impl_fridge_top!(FridgeSp);
+impl_fridge_top!(Fridge4Dp);
+
+/// The configuration of a fridge top, from hdl's list.
+pub fn top_config(name: &str) -> FridgeConfig {
+    hdl::tops::fridge_tops()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| panic!("no fridge top {name}"))
+}
+
+/// Settings written through the CSR port after every reset.
+fn settings(mode: FridgeMode, cfg: &FridgeConfig, rng: &mut SmallRng) -> Vec<(u8, u32)> {
+    let mut w = vec![(CSR_MODE, mode as u32), (CSR_PRNG_SEED, rng.gen()), (CSR_EXPIRY, rng.gen_range(0..20_000))];
+    for k in 0..cfg.fridges() {
+        w.push((CSR_THRESHOLD0 + k as u8, threshold_for(rng.gen_range(0.05..=1.0))));
+    }
+    w
+}
+
+/// Random traffic with the hazards listed in the module documentation.
+struct Traffic {
+    ts: u64,
+    next_id: u128,
+    outstanding: Vec<u128>,
+    answered: Vec<u128>,
+    last: Option<Descriptor>,
+}
+
+impl Traffic {
+    fn new() -> Self {
+        Traffic { ts: (1u64 << 48) - (1 << 30), next_id: 1, outstanding: vec![], answered: vec![], last: None }
+    }
+    fn next(&mut self, run: &mut Run) -> Descriptor {
+        let r = &mut run.rng;
+        self.ts += r.gen_range(0..4000);
+        let timestamp = self.ts & ((1 << 48) - 1);
+        let kind = if r.gen_bool(0.55) { PacketKind::Request } else { PacketKind::Response };
+        let id = match (self.last, r.gen_range(0..100)) {
+            (Some(l), 0..=11) => {
+                run.count("same_id_back_to_back", 1);
+                l.id
+            }
+            _ if kind == PacketKind::Request => {
+                self.next_id += 1;
+                let id = (self.next_id << 64) ^ r.gen::<u64>() as u128;
+                self.outstanding.push(id);
+                if self.outstanding.len() > 4096 {
+                    self.outstanding.swap_remove(r.gen_range(0..4096));
+                }
+                id
+            }
+            (_, 12..=19) if !self.answered.is_empty() => {
+                let id = self.answered[r.gen_range(0..self.answered.len())];
+                run.count("duplicate_responses", 1);
+                id
+            }
+            (_, 20..=29) => {
+                let id = r.gen();
+                run.count("responses_without_request", 1);
+                id
+            }
+            _ if !self.outstanding.is_empty() => {
+                let id = self.outstanding.swap_remove(r.gen_range(0..self.outstanding.len()));
+                self.answered.push(id);
+                if self.answered.len() > 1024 {
+                    self.answered.swap_remove(0);
+                }
+                id
+            }
+            _ => r.gen(),
+        };
+        let d = Descriptor { kind, id, timestamp };
+        self.last = Some(d);
+        d
+    }
+}
+
+/// Runs `cfg.transactions` accepted packets through a fridge top in `mode` and compares every cycle.
+pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
+    let fcfg = top_config(name);
+    let mut run = Run::new(name, cfg);
+    let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
+    let mut gold = FridgeCycleModel::new(&fcfg).expect("valid fridge configuration");
+    let n_cfg = fcfg.csr_layout().config.len() as u8;
+    let n_stat = fcfg.csr_layout().status.len() as u8;
+    let mut traffic = Traffic::new();
+    let mut pending_csr: Vec<(u8, u32)> = vec![];
+    let mut held: Option<Descriptor> = None;
+    let mut stall_left = 0u32;
+    let mut mid_reset_due = true;
+    let mut last_drops = 0u32;
+    while run.transactions < cfg.transactions {
+        let halfway = mid_reset_due && run.transactions >= cfg.transactions / 2;
+        mid_reset_due &= !halfway;
+        let reset = sim.cycle == 0 || halfway || run.rng.gen_ratio(1, 200_000);
+        if reset {
+            run.count("resets", 1);
+            pending_csr = settings(mode, &fcfg, &mut run.rng);
+            held = None;
+        } else if run.rng.gen_ratio(1, 20_000) {
+            let k = run.rng.gen_range(0..fcfg.fridges());
+            pending_csr.push((CSR_THRESHOLD0 + k as u8, threshold_for(run.rng.gen_range(0.05..=1.0))));
+        }
+        let r = &mut run.rng;
+        if stall_left == 0 && r.gen_ratio(1, 3000) {
+            stall_left = r.gen_range(100..20_000);
+        }
+        stall_left = stall_left.saturating_sub(1);
+        let mut i = FridgeInputs { reset, rep_ready: stall_left == 0 && r.gen_bool(0.9), ..Default::default() };
+        if !reset {
+            if let Some((a, v)) = pending_csr.first().copied() {
+                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
+                pending_csr.remove(0);
+            } else if r.gen_ratio(1, 20) {
+                i.csr_rd_en = true;
+                i.csr_addr = if r.gen_bool(0.5) { r.gen_range(0..n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..n_stat) };
+            }
+        }
+        let garbage = Descriptor { kind: PacketKind::Request, id: r.gen(), timestamp: r.gen() };
+        if held.is_none() && r.gen_bool(0.9) {
+            held = Some(traffic.next(&mut run));
+        }
+        i.in_valid = held.is_some();
+        i.desc = held;
+        sim.m.drive(&i, &garbage);
+        sim.settle();
+        let e = gold.step(&i);
+        let o = sim.m.outputs();
+        let c = sim.cycle;
+        run.sb.check(c, "in_ready", e.in_ready.map(u128::from), o[0]);
+        run.sb.check(c, "rep_valid", e.rep_valid.map(u128::from), o[1]);
+        if e.rep_valid == Some(true) {
+            run.sb.check(c, "rep_data", e.rep_data, o[2]);
+            run.count("reports_seen", i.rep_ready as u64);
+        }
+        run.sb.check(c, "csr_rd_valid", e.csr_rd_valid.map(u128::from), o[3]);
+        run.sb.check(c, "csr_rd_data", e.csr_rd_data.map(u128::from), o[4]);
+        let drops = gold.fifo.drops();
+        if drops > last_drops {
+            run.count("report_fifo_drops", (drops - last_drops) as u64);
+        }
+        last_drops = if reset { 0 } else { drops };
+        if !reset && i.in_valid && e.in_ready == Some(true) {
+            run.transactions += 1;
+            held = None;
+        }
+        sim.tick();
+    }
+    let wraps = traffic.ts >> 48;
+    run.count("timestamp_wraps", wraps);
+    run.count("insertions", gold.stats.insertions as u64);
+    run.finish(sim.cycle)
+}
+
+/// The fridge tops and how to build them, for tests and the demo.
+pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
+    run_top("fridge_dp", FridgeMode::Fridge, cfg, FridgeDp::new)
+}
+pub fn run_fridge_sp(cfg: &RunConfig) -> RunReport {
+    run_top("fridge_sp", FridgeMode::Fridge, cfg, FridgeSp::new)
+}
+pub fn run_fridge4_dp(cfg: &RunConfig) -> RunReport {
+    run_top("fridge4_dp", FridgeMode::Fridge, cfg, Fridge4Dp::new)
+}
+pub fn run_simple_dp(cfg: &RunConfig) -> RunReport {
+    run_top("fridge_dp", FridgeMode::Simple, cfg, FridgeDp::new)
+}
+pub fn run_expiry_dp(cfg: &RunConfig) -> RunReport {
+    run_top("fridge_dp", FridgeMode::Expiry, cfg, FridgeDp::new)
+}
