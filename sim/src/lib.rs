@@ -1,0 +1,10 @@
+//! # sim — netmeas traffic, control-plane estimators and experiments
+//!
+//! Library half of the `sim` crate (the `netmeas` CLI in `main.rs` is the other half). Data flows one way:
+//! trace → packet descriptors → core (golden or RTL) → report stream → estimator → metrics/plots.
+//!
+//! - [`traffic`]: where descriptors come from — the synthetic generators of the papers' evaluations and a
+//!   self-contained pcap/pcapng reader that turns real TCP captures into request/response descriptors, each
+//!   with its exact ground truth.
+
+pub mod traffic;

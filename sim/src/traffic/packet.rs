@@ -1,0 +1,513 @@
+//! Decoding of one captured frame down to its TCP header: link layer → VLAN tags → IPv4/IPv6 → TCP.
+//!
+//! Link types: Ethernet (1), Linux cooked capture v1 (113) and v2 (276), raw IP (101, and the
+//! platform-specific 12 and 14), raw IPv4/IPv6 (228/229) and BSD/OpenBSD loopback (0/108). Any number of
+//! 802.1Q / 802.1ad (QinQ) tags (TPIDs 0x8100, 0x88a8, 0x9100, 0x9200, 0x9300) may precede the ethertype.
+//! IPv6 extension headers hop-by-hop, routing, destination options, fragment (only when it is an
+//! unfragmented "atomic" fragment), AH, mobility, HIP and shim6 are skipped; ESP and "no next header" end
+//! the search (the packet is not TCP as far as we can see).
+//!
+//! Lengths come from the IP header, not from the captured bytes, so a packet cut by the snap length still
+//! has its true payload length as long as the fixed 20 bytes of its TCP header were captured: everything
+//! extraction needs (ports, sequence and acknowledgement numbers, data offset, flags) is there. A segment
+//! whose TCP *options* were cut is still used (as Wireshark does) and marked `header_cut`; one cut inside
+//! the fixed header is skipped ([`Skip::TruncatedTcp`]). When the IP length field is 0 (what
+//! Linux captures of TSO/GSO super-segments show), the length is taken from the frame's original length.
+//! Everything that is not a usable TCP segment is a [`Skip`] reason, counted by the caller; decoding never
+//! panics, whatever the bytes.
+
+use super::capture::linktype;
+
+/// Source and destination addresses of a segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Addrs {
+    V4 { src: [u8; 4], dst: [u8; 4] },
+    V6 { src: [u8; 16], dst: [u8; 16] },
+}
+
+impl Addrs {
+    /// The same pair, seen from the other direction.
+    pub fn reversed(self) -> Addrs {
+        match self {
+            Addrs::V4 { src, dst } => Addrs::V4 { src: dst, dst: src },
+            Addrs::V6 { src, dst } => Addrs::V6 { src: dst, dst: src },
+        }
+    }
+}
+
+/// TCP flag bits (low byte of the flags field).
+pub mod flags {
+    pub const FIN: u8 = 0x01;
+    pub const SYN: u8 = 0x02;
+    pub const RST: u8 = 0x04;
+    pub const PSH: u8 = 0x08;
+    pub const ACK: u8 = 0x10;
+}
+
+/// The fields of a TCP segment that request/response extraction needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TcpSegment {
+    pub addrs: Addrs,
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub seq: u32,
+    pub ack: u32,
+    /// Flag bits, see [`flags`].
+    pub flags: u8,
+    /// Payload bytes on the wire (from the IP length; may exceed what was captured).
+    pub payload_len: u32,
+    /// The capture ends inside the TCP options (the fixed header is complete).
+    pub header_cut: bool,
+}
+
+impl TcpSegment {
+    /// Sequence space the segment occupies: payload plus one for SYN and one for FIN.
+    pub fn seq_len(&self) -> u32 {
+        self.payload_len
+            .wrapping_add((self.flags & flags::SYN != 0) as u32)
+            .wrapping_add((self.flags & flags::FIN != 0) as u32)
+    }
+
+    pub fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// Why a frame yields no TCP segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Skip {
+    /// A link type this decoder does not know.
+    UnsupportedLink(u16),
+    /// Link layer carries something other than IPv4/IPv6 (ARP, LLC, …).
+    NotIp,
+    /// IP packet whose payload is not TCP (UDP, ICMP, ESP, …).
+    NotTcp,
+    /// A non-first fragment or a first fragment with more to come (no complete segment to look at).
+    Fragment,
+    /// The capture ends inside the link or IP headers.
+    TruncatedIp,
+    /// The capture ends inside the fixed 20-byte TCP header: the segment cannot be used.
+    TruncatedTcp,
+    /// An IP header field is impossible (version, header length, total length).
+    MalformedIp,
+    /// The TCP data offset is impossible (< 5 words or beyond the IP payload).
+    MalformedTcp,
+}
+
+/// Ethertype values.
+const ETH_IPV4: u16 = 0x0800;
+const ETH_IPV6: u16 = 0x86DD;
+const VLAN_TPIDS: [u16; 5] = [0x8100, 0x88A8, 0x9100, 0x9200, 0x9300];
+
+fn be16(b: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_be_bytes([*b.get(at)?, *b.get(at + 1)?]))
+}
+
+fn be32(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes([*b.get(at)?, *b.get(at + 1)?, *b.get(at + 2)?, *b.get(at + 3)?]))
+}
+
+/// Decode a frame of `link_type` whose captured bytes are `data` and wire length `orig_len`.
+pub fn decode(link_type: u16, data: &[u8], orig_len: u32) -> Result<TcpSegment, Skip> {
+    // `at` is where the network layer starts; `ethertype` None means "look at the version nibble".
+    let (at, ethertype): (usize, Option<u16>) = match link_type {
+        linktype::ETHERNET => (14, Some(be16(data, 12).ok_or(Skip::TruncatedIp)?)),
+        linktype::LINUX_SLL => (16, Some(be16(data, 14).ok_or(Skip::TruncatedIp)?)),
+        linktype::LINUX_SLL2 => (20, Some(be16(data, 0).ok_or(Skip::TruncatedIp)?)),
+        linktype::RAW | linktype::RAW_12 | linktype::RAW_14 => (0, None),
+        linktype::IPV4 => (0, Some(ETH_IPV4)),
+        linktype::IPV6 => (0, Some(ETH_IPV6)),
+        linktype::NULL | linktype::LOOP => {
+            let af = if link_type == linktype::LOOP {
+                be32(data, 0)
+            } else {
+                // Host byte order of the capturing machine: the family is small, so try both.
+                be32(data, 0).map(|x| if x > 0xFFFF { x.swap_bytes() } else { x })
+            }
+            .ok_or(Skip::TruncatedIp)?;
+            match af {
+                2 => (4, Some(ETH_IPV4)),
+                10 | 24 | 28 | 30 => (4, Some(ETH_IPV6)),
+                _ => return Err(Skip::NotIp),
+            }
+        }
+        other => return Err(Skip::UnsupportedLink(other)),
+    };
+    if at > data.len() {
+        return Err(Skip::TruncatedIp);
+    }
+    // VLAN tags (only where an ethertype is present).
+    let (mut at, mut ethertype) = (at, ethertype);
+    while let Some(t) = ethertype {
+        if !VLAN_TPIDS.contains(&t) {
+            break;
+        }
+        ethertype = Some(be16(data, at + 2).ok_or(Skip::TruncatedIp)?);
+        at += 4;
+    }
+    let net = &data[at.min(data.len())..];
+    // Bytes of the network layer on the wire, for the TSO fallback.
+    let wire_net_len = (orig_len as usize).saturating_sub(at);
+    let version = match ethertype {
+        Some(ETH_IPV4) => 4,
+        Some(ETH_IPV6) => 6,
+        Some(_) => return Err(Skip::NotIp),
+        None => net.first().ok_or(Skip::TruncatedIp)? >> 4,
+    };
+    match version {
+        4 => ipv4(net, wire_net_len),
+        6 => ipv6(net, wire_net_len),
+        _ if ethertype.is_none() => Err(Skip::NotIp),
+        _ => Err(Skip::MalformedIp),
+    }
+}
+
+fn ipv4(b: &[u8], wire_len: usize) -> Result<TcpSegment, Skip> {
+    if b.len() < 20 {
+        return Err(Skip::TruncatedIp);
+    }
+    if b[0] >> 4 != 4 {
+        return Err(Skip::MalformedIp);
+    }
+    let ihl = (b[0] & 0x0F) as usize * 4;
+    if ihl < 20 {
+        return Err(Skip::MalformedIp);
+    }
+    let total = be16(b, 2).unwrap_or(0) as usize;
+    let total = if total == 0 { wire_len } else { total }; // TSO: length left to the NIC
+    if total < ihl {
+        return Err(Skip::MalformedIp);
+    }
+    let frag = be16(b, 6).unwrap_or(0);
+    if frag & 0x1FFF != 0 || frag & 0x2000 != 0 {
+        return Err(Skip::Fragment);
+    }
+    if b[9] != 6 {
+        return Err(Skip::NotTcp);
+    }
+    if b.len() < ihl {
+        return Err(Skip::TruncatedIp);
+    }
+    let addrs = Addrs::V4 { src: [b[12], b[13], b[14], b[15]], dst: [b[16], b[17], b[18], b[19]] };
+    tcp(&b[ihl..], total - ihl, addrs)
+}
+
+fn ipv6(b: &[u8], wire_len: usize) -> Result<TcpSegment, Skip> {
+    if b.len() < 40 {
+        return Err(Skip::TruncatedIp);
+    }
+    if b[0] >> 4 != 6 {
+        return Err(Skip::MalformedIp);
+    }
+    let mut payload = be16(b, 4).unwrap_or(0) as usize;
+    if payload == 0 {
+        payload = wire_len.saturating_sub(40); // jumbogram or GSO: trust the wire length
+    }
+    let mut src = [0u8; 16];
+    let mut dst = [0u8; 16];
+    src.copy_from_slice(&b[8..24]);
+    dst.copy_from_slice(&b[24..40]);
+    let mut next = b[6];
+    let mut at = 40;
+    loop {
+        let ext_len = match next {
+            6 => break,
+            0 | 43 | 60 | 135 | 139 | 140 => (*b.get(at + 1).ok_or(Skip::TruncatedIp)? as usize + 1) * 8,
+            44 => {
+                let off = be16(b, at + 2).ok_or(Skip::TruncatedIp)?;
+                if off & 0xFFF8 != 0 || off & 1 != 0 {
+                    return Err(Skip::Fragment);
+                }
+                8
+            }
+            51 => (*b.get(at + 1).ok_or(Skip::TruncatedIp)? as usize + 2) * 4,
+            _ => return Err(Skip::NotTcp), // ESP (50), no next header (59), UDP, ICMPv6, …
+        };
+        next = *b.get(at).ok_or(Skip::TruncatedIp)?;
+        if b.len() < at + ext_len {
+            return Err(Skip::TruncatedIp);
+        }
+        if payload < ext_len {
+            return Err(Skip::MalformedIp);
+        }
+        payload -= ext_len;
+        at += ext_len;
+    }
+    tcp(&b[at..], payload, Addrs::V6 { src, dst })
+}
+
+fn tcp(b: &[u8], ip_payload: usize, addrs: Addrs) -> Result<TcpSegment, Skip> {
+    if b.len() < 20 {
+        return Err(Skip::TruncatedTcp);
+    }
+    let doff = (b[12] >> 4) as usize * 4;
+    if doff < 20 || doff > ip_payload {
+        return Err(Skip::MalformedTcp);
+    }
+    Ok(TcpSegment {
+        addrs,
+        src_port: u16::from_be_bytes([b[0], b[1]]),
+        dst_port: u16::from_be_bytes([b[2], b[3]]),
+        seq: u32::from_be_bytes([b[4], b[5], b[6], b[7]]),
+        ack: u32::from_be_bytes([b[8], b[9], b[10], b[11]]),
+        flags: b[13],
+        payload_len: (ip_payload - doff).min(u32::MAX as usize) as u32,
+        header_cut: b.len() < doff,
+    })
+}
+
+/// Builders of test packets (also used by the extraction tests).
+#[cfg(test)]
+pub(crate) mod build {
+    /// A TCP header (20 bytes + `opts` bytes of NOP options) followed by `payload`.
+    pub fn tcp(sport: u16, dport: u16, seq: u32, ack: u32, flags: u8, opts: usize, payload: &[u8]) -> Vec<u8> {
+        assert!(opts % 4 == 0, "options are whole words");
+        let mut v = Vec::new();
+        v.extend(sport.to_be_bytes());
+        v.extend(dport.to_be_bytes());
+        v.extend(seq.to_be_bytes());
+        v.extend(ack.to_be_bytes());
+        v.push((((20 + opts) / 4) as u8) << 4);
+        v.push(flags);
+        v.extend([0xFF, 0xFF, 0, 0, 0, 0]);
+        v.extend(std::iter::repeat_n(1u8, opts));
+        v.extend_from_slice(payload);
+        v
+    }
+
+    /// An IPv4 header (protocol `proto`, total length from `l4`) followed by `l4`.
+    pub fn ipv4(src: [u8; 4], dst: [u8; 4], proto: u8, l4: &[u8]) -> Vec<u8> {
+        let mut v = vec![0x45, 0];
+        v.extend(((20 + l4.len()) as u16).to_be_bytes());
+        v.extend([0, 0, 0x40, 0, 64, proto, 0, 0]);
+        v.extend(src);
+        v.extend(dst);
+        v.extend_from_slice(l4);
+        v
+    }
+
+    /// An IPv6 header with the given extension headers (each `(type, bytes)`, chained in order).
+    pub fn ipv6(src: [u8; 16], dst: [u8; 16], exts: &[(u8, Vec<u8>)], proto: u8, l4: &[u8]) -> Vec<u8> {
+        let ext_len: usize = exts.iter().map(|e| e.1.len()).sum();
+        let first = exts.first().map_or(proto, |e| e.0);
+        let mut v = vec![0x60, 0, 0, 0];
+        v.extend(((ext_len + l4.len()) as u16).to_be_bytes());
+        v.extend([first, 64]);
+        v.extend(src);
+        v.extend(dst);
+        for (i, (_, body)) in exts.iter().enumerate() {
+            let mut body = body.clone();
+            body[0] = exts.get(i + 1).map_or(proto, |e| e.0);
+            v.extend(body);
+        }
+        v.extend_from_slice(l4);
+        v
+    }
+
+    /// An Ethernet frame with VLAN tags (TPIDs) before the ethertype.
+    pub fn ether(tags: &[u16], ethertype: u16, l3: &[u8]) -> Vec<u8> {
+        let mut v = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2];
+        for t in tags {
+            v.extend(t.to_be_bytes());
+            v.extend(0x0005u16.to_be_bytes()); // TCI: VLAN 5
+        }
+        v.extend(ethertype.to_be_bytes());
+        v.extend_from_slice(l3);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build::{ether, ipv4, ipv6, tcp};
+    use super::{decode, flags, Addrs, Skip, TcpSegment};
+
+    const A: [u8; 4] = [10, 0, 0, 1];
+    const B: [u8; 4] = [10, 0, 0, 2];
+
+    fn seg4() -> Vec<u8> {
+        ipv4(A, B, 6, &tcp(1234, 80, 1000, 2000, flags::ACK | flags::PSH, 12, b"hello"))
+    }
+
+    fn expect4(s: TcpSegment) {
+        assert_eq!(s.addrs, Addrs::V4 { src: A, dst: B });
+        assert_eq!((s.src_port, s.dst_port, s.seq, s.ack), (1234, 80, 1000, 2000));
+        assert_eq!(s.flags, flags::ACK | flags::PSH);
+        assert_eq!(s.payload_len, 5);
+    }
+
+    #[test]
+    fn ethernet_ipv4() {
+        let f = ether(&[], 0x0800, &seg4());
+        expect4(decode(1, &f, f.len() as u32).unwrap());
+    }
+
+    #[test]
+    fn ethernet_padding_is_ignored() {
+        let mut f = ether(&[], 0x0800, &ipv4(A, B, 6, &tcp(1, 2, 3, 4, flags::ACK, 0, b"")));
+        f.extend([0; 6]); // minimum frame size padding
+        assert_eq!(decode(1, &f, f.len() as u32).unwrap().payload_len, 0);
+    }
+
+    #[test]
+    fn vlan_and_qinq() {
+        for tags in [&[0x8100][..], &[0x88A8, 0x8100], &[0x9100, 0x8100, 0x8100]] {
+            let f = ether(tags, 0x0800, &seg4());
+            expect4(decode(1, &f, 0).unwrap());
+        }
+        let f = ether(&[0x8100], 0x0806, &[0; 28]);
+        assert_eq!(decode(1, &f, 0), Err(Skip::NotIp));
+        let f = ether(&[0x8100], 0x0800, &[]);
+        assert_eq!(decode(1, &f[..16], 0), Err(Skip::TruncatedIp));
+    }
+
+    #[test]
+    fn linux_cooked_v1_and_v2() {
+        let mut sll = vec![0, 4, 0, 1, 0, 6, 1, 2, 3, 4, 5, 6, 0, 0];
+        sll.extend(0x0800u16.to_be_bytes());
+        sll.extend(seg4());
+        expect4(decode(113, &sll, 0).unwrap());
+        let mut sll2 = 0x0800u16.to_be_bytes().to_vec();
+        sll2.extend([0, 0, 0, 0, 0, 1, 0, 1, 4, 6, 1, 2, 3, 4, 5, 6, 0, 0]);
+        sll2.extend(seg4());
+        expect4(decode(276, &sll2, 0).unwrap());
+        // VLAN inside a cooked header.
+        let mut sll2v = 0x8100u16.to_be_bytes().to_vec();
+        sll2v.extend([0; 18]);
+        sll2v.extend([0, 5, 0x08, 0x00]);
+        sll2v.extend(seg4());
+        expect4(decode(276, &sll2v, 0).unwrap());
+    }
+
+    #[test]
+    fn raw_ip_and_loopback() {
+        for lt in [101, 12, 14, 228] {
+            expect4(decode(lt, &seg4(), 0).unwrap());
+        }
+        let mut null = 2u32.to_le_bytes().to_vec();
+        null.extend(seg4());
+        expect4(decode(0, &null, 0).unwrap());
+        let mut lo = 2u32.to_be_bytes().to_vec();
+        lo.extend(seg4());
+        expect4(decode(0, &lo, 0).unwrap());
+        expect4(decode(108, &lo, 0).unwrap());
+        assert_eq!(decode(101, &[0x20; 40], 0), Err(Skip::NotIp));
+        assert_eq!(decode(101, &[], 0), Err(Skip::TruncatedIp));
+        assert_eq!(decode(147, &seg4(), 0), Err(Skip::UnsupportedLink(147)));
+    }
+
+    #[test]
+    fn ipv6_with_extension_headers() {
+        let s: [u8; 16] = [0x20, 1, 0xd, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+        let d: [u8; 16] = [0x20, 1, 0xd, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2];
+        let t = tcp(443, 5555, 7, 9, flags::ACK, 0, b"abc");
+        let hop = (0u8, vec![0, 0, 1, 4, 0, 0, 0, 0]);
+        let dst_opts = (60u8, vec![0, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let atomic_frag = (44u8, vec![0, 0, 0, 0, 0, 0, 0, 1]);
+        let ah = (51u8, vec![0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]); // (1+2)*4 = 12 bytes
+        for exts in [vec![], vec![hop.clone()], vec![hop.clone(), dst_opts.clone(), atomic_frag, ah]] {
+            let p = ipv6(s, d, &exts, 6, &t);
+            let seg = decode(229, &p, 0).unwrap();
+            assert_eq!(seg.addrs, Addrs::V6 { src: s, dst: d });
+            assert_eq!((seg.src_port, seg.dst_port, seg.payload_len), (443, 5555, 3));
+            let f = ether(&[], 0x86DD, &p);
+            assert_eq!(decode(1, &f, 0).unwrap(), seg);
+            assert_eq!(decode(101, &p, 0).unwrap(), seg);
+        }
+        let frag = (44u8, vec![0, 0, 0, 8, 0, 0, 0, 1]); // offset 1
+        assert_eq!(decode(229, &ipv6(s, d, &[frag], 6, &t), 0), Err(Skip::Fragment));
+        let more = (44u8, vec![0, 0, 0, 1, 0, 0, 0, 1]); // first fragment, more to come
+        assert_eq!(decode(229, &ipv6(s, d, &[more], 6, &t), 0), Err(Skip::Fragment));
+        assert_eq!(decode(229, &ipv6(s, d, &[], 17, &t), 0), Err(Skip::NotTcp));
+        assert_eq!(decode(229, &ipv6(s, d, &[], 50, &t), 0), Err(Skip::NotTcp));
+        let p = ipv6(s, d, &[hop], 6, &t);
+        assert_eq!(decode(229, &p[..44], 0), Err(Skip::TruncatedIp));
+        assert_eq!(decode(229, &p[..39], 0), Err(Skip::TruncatedIp));
+    }
+
+    #[test]
+    fn snaplen_cut_keeps_true_payload_length() {
+        let p = ipv4(A, B, 6, &tcp(1, 2, 3, 4, flags::ACK, 12, &[7; 1000]));
+        let f = ether(&[], 0x0800, &p);
+        let orig = f.len() as u32;
+        // Cut right after the TCP header (14 + 20 + 32 bytes).
+        assert_eq!(decode(1, &f[..66], orig).unwrap().payload_len, 1000);
+        assert!(!decode(1, &f[..66], orig).unwrap().header_cut);
+        // Cut inside the TCP options: still usable, marked.
+        let s = decode(1, &f[..60], orig).unwrap();
+        assert_eq!((s.payload_len, s.header_cut, s.seq, s.ack), (1000, true, 3, 4));
+        // Cut inside the fixed header: unusable.
+        assert_eq!(decode(1, &f[..53], orig), Err(Skip::TruncatedTcp));
+        assert_eq!(decode(1, &f[..40], orig), Err(Skip::TruncatedTcp));
+        assert_eq!(decode(1, &f[..30], orig), Err(Skip::TruncatedIp));
+    }
+
+    #[test]
+    fn tso_zero_length_uses_wire_length() {
+        let mut p = ipv4(A, B, 6, &tcp(1, 2, 3, 4, flags::ACK, 0, &[7; 100]));
+        p[2] = 0;
+        p[3] = 0;
+        let f = ether(&[], 0x0800, &p);
+        assert_eq!(decode(1, &f[..54], 14 + 20 + 20 + 3000).unwrap().payload_len, 3000);
+    }
+
+    #[test]
+    fn malformed_and_other_ipv4() {
+        let good = seg4();
+        let mut p = good.clone();
+        p[0] = 0x44; // IHL 4
+        assert_eq!(decode(228, &p, 0), Err(Skip::MalformedIp));
+        let mut p = good.clone();
+        p[2] = 0;
+        p[3] = 10; // total length < header
+        assert_eq!(decode(228, &p, 0), Err(Skip::MalformedIp));
+        let mut p = good.clone();
+        p[6] = 0x20; // MF
+        assert_eq!(decode(228, &p, 0), Err(Skip::Fragment));
+        let mut p = good.clone();
+        p[7] = 1; // offset 1
+        assert_eq!(decode(228, &p, 0), Err(Skip::Fragment));
+        let mut p = good.clone();
+        p[9] = 17;
+        assert_eq!(decode(228, &p, 0), Err(Skip::NotTcp));
+        let mut p = good.clone();
+        p[20 + 12] = 0x40; // data offset 4 words
+        assert_eq!(decode(228, &p, 0), Err(Skip::MalformedTcp));
+        let mut p = good.clone();
+        p[20 + 12] = 0xF0; // 60-byte header > IP payload
+        assert_eq!(decode(228, &p, 0), Err(Skip::MalformedTcp));
+        let f = ether(&[], 0x0800, &[0x65; 40]);
+        assert_eq!(decode(1, &f, 0), Err(Skip::MalformedIp));
+        let mut opts = ipv4(A, B, 6, &tcp(1, 2, 3, 4, flags::SYN, 0, b""));
+        opts[0] = 0x46; // 4 bytes of IP options…
+        opts.splice(20..20, [1, 1, 1, 0]); // …inserted after the fixed header
+        opts[3] += 4;
+        assert_eq!(decode(228, &opts, 0).unwrap().flags, flags::SYN);
+    }
+
+    #[test]
+    fn seq_len_counts_syn_and_fin() {
+        let mut s = decode(228, &seg4(), 0).unwrap();
+        assert_eq!(s.seq_len(), 5);
+        s.flags |= flags::SYN | flags::FIN;
+        assert_eq!(s.seq_len(), 7);
+    }
+
+    #[test]
+    fn never_panics_on_garbage() {
+        let mut x: u64 = 1;
+        for n in 0..3000 {
+            let len = n % 120;
+            let mut b = Vec::with_capacity(len);
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b.push(x as u8);
+            }
+            for lt in [0, 1, 12, 101, 108, 113, 228, 229, 276] {
+                let _ = decode(lt, &b, x as u32);
+            }
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Request/response descriptors from TCP segments (the fridge paper's §2.4 "Real-world traffic").
+//!
+//! Two modes ([`TcpMode`]):
+//!
+//! - **`DataAck`** (the paper's): a segment with payload is a *request* identified by its flow and the
+//!   acknowledgement number that will acknowledge exactly its end, `E = seq + payload_len (+1 if SYN)
+//!   (+1 if FIN)` mod 2^32. Every segment with the ACK flag is a *response*, identified by the reverse flow
+//!   and its ack number; it answers the request whose `E` equals that ack number *exactly*. (A cumulative ACK
+//!   that covers several segments therefore answers only the last of them; the others stay unanswered,
+//!   as in the paper, where delayed ACKs leave most requests without a response.)
+//! - **`SynSynAck`**: a SYN without ACK is a request with `E = isn + 1`; a SYN-ACK is a response with its
+//!   ack number. This measures the handshake round trip as seen by the capture point.
+//!
+//! A segment that is both (data carrying an ACK) yields two descriptors with its timestamp: the response
+//! first (it acknowledges older data), then the request.
+//!
+//! **Ids.** The id folds the request's direction 5-tuple and `E` into 128 bits, without hashing for IPv4:
+//! `src_ip(32) | dst_ip(32) | src_port(16) | dst_port(16) | E(32)` from the most significant bit down (the
+//! protocol is always TCP). For IPv6 the top 64 bits are instead a hash of the address pair,
+//! `h = m(m(m(m(K ^ src_hi) ^ src_lo) ^ dst_hi) ^ dst_lo)` with `m` the SplitMix64 finaliser and
+//! `K = 0x6e65746d65617336` ("netmeas6"), ordered so that the two directions differ; the low 64 bits keep
+//! the ports and `E`. A response computes the id of the request it would answer (reverse tuple, its ack
+//! number), so a request and its response carry the same id. See [`flow_id`].
+//!
+//! **Retransmissions** (and any other repeat of a request id, e.g. a duplicate captured on two
+//! interfaces) are dropped from the stream: only the *first* request with a given id is emitted, so a
+//! delay is measured from the first transmission (not Karn's rule, which would discard the sample; the
+//! capture point cannot know which copy was answered). Repeats are counted in
+//! [`ExtractStats::duplicate_requests`]. Sequence numbers wrap after 4 GiB per flow, so in a flow longer than
+//! that a later segment can be mistaken for a repeat; at the paper's scale this does not matter.
+//!
+//! **Order.** Descriptors are emitted in timestamp order (a stable sort, so file order breaks ties),
+//! because that is the order a core sees them in; frames stamped earlier than a previous frame are
+//! counted in [`ExtractStats::reordered`]. Duplicate removal happens after sorting. Ground truth is
+//! [`pair_exact`](super::pair_exact) on the final stream.
+
+use super::capture::{self, CaptureReader};
+use super::packet::{decode, flags, Addrs, Skip, TcpSegment};
+use super::rng::mix64;
+use super::{pair_exact_indexed, Descriptor, PacketKind, Trace, TraceError};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Read;
+use std::path::Path;
+
+/// How TCP segments become requests and responses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TcpMode {
+    /// Data segment → the ACK acknowledging exactly its end (the paper's real-trace setup).
+    #[default]
+    DataAck,
+    /// SYN → SYN-ACK with ack = isn + 1.
+    SynSynAck,
+}
+
+/// What extraction saw and did, frame by frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExtractStats {
+    /// Packet records in the file.
+    pub frames: u64,
+    /// Frames without a timestamp (pcapng Simple Packet Blocks), skipped.
+    pub no_timestamp: u64,
+    /// Frames that decoded to a TCP segment.
+    pub tcp_segments: u64,
+    /// Of those, segments whose TCP options were cut by the snap length (used all the same: the fixed
+    /// header has every field extraction needs).
+    pub tcp_options_cut: u64,
+    /// Frames that did not, by reason (see [`Skip`]). `Skip::TruncatedTcp` counts segments whose fixed
+    /// TCP header was cut by the snap length.
+    pub skipped: BTreeMap<Skip, u64>,
+    /// Request descriptors emitted.
+    pub requests: u64,
+    /// Requests dropped because their id had been seen before (retransmissions, duplicates).
+    pub duplicate_requests: u64,
+    /// Response descriptors emitted (answered or not).
+    pub responses: u64,
+    /// Frames stamped earlier than some frame before them in the file.
+    pub reordered: u64,
+}
+
+impl ExtractStats {
+    /// Number of frames skipped for `reason`.
+    pub fn skipped(&self, reason: Skip) -> u64 {
+        self.skipped.get(&reason).copied().unwrap_or(0)
+    }
+}
+
+/// A trace extracted from a capture, with the frame each descriptor came from.
+#[derive(Debug, Clone, Default)]
+pub struct Extracted {
+    /// Descriptors and ground truth.
+    pub trace: Trace,
+    /// `frame_numbers[i]` is the 1-based frame number (as Wireshark counts) of `trace.packets[i]`.
+    pub frame_numbers: Vec<u64>,
+    pub stats: ExtractStats,
+}
+
+impl Extracted {
+    /// The ground-truth pairs as `(request frame, response frame, delay ns)`, in response order.
+    pub fn frame_pairs(&self) -> Vec<(u64, u64, u64)> {
+        pair_exact_indexed(&self.trace.packets)
+            .into_iter()
+            .map(|(r, s)| {
+                let p = &self.trace.packets;
+                (self.frame_numbers[r], self.frame_numbers[s], p[s].timestamp.saturating_sub(p[r].timestamp))
+            })
+            .collect()
+    }
+}
+
+/// The 128-bit id of the request with this direction's addresses and ports whose end is acknowledged by
+/// `expected_ack` (see the module docs for the layout).
+pub fn flow_id(addrs: Addrs, src_port: u16, dst_port: u16, expected_ack: u32) -> u128 {
+    let low = ((src_port as u64) << 48) | ((dst_port as u64) << 32) | expected_ack as u64;
+    let high = match addrs {
+        Addrs::V4 { src, dst } => ((u32::from_be_bytes(src) as u64) << 32) | u32::from_be_bytes(dst) as u64,
+        Addrs::V6 { src, dst } => {
+            let w = |b: &[u8]| u64::from_be_bytes(b.try_into().expect("8 bytes"));
+            let mut h = mix64(0x6e65_746d_6561_7336 ^ w(&src[..8]));
+            h = mix64(h ^ w(&src[8..]));
+            h = mix64(h ^ w(&dst[..8]));
+            mix64(h ^ w(&dst[8..]))
+        }
+    };
+    ((high as u128) << 64) | low as u128
+}
+
+/// The descriptors (0, 1 or 2, response first) a segment yields in `mode`.
+pub fn segment_descriptors(seg: &TcpSegment, ts: u64, mode: TcpMode) -> impl Iterator<Item = Descriptor> {
+    let response = |ack: u32| Descriptor {
+        kind: PacketKind::Response,
+        id: flow_id(seg.addrs.reversed(), seg.dst_port, seg.src_port, ack),
+        timestamp: ts,
+    };
+    let request = |end: u32| Descriptor {
+        kind: PacketKind::Request,
+        id: flow_id(seg.addrs, seg.src_port, seg.dst_port, end),
+        timestamp: ts,
+    };
+    let (resp, req) = match mode {
+        TcpMode::DataAck => (
+            seg.has(flags::ACK).then(|| response(seg.ack)),
+            (seg.payload_len > 0).then(|| request(seg.seq.wrapping_add(seg.seq_len()))),
+        ),
+        TcpMode::SynSynAck => (
+            (seg.has(flags::SYN) && seg.has(flags::ACK)).then(|| response(seg.ack)),
+            (seg.has(flags::SYN) && !seg.has(flags::ACK)).then(|| request(seg.seq.wrapping_add(1))),
+        ),
+    };
+    resp.into_iter().chain(req)
+}
+
+/// Read every frame of `reader` and build the trace for `mode`.
+pub fn extract<R: Read>(mut reader: CaptureReader<R>, mode: TcpMode) -> Result<Extracted, TraceError> {
+    let mut stats = ExtractStats::default();
+    let mut out: Vec<(Descriptor, u64)> = Vec::new();
+    let mut latest = 0u64;
+    while let Some(frame) = reader.next_frame()? {
+        stats.frames += 1;
+        let Some(ts) = frame.timestamp_ns else {
+            stats.no_timestamp += 1;
+            continue;
+        };
+        if ts < latest {
+            stats.reordered += 1;
+        }
+        latest = latest.max(ts);
+        match decode(frame.link_type, frame.data, frame.orig_len) {
+            Ok(seg) => {
+                stats.tcp_segments += 1;
+                stats.tcp_options_cut += seg.header_cut as u64;
+                out.extend(segment_descriptors(&seg, ts, mode).map(|d| (d, frame.number)));
+            }
+            Err(reason) => *stats.skipped.entry(reason).or_insert(0) += 1,
+        }
+    }
+    if stats.reordered > 0 {
+        out.sort_by_key(|(d, _)| d.timestamp); // stable: file order breaks ties
+    }
+    let mut seen: HashSet<u128> = HashSet::new();
+    let mut packets = Vec::with_capacity(out.len());
+    let mut frame_numbers = Vec::with_capacity(out.len());
+    for (d, n) in out {
+        match d.kind {
+            PacketKind::Request if !seen.insert(d.id) => {
+                stats.duplicate_requests += 1;
+                continue;
+            }
+            PacketKind::Request => stats.requests += 1,
+            PacketKind::Response => stats.responses += 1,
+        }
+        packets.push(d);
+        frame_numbers.push(n);
+    }
+    Ok(Extracted { trace: Trace::from_packets(packets), frame_numbers, stats })
+}
+
+/// Open, read and extract a pcap or pcapng file.
+pub fn load_capture(path: impl AsRef<Path>, mode: TcpMode) -> Result<Extracted, TraceError> {
+    extract(capture::open(path)?, mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::traffic::packet::build;
+    use std::io::Cursor;
+
+    const C: [u8; 4] = [192, 168, 0, 1];
+    const S: [u8; 4] = [192, 168, 0, 2];
+
+    /// A pcap (ns) of Ethernet/IPv4 frames: (ts, from_client, seq, ack, flags, payload_len).
+    fn capture(frames: &[(u64, bool, u32, u32, u8, usize)]) -> Vec<u8> {
+        let mut v = Vec::new();
+        v.extend(0xA1B2_3C4Du32.to_le_bytes());
+        v.extend([2, 0, 4, 0]);
+        v.extend([0; 8]);
+        v.extend(65535u32.to_le_bytes());
+        v.extend(1u32.to_le_bytes());
+        for &(ts, c2s, seq, ack, fl, len) in frames {
+            let (src, dst, sp, dp) = if c2s { (C, S, 40000, 80) } else { (S, C, 80, 40000) };
+            let f = build::ether(
+                &[],
+                0x0800,
+                &build::ipv4(src, dst, 6, &build::tcp(sp, dp, seq, ack, fl, 0, &vec![0; len])),
+            );
+            v.extend(((ts / 1_000_000_000) as u32).to_le_bytes());
+            v.extend(((ts % 1_000_000_000) as u32).to_le_bytes());
+            v.extend((f.len() as u32).to_le_bytes());
+            v.extend((f.len() as u32).to_le_bytes());
+            v.extend(f);
+        }
+        v
+    }
+
+    fn run(frames: &[(u64, bool, u32, u32, u8, usize)], mode: TcpMode) -> Extracted {
+        let bytes = capture(frames);
+        extract(CaptureReader::new(Cursor::new(bytes)).unwrap(), mode).unwrap()
+    }
+
+    const A: u8 = flags::ACK;
+    const SY: u8 = flags::SYN;
+    const F: u8 = flags::FIN;
+
+    /// A connection: handshake, two client segments acked cumulatively, one acked exactly, server data
+    /// acked by the client, a retransmission, and FIN exchange.
+    fn conversation() -> Vec<(u64, bool, u32, u32, u8, usize)> {
+        vec![
+            (1_000, true, 100, 0, SY, 0),        // 1 SYN
+            (1_500, false, 900, 101, SY | A, 0), // 2 SYN-ACK
+            (2_000, true, 101, 901, A, 0),       // 3 ACK
+            (3_000, true, 101, 901, A, 10),      // 4 data 101..111
+            (3_100, true, 111, 901, A, 20),      // 5 data 111..131
+            (4_000, false, 901, 131, A, 0),      // 6 cumulative ACK of 131: answers frame 5 only
+            (5_000, true, 131, 901, A, 5),       // 7 data 131..136
+            (5_050, true, 131, 901, A, 5),       // 8 retransmission of 7
+            (6_000, false, 901, 136, A, 50),     // 9 server data 901..951 acking 136: answers 7
+            (7_000, true, 136, 951, A, 0),       // 10 ACK of 951: answers 9
+            (7_500, false, 951, 136, A, 0),      // 11 duplicate ACK of 136: answers nothing
+            (8_000, true, 136, 951, F | A, 0),   // 12 FIN
+            (8_500, false, 951, 137, F | A, 0),  // 13 FIN-ACK
+        ]
+    }
+
+    #[test]
+    fn data_ack_pairs_exact_acknowledgements() {
+        let e = run(&conversation(), TcpMode::DataAck);
+        assert_eq!(e.frame_pairs(), vec![(5, 6, 900), (7, 9, 1000), (9, 10, 1000)]);
+        assert_eq!(e.stats.frames, 13);
+        assert_eq!(e.stats.tcp_segments, 13);
+        assert_eq!(e.stats.requests, 4); // frames 4, 5, 7, 9
+        assert_eq!(e.stats.duplicate_requests, 1); // frame 8
+        assert_eq!(e.stats.responses, 12); // every frame but the SYN
+        assert_eq!(e.trace.true_delays_ns(), vec![900, 1000, 1000]);
+        // Frame 9 is both: response first, then request.
+        let i = e.frame_numbers.iter().position(|&n| n == 9).unwrap();
+        assert_eq!(e.trace.packets[i].kind, PacketKind::Response);
+        assert_eq!(e.trace.packets[i + 1].kind, PacketKind::Request);
+        assert_eq!(e.frame_numbers[i + 1], 9);
+    }
+
+    #[test]
+    fn syn_synack_pairs_handshakes() {
+        let e = run(&conversation(), TcpMode::SynSynAck);
+        assert_eq!(e.frame_pairs(), vec![(1, 2, 500)]);
+        assert_eq!((e.stats.requests, e.stats.responses), (1, 1));
+        // A retransmitted SYN keeps the first; a SYN-ACK with the wrong ack answers nothing.
+        let e = run(
+            &[(0, true, 7, 0, SY, 0), (100, true, 7, 0, SY, 0), (300, false, 50, 8, SY | A, 0)],
+            TcpMode::SynSynAck,
+        );
+        assert_eq!(e.frame_pairs(), vec![(1, 3, 300)]);
+        assert_eq!(e.stats.duplicate_requests, 1);
+        let e = run(&[(0, true, 7, 0, SY, 0), (300, false, 50, 9, SY | A, 0)], TcpMode::SynSynAck);
+        assert!(e.frame_pairs().is_empty());
+    }
+
+    #[test]
+    fn syn_and_fin_with_data_count_in_expected_ack() {
+        // TFO-style SYN with 10 bytes: E = isn + 1 + 10; FIN with 5 bytes: E = seq + 5 + 1.
+        let e = run(
+            &[
+                (0, true, 100, 0, SY, 10),
+                (10, false, 5, 111, SY | A, 0),
+                (20, true, 111, 6, F | A, 5),
+                (30, false, 6, 117, A, 0),
+            ],
+            TcpMode::DataAck,
+        );
+        assert_eq!(e.frame_pairs(), vec![(1, 2, 10), (3, 4, 10)]);
+    }
+
+    #[test]
+    fn sequence_wraparound() {
+        let e = run(&[(0, true, u32::MAX - 4, 1, A, 10), (10, false, 1, 5, A, 0)], TcpMode::DataAck);
+        assert_eq!(e.frame_pairs(), vec![(1, 2, 10)]);
+    }
+
+    #[test]
+    fn out_of_order_frames_are_sorted() {
+        let e = run(
+            &[(5_000, true, 0, 0, A, 10), (4_000, false, 0, 0, A, 0), (6_000, false, 0, 10, A, 0)],
+            TcpMode::DataAck,
+        );
+        assert_eq!(e.stats.reordered, 1);
+        assert_eq!(e.frame_numbers, vec![2, 1, 1, 3]); // frame 1 is a response (ack 0) and a request
+        assert!(e.trace.packets.windows(2).all(|w| w[0].timestamp <= w[1].timestamp));
+        assert_eq!(e.frame_pairs(), vec![(1, 3, 1_000)]);
+    }
+
+    #[test]
+    fn ids_pack_ipv4_and_differ_by_direction() {
+        let a = Addrs::V4 { src: [1, 2, 3, 4], dst: [5, 6, 7, 8] };
+        assert_eq!(flow_id(a, 0x1111, 0x2222, 0x3333_4444), 0x0102_0304_0506_0708_1111_2222_3333_4444);
+        let mut s = [0u8; 16];
+        s[15] = 1;
+        let mut d = [0u8; 16];
+        d[15] = 2;
+        let v6 = Addrs::V6 { src: s, dst: d };
+        let x = flow_id(v6, 1, 2, 3);
+        assert_eq!(x as u64, 0x0001_0002_0000_0003);
+        assert_ne!(x, flow_id(v6.reversed(), 1, 2, 3));
+        assert_eq!(x, flow_id(v6, 1, 2, 3));
+    }
+
+    #[test]
+    fn skipped_frames_are_counted() {
+        let mut bytes = capture(&conversation()[..2]);
+        // A UDP frame and a frame cut inside its TCP header.
+        let udp = build::ether(&[], 0x0800, &build::ipv4(C, S, 17, &[0; 8]));
+        let cut = build::ether(&[], 0x0800, &build::ipv4(C, S, 6, &build::tcp(1, 2, 3, 4, A, 0, b"xyz")));
+        for (f, caplen) in [(&udp, udp.len()), (&cut, 40)] {
+            bytes.extend(9u32.to_le_bytes());
+            bytes.extend(0u32.to_le_bytes());
+            bytes.extend((caplen as u32).to_le_bytes());
+            bytes.extend((f.len() as u32).to_le_bytes());
+            bytes.extend(&f[..caplen]);
+        }
+        let e = extract(CaptureReader::new(Cursor::new(bytes)).unwrap(), TcpMode::DataAck).unwrap();
+        assert_eq!(e.stats.frames, 4);
+        assert_eq!(e.stats.tcp_segments, 2);
+        assert_eq!(e.stats.skipped(Skip::NotTcp), 1);
+        assert_eq!(e.stats.skipped(Skip::TruncatedTcp), 1);
+    }
+}
