@@ -3,7 +3,7 @@
 //! A [`Trace`] is a time-ordered stream of [`Descriptor`]s (request or response, 128-bit id, ns timestamp)
 //! plus the true request→response pairs ([`Pair`]) found by [`pair_exact`]. Sources:
 //!
-//! - [`synthetic()`] and [`wide()`] ([`synthetic`] module): the generators of the fridge paper's §2.4 —
+//! - [`synthetic()`] and [`wide()`] ([`synthetic`](mod@synthetic) module): the generators of the fridge paper's §2.4 —
 //!   requests at a constant rate, a random subset answered, log-uniform delays — and a wide-range variant
 //!   for multi-fridge experiments.
 //! - [`capture`]: a self-contained reader of classic pcap and pcapng files (no libpcap), yielding frames;
