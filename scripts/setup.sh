@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
-# Installs what netmeas needs on a fresh Debian/Ubuntu machine: Verilator (5.006 from Debian is tested).
-# Sourced by scripts/demo.sh and scripts/test.sh; safe to run again (does nothing when all is present).
+# Installs what netmeas needs on a fresh Debian/Ubuntu machine: Verilator (5.006 from Debian is tested) and
+# a C++ compiler for the Verilated models (Debian's verilator package does not pull one in). Sourced by
+# scripts/demo.sh and scripts/test.sh; safe to run again (does nothing when all is present).
 set -euo pipefail
 
-need_verilator() { ! command -v "${VERILATOR:-verilator}" >/dev/null 2>&1; }
-
-if need_verilator; then
+missing=()
+command -v "${VERILATOR:-verilator}" >/dev/null 2>&1 || missing+=(verilator)
+command -v c++ >/dev/null 2>&1 || missing+=(g++)
+if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    echo "netmeas setup: installing Verilator with apt-get" >&2
+    echo "netmeas setup: installing ${missing[*]} with apt-get" >&2
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq verilator >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "netmeas setup: Verilator is missing and apt-get is not available." >&2
-    echo "Install Verilator 5.x (https://verilator.org) and put it on PATH or set VERILATOR=/path/to/verilator." >&2
+    echo "netmeas setup: missing ${missing[*]} and apt-get is not available." >&2
+    echo "Install Verilator 5.x (https://verilator.org) and a C++ compiler; VERILATOR=/path/to/verilator selects one." >&2
     exit 1
   fi
 fi
-command -v cargo >/dev/null 2>&1 || { echo "netmeas setup: cargo (Rust toolchain) is missing: https://rustup.rs" >&2; exit 1; }
-echo "netmeas setup: $("${VERILATOR:-verilator}" --version)" >&2
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "netmeas setup: cargo is missing; install Rust >= 1.85 with rustup (https://rustup.rs)" >&2
+  exit 1
+fi
+rust_minor=$(rustc --version | sed -E 's/^rustc 1\.([0-9]+).*/\1/')
+if [ "${rust_minor:-0}" -lt 85 ] 2>/dev/null; then
+  echo "netmeas setup: $(rustc --version) is too old; netmeas needs Rust >= 1.85 (rustup update)" >&2
+  exit 1
+fi
+echo "netmeas setup: $("${VERILATOR:-verilator}" --version), $(rustc --version)" >&2

@@ -32,9 +32,6 @@ fn fail(msg: &str) -> ! {
     std::process::exit(1);
 }
 
-fn verilator_bin() -> String {
-    std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into())
-}
 
 fn run(cmd: &mut Command, what: &str) -> String {
     match cmd.output() {
@@ -47,6 +44,43 @@ fn run(cmd: &mut Command, what: &str) -> String {
         )),
         Err(e) => fail(&format!("{what}: cannot run: {e}")),
     }
+}
+
+/// `VM_GLOBAL_FAST`/`VM_GLOBAL_SLOW` (runtime sources) and the `VM_* = n` switches of a `_classes.mk`.
+fn parse_classes_mk(mk: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let mut globals = Vec::new();
+    let mut switches = Vec::new();
+    let mut in_globals = false;
+    for line in mk.lines() {
+        let t = line.trim();
+        if t.starts_with("VM_GLOBAL_FAST") || t.starts_with("VM_GLOBAL_SLOW") {
+            in_globals = true;
+            continue;
+        }
+        if in_globals {
+            if t.is_empty() || !t.ends_with('\\') && t.contains('=') {
+                in_globals = false;
+            } else {
+                let name = t.trim_end_matches('\\').trim();
+                if !name.is_empty() {
+                    globals.push(name.to_string());
+                }
+                if !t.ends_with('\\') {
+                    in_globals = false;
+                }
+                continue;
+            }
+        }
+        if let Some((k, v)) = t.split_once('=') {
+            let (k, v) = (k.trim(), v.trim());
+            if k.starts_with("VM_") && !k.starts_with("VM_CLASSES") && !k.starts_with("VM_SUPPORT")
+                && !k.starts_with("VM_GLOBAL") && v.chars().all(|c| c.is_ascii_digit()) && !v.is_empty()
+            {
+                switches.push((k.to_string(), v.to_string()));
+            }
+        }
+    }
+    (globals, switches)
 }
 
 fn parse_ports(header: &str) -> Vec<PortDecl> {
@@ -80,10 +114,14 @@ fn camel(name: &str) -> String {
 fn shim_cpp(top: &str, ports: &[PortDecl]) -> String {
     let v = format!("V{top}");
     let mut s = format!(
-        "#include \"{v}.h\"\n#include \"verilated.h\"\n#include \"verilated_vcd_c.h\"\n#include <cstdint>\n\
+        "#include \"{v}.h\"\n#include \"verilated.h\"\n#include \"verilated_vcd_c.h\"\n#include <cstdint>\n#include <mutex>\n\
+extern std::mutex nm_construct_mutex;\n\
 struct NmModel_{top} {{ VerilatedContext* ctx; {v}* m; VerilatedVcdC* tfp; }};\n\
 extern \"C\" {{\n\
 void* nm_{top}_new(uint64_t xseed) {{\n\
+  // Verilator's random state is per thread but reseeded by any context's randSeed: construct one model\n\
+  // at a time so each gets the power-up values of its own seed.\n\
+  std::lock_guard<std::mutex> lock(nm_construct_mutex);\n\
   NmModel_{top}* s = new NmModel_{top};\n\
   s->ctx = new VerilatedContext;\n\
   s->ctx->traceEverOn(true);\n\
@@ -93,12 +131,13 @@ void* nm_{top}_new(uint64_t xseed) {{\n\
   s->tfp = nullptr;\n\
   return s;\n}}\n\
 void nm_{top}_eval(void* p) {{ static_cast<NmModel_{top}*>(p)->m->eval(); }}\n\
-void nm_{top}_trace_open(void* p, const char* path) {{\n\
+int nm_{top}_trace_open(void* p, const char* path) {{\n\
   NmModel_{top}* s = static_cast<NmModel_{top}*>(p);\n\
-  if (s->tfp) return;\n\
+  if (s->tfp) return s->tfp->isOpen();\n\
   s->tfp = new VerilatedVcdC;\n\
   s->m->trace(s->tfp, 99);\n\
-  s->tfp->open(path);\n}}\n\
+  s->tfp->open(path);\n\
+  return s->tfp->isOpen();\n}}\n\
 void nm_{top}_dump(void* p, uint64_t t) {{\n\
   NmModel_{top}* s = static_cast<NmModel_{top}*>(p);\n\
   if (s->tfp) s->tfp->dump(t);\n}}\n\
@@ -132,7 +171,7 @@ fn rust_model(top: &str, ports: &[PortDecl]) -> String {
     let mut port_list = String::new();
     writeln!(ext, "    fn nm_{top}_new(xseed: u64) -> *mut c_void;").unwrap();
     writeln!(ext, "    fn nm_{top}_eval(p: *mut c_void);").unwrap();
-    writeln!(ext, "    fn nm_{top}_trace_open(p: *mut c_void, path: *const c_char);").unwrap();
+    writeln!(ext, "    fn nm_{top}_trace_open(p: *mut c_void, path: *const c_char) -> i32;").unwrap();
     writeln!(ext, "    fn nm_{top}_dump(p: *mut c_void, t: u64);").unwrap();
     writeln!(ext, "    fn nm_{top}_delete(p: *mut c_void);").unwrap();
     for p in ports {
@@ -186,7 +225,7 @@ impl Model for {ty} {{\n\
     fn name(&self) -> &'static str {{ Self::NAME }}\n\
     fn set_clock(&mut self, level: bool) {{ {set_clock} }}\n\
     fn eval(&mut self) {{ unsafe {{ nm_{top}_eval(self.p) }} }}\n\
-    fn trace_open(&mut self, path: &std::path::Path) {{\n        let c = std::ffi::CString::new(path.to_string_lossy().as_bytes()).expect(\"path without NUL\");\n        unsafe {{ nm_{top}_trace_open(self.p, c.as_ptr()) }}\n    }}\n\
+    fn trace_open(&mut self, path: &std::path::Path) -> bool {{\n        let Ok(c) = std::ffi::CString::new(path.to_string_lossy().as_bytes()) else {{ return false }};\n        unsafe {{ nm_{top}_trace_open(self.p, c.as_ptr()) != 0 }}\n    }}\n\
     fn dump(&mut self, t: u64) {{ unsafe {{ nm_{top}_dump(self.p, t) }} }}\n\
 }}\n\n\
 impl Drop for {ty} {{\n    fn drop(&mut self) {{ unsafe {{ nm_{top}_delete(self.p) }} }}\n}}\n\n"
@@ -197,7 +236,14 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=VERILATOR");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    let verilator = verilator_bin();
+    let verilator = hdl::lint::verilator_bin();
+    // Rebuild the models when the Verilator in use changes (an upgrade on PATH, another VERILATOR=).
+    if let Ok(o) = Command::new("sh").arg("-c").arg(format!("command -v '{verilator}'")).output() {
+        let path = String::from_utf8_lossy(&o.stdout).trim().to_string();
+        if !path.is_empty() {
+            println!("cargo:rerun-if-changed={path}");
+        }
+    }
     let version = match Command::new(&verilator).arg("--version").output() {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
         _ => fail(&format!(
@@ -222,16 +268,16 @@ fn main() {
         .warnings(false)
         .flag_if_supported("-std=c++17")
         .flag_if_supported("-faligned-new")
-        .define("VM_COVERAGE", "0")
         .define("VM_SC", "0")
-        .define("VM_TRACE", "1")
-        .define("VM_TRACE_VCD", "1")
-        .define("VM_TRACE_FST", "0")
         .include(&include)
         .include(include.join("vltstd"));
-    for rt in ["verilated.cpp", "verilated_vcd_c.cpp", "verilated_threads.cpp"] {
-        build.file(include.join(rt));
-    }
+    // The runtime sources and VM_* switches this Verilator's generated code needs, read from the first
+    // model's V<top>_classes.mk (their list differs between Verilator releases).
+    let mut runtime: Option<(Vec<String>, Vec<(String, String)>)> = None;
+    let shims = String::from(
+        "// Generated by testbench/build.rs. Shared by every model shim.\n#include <mutex>\n\
+         std::mutex nm_construct_mutex;\n",
+    );
     let mut models = format!(
         "// Generated by testbench/build.rs from {version}. Do not edit.\n\
 use std::ffi::c_void;\nuse std::os::raw::c_char;\nuse std::marker::PhantomData;\n\
@@ -253,6 +299,20 @@ use crate::harness::{{Model, PortInfo}};\n\n"
         let header = std::fs::read_to_string(mdir.join(format!("V{}.h", t.name)))
             .unwrap_or_else(|e| fail(&format!("reading V{}.h: {e}", t.name)));
         let ports = parse_ports(&header);
+        // The manifest's ports (parsed from the emitted Verilog) must be exactly Verilator's.
+        let mut ours: Vec<(String, bool, usize)> =
+            t.ports.iter().map(|p| (p.name.clone(), p.dir == "input", p.width)).collect();
+        let mut theirs: Vec<(String, bool, usize)> = ports.iter().map(|p| (p.name.clone(), p.input, p.width)).collect();
+        ours.sort();
+        theirs.sort();
+        if ours != theirs {
+            fail(&format!("{}: manifest ports {ours:?} differ from Verilator's {theirs:?}", t.name));
+        }
+        if runtime.is_none() {
+            let mk = std::fs::read_to_string(mdir.join(format!("V{}_classes.mk", t.name)))
+                .unwrap_or_else(|e| fail(&format!("reading V{}_classes.mk: {e}", t.name)));
+            runtime = Some(parse_classes_mk(&mk));
+        }
         let shim = mdir.join(format!("nm_shim_{}.cpp", t.name));
         std::fs::write(&shim, shim_cpp(&t.name, &ports)).unwrap();
         let mut cpps: Vec<PathBuf> = std::fs::read_dir(&mdir)
@@ -264,6 +324,16 @@ use crate::harness::{{Model, PortInfo}};\n\n"
         build.include(&mdir).files(cpps);
         models += &rust_model(&t.name, &ports);
     }
+    let (globals, switches) = runtime.unwrap_or_else(|| fail("no top modules to build"));
+    for g in globals {
+        build.file(include.join(format!("{g}.cpp")));
+    }
+    for (k, v) in switches {
+        build.define(&k, v.as_str());
+    }
+    let common = out.join("obj").join("nm_common.cpp");
+    std::fs::write(&common, shims).unwrap();
+    build.file(common);
     build.compile("netmeas_verilated");
     println!("cargo:rustc-link-lib=pthread");
     std::fs::write(out.join("models.rs"), models).unwrap();

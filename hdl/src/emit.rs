@@ -145,10 +145,12 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
     for (name, ports, fwd, test_only) in [
         ("rmw_dp", RamPorts::Dual, FORWARD_ALL, false),
         ("rmw_sp", RamPorts::Single, FORWARD_ALL, false),
+        ("rmw_dp_nofwd1", RamPorts::Dual, FORWARD_ALL & !0b001, true),
         ("rmw_dp_nofwd2", RamPorts::Dual, FORWARD_ALL & !0b010, true),
+        ("rmw_dp_nofwd3", RamPorts::Dual, FORWARD_ALL & !0b100, true),
     ] {
         let desc = if test_only {
-            "RMW counter table with forwarding across distance 2 disabled (deliberately broken, test-only)"
+            "RMW counter table with one forwarding distance disabled (deliberately broken, test-only)"
         } else {
             "read-modify-write pipeline with forwarding, as a counter table (old + delta)"
         };

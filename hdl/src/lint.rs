@@ -25,7 +25,10 @@ pub fn verilator_bin() -> String {
 /// Lints each top's `<dir>/<name>.v` (as written by [`crate::emit::write_all`]).
 pub fn lint_tops(dir: &Path, tops: &[TopInfo]) -> Result<Vec<LintReport>, String> {
     let verilator = verilator_bin();
-    let waivers = dir.join("lint_waivers.vlt");
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let waivers =
+        std::env::temp_dir().join(format!("netmeas-lint-waivers-{}-{call}.vlt", std::process::id()));
     std::fs::write(&waivers, WAIVERS).map_err(|e| format!("writing {}: {e}", waivers.display()))?;
     let mut reports = Vec::new();
     for t in tops {
@@ -42,5 +45,6 @@ pub fn lint_tops(dir: &Path, tops: &[TopInfo]) -> Result<Vec<LintReport>, String
         let clean = out.status.success() && !messages.contains("%Warning") && !messages.contains("%Error");
         reports.push(LintReport { top: t.name.clone(), clean, messages: if clean { String::new() } else { messages } });
     }
+    let _ = std::fs::remove_file(&waivers);
     Ok(reports)
 }

@@ -77,9 +77,16 @@ fn emit(out: &PathBuf, initial: bool, test_only: bool, lint: bool) -> Result<usi
 fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<PathBuf>) -> Result<(), String> {
     println!("netmeas demo — co-simulation models built with {}", testbench::VERILATOR_VERSION);
     emit(out, true, false, true)?;
-    let seed = seed.unwrap_or_else(rand_seed);
+    if let Some(d) = &vcd_dir {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create waveform directory {}: {e}", d.display()))?;
+        let probe = d.join(".netmeas-write-test");
+        std::fs::write(&probe, b"").map_err(|e| format!("cannot write waveforms into {}: {e}", d.display()))?;
+        let _ = std::fs::remove_file(probe);
+    }
+    let seed = seed.unwrap_or_else(testbench::harness::fresh_seed);
     println!("traffic seed {seed} (reproduce: netmeas demo --seed {seed} --transactions {transactions})\n");
-    let blocks = testbench::blocks::ALL;
+    let blocks: Vec<testbench::blocks::Runner> =
+        testbench::blocks::ALL.iter().chain(testbench::fridge::ALL).copied().collect();
     let bar = ProgressBar::new(blocks.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -97,10 +104,10 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
         bar.inc(1);
     }
     bar.finish_and_clear();
-    println!("{:<10} {:>12} {:>13} {:>11} {:>14}", "block", "cycles", "transactions", "mismatches", "M cycles/s");
+    println!("{:<14} {:>12} {:>13} {:>11} {:>14}", "block", "cycles", "transactions", "mismatches", "M cycles/s");
     for r in &rows {
         println!(
-            "{:<10} {:>12} {:>13} {:>11} {:>14.2}",
+            "{:<14} {:>12} {:>13} {:>11} {:>14.2}",
             r.block,
             r.cycles,
             r.transactions,
@@ -108,9 +115,16 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
             r.cycles_per_second() / 1e6
         );
     }
-    let bad: Vec<_> = rows.iter().filter(|r| !r.scoreboard.is_clean()).collect();
+    let bad: Vec<_> = rows.iter().filter(|r| !r.scoreboard.is_clean() || r.scoreboard.checks == 0).collect();
     for r in &bad {
-        eprintln!("{}", r.scoreboard);
+        if r.scoreboard.checks == 0 {
+            eprintln!("{}: nothing was compared (too few transactions?)", r.block);
+        } else {
+            eprintln!("{}", r.scoreboard);
+        }
+    }
+    if !bad.is_empty() {
+        eprintln!("reproduce: netmeas demo --seed {seed} --transactions {transactions}");
     }
     if bad.is_empty() {
         println!("\nall {} blocks match their golden models cycle by cycle", rows.len());
@@ -118,13 +132,6 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
     } else {
         Err(format!("{} blocks differ from golden", bad.len()))
     }
-}
-
-fn rand_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
-    h.finish()
 }
 
 fn main() -> ExitCode {

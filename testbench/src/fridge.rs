@@ -135,7 +135,12 @@ impl Traffic {
 /// Runs `cfg.transactions` accepted packets through a fridge top in `mode` and compares every cycle.
 pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
     let fcfg = top_config(name);
-    let mut run = Run::new(name, cfg);
+    let label = match mode {
+        FridgeMode::Fridge => name.to_string(),
+        FridgeMode::Simple => format!("{name}/simple"),
+        FridgeMode::Expiry => format!("{name}/expiry"),
+    };
+    let mut run = Run::new(&label, cfg);
     let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
     let mut gold = FridgeCycleModel::new(&fcfg).expect("valid fridge configuration");
     let n_cfg = fcfg.csr_layout().config.len() as u8;
@@ -209,7 +214,6 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
     run.finish(sim.cycle)
 }
 
-/// The fridge tops and how to build them, for tests and the demo.
 pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_dp", FridgeMode::Fridge, cfg, FridgeDp::new)
 }
@@ -225,3 +229,12 @@ pub fn run_simple_dp(cfg: &RunConfig) -> RunReport {
 pub fn run_expiry_dp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_dp", FridgeMode::Expiry, cfg, FridgeDp::new)
 }
+
+/// The fridge runners (demo order): the core in each build, then the baselines.
+pub const ALL: &[crate::blocks::Runner] = &[
+    ("fridge_dp", run_fridge_dp),
+    ("fridge_sp", run_fridge_sp),
+    ("fridge4_dp", run_fridge4_dp),
+    ("fridge_simple", run_simple_dp),
+    ("fridge_expiry", run_expiry_dp),
+];

@@ -22,7 +22,8 @@ pub trait Model {
     fn name(&self) -> &'static str;
     fn set_clock(&mut self, level: bool);
     fn eval(&mut self);
-    fn trace_open(&mut self, path: &std::path::Path);
+    /// Starts a VCD waveform; false if the file cannot be opened.
+    fn trace_open(&mut self, path: &std::path::Path) -> bool;
     fn dump(&mut self, t: u64);
 }
 
@@ -34,14 +35,16 @@ pub struct Sim<M: Model> {
 }
 
 impl<M: Model> Sim<M> {
-    /// Wraps `m`; writes `vcd` if given. The clock starts low.
+    /// Wraps `m`; writes `vcd` if given (panics with the path if it cannot be written: a test that asked
+    /// for a waveform must not silently run without one). The clock starts low.
     pub fn new(mut m: M, vcd: Option<PathBuf>) -> Self {
         let tracing = vcd.is_some();
         if let Some(p) = vcd {
             if let Some(dir) = p.parent() {
-                let _ = std::fs::create_dir_all(dir);
+                std::fs::create_dir_all(dir)
+                    .unwrap_or_else(|e| panic!("cannot create waveform directory {}: {e}", dir.display()));
             }
-            m.trace_open(&p);
+            assert!(m.trace_open(&p), "cannot write waveform {}", p.display());
         }
         m.set_clock(false);
         m.eval();
@@ -89,10 +92,15 @@ pub fn seed_for(test: &str) -> u64 {
             };
             parsed.unwrap_or_else(|_| panic!("NETMEAS_SEED={s:?} is not a decimal or 0x-hex u64"))
         }
-        Err(_) => rand::rngs::OsRng.next_u64(),
+        Err(_) => fresh_seed(),
     };
     eprintln!("[{test}] seed = {seed} (reproduce: NETMEAS_SEED={seed})");
     seed
+}
+
+/// A new random seed from the operating system.
+pub fn fresh_seed() -> u64 {
+    rand::rngs::OsRng.next_u64()
 }
 
 /// The first difference between RTL and golden.

@@ -66,5 +66,15 @@ fn vcd_holds_ports_at_known_cycle() {
     let v = values_at(&path, 50);
     assert_eq!(v["value"], 0x1234);
     assert_eq!(v["seed_load"], 0);
+
+    // The NETMEAS_VCD_DIR route every randomized test takes: RunConfig::for_test → runner → <dir>/<test>.vcd.
+    // (This binary holds this one test, so setting the variable races with nothing.)
+    std::env::set_var("NETMEAS_VCD_DIR", &dir);
+    let r = testbench::blocks::prng::run(&testbench::harness::RunConfig::for_test("vcd_env_route", 200));
+    std::env::remove_var("NETMEAS_VCD_DIR");
+    r.assert_clean();
+    let routed = dir.join("vcd_env_route.vcd");
+    let v = values_at(&routed, 10 * 150);
+    assert!(v.contains_key("value") && v.contains_key("clock"), "{} lacks the DUT's ports", routed.display());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,6 +19,9 @@ pub struct CsrLayout {
 
 impl CsrLayout {
     pub fn check(&self) -> Result<(), ConfigError> {
+        if self.config.is_empty() {
+            return Err(ConfigError("a CSR bank needs at least one config register".into()));
+        }
         if self.config.len() > CSR_STATUS_BASE as usize || self.status.len() > 256 - CSR_STATUS_BASE as usize {
             return Err(ConfigError(format!(
                 "CSR bank with {} config and {} status registers does not fit the 8-bit address map",

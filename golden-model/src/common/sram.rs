@@ -4,9 +4,11 @@
 //! Timing, identical for both kinds (RTL `hdl::common::sram::Sram`):
 //! - read: the address presented in cycle `c` is read at the edge ending `c`; `rdata` shows it in `c+1`.
 //! - write: `we`/`waddr`/`wdata` in cycle `c` write at the edge ending `c`. A read of the same address in
-//!   the same cycle returns the *old* word (read-first); the RMW pipeline forwards around it.
-//! - single-port: the one address is `waddr` when `we`, else `raddr`; a cycle that writes also reads the
-//!   written address (old word).
+//!   the same cycle returns an *undefined* word: the array is marked `(* no_rw_check *)`, so synthesis may
+//!   map it to a block RAM in any read-during-write mode. Users forward around it (the RMW pipeline and the
+//!   report FIFO do); the co-simulation Verilog returns random bits there to prove they do.
+//! - single-port: the one address is `waddr` when `we`, else `raddr`; the read data of a writing cycle is
+//!   undefined likewise.
 //! - sweep: `reset` in cycle `r` makes `busy` true in cycles `r+1 ..= r+depth`, during which the block writes
 //!   zero to addresses `0..depth` in order and ignores `we`. No write happens in a reset cycle.
 //!
@@ -102,7 +104,10 @@ impl SramModel {
             (RamPorts::Single, Some((a, _))) => a,
             _ => i.raddr % depth,
         };
-        self.rdata = self.mem[raddr];
+        self.rdata = match write {
+            Some((a, _)) if a == raddr => None,
+            _ => self.mem[raddr],
+        };
         if let Some((a, d)) = write {
             self.mem[a] = d;
         }

@@ -76,8 +76,8 @@ impl<const CW: usize, const SW: usize> Logic for Csr<CW, SW> {
                 rd_en: self.rd_en.val(),
                 status,
             });
-            // The model's outputs of the next cycle are its new state.
-            let next = self._model.clone().step(&CsrInputs::default()).expect("reset seen");
+            // The model's outputs of the next cycle are its new state (nothing is defined before a reset).
+            let Some(next) = self._model.clone().step(&CsrInputs::default()) else { return };
             self.rd_valid.next = next.rd_valid;
             self.rd_data.next = Bits::from(next.rd_data as u64);
             let mut cfg = Bits::<CW>::default();

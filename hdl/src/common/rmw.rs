@@ -12,7 +12,9 @@
 //! | S3 | t+3 | write register → RAM write port |
 //! | S4, S5 | t+4, t+5 | write history: a packet 2 or 3 cycles behind read the RAM before this write landed |
 //!
-//! Compare, mux and the core's arithmetic sit in separate stages (the Fmax rule of DESIGN.md).
+//! The index compares sit in S1, a stage before the forward mux; the mux and the core's modify logic
+//! share S2 (registered into S3), so that stage's depth is mux + the core's arithmetic. Whether that meets
+//! the 150 MHz target is measured by the synthesis flow (`netmeas synth`), not assumed.
 //! Dual-port RAM: one packet per cycle (II = 1). Single-port RAM: `in_ready` only in even phases (II = 2),
 //! so reads (even) and S3 writes (odd) never collide. `in_ready` is low during reset and the RAM's reset
 //! sweep. Model: `golden::common::rmw`.

@@ -3,8 +3,10 @@
 //!
 //! Ports: `raddr` (read address, data in `rdata` one cycle later), `we`/`waddr`/`wdata` (write at the
 //! edge), `busy` (high while the post-reset sweep owns the write port; writes are ignored then).
-//! Read-during-write to one address returns the old word; the array is marked `(* no_rw_check *)` so
-//! Yosys adds no bypass logic: users that need the new word forward it themselves (see `rmw`).
+//! Read-during-write to one address returns an undefined word: the array is marked `(* no_rw_check *)`
+//! so Yosys adds no bypass logic and may use any block-RAM mode; users forward around it themselves (see
+//! `rmw`, `fifo`). The co-simulation flavour (no initial values) makes that word `x`, which Verilator's
+//! `--x-assign unique` turns into random bits, so a user that relied on it fails its test.
 //! Single-port: one address per cycle, `waddr` when writing, else `raddr`.
 
 use super::reg::initial_values;
@@ -87,9 +89,20 @@ impl<const A: usize, const W: usize> Logic for Sram<A, W> {
         } else {
             "always @(posedge clock) begin\n   busy <= 1'b0;\n   sweep_addr <= 0;\nend\n"
         };
+        // Read data: the word, or in the co-simulation flavour `x` when the same address is written.
+        let read = match (self._ports, initial_values()) {
+            (RamPorts::Dual, true) => "mem[raddr]",
+            (RamPorts::Dual, false) => "(we_eff && waddr_eff == raddr) ? {W{1'bx}} : mem[raddr]",
+            (RamPorts::Single, true) => "mem[addr]",
+            (RamPorts::Single, false) => "we_eff ? {W{1'bx}} : mem[addr]",
+        };
         let access = match self._ports {
-            RamPorts::Dual => "always @(posedge clock) begin\n   if (we_eff) mem[waddr_eff] <= wdata_eff;\n   rdata <= mem[raddr];\nend\n",
-            RamPorts::Single => "wire [A-1:0] addr = we_eff ? waddr_eff : raddr;\nalways @(posedge clock) begin\n   if (we_eff) mem[addr] <= wdata_eff;\n   rdata <= mem[addr];\nend\n",
+            RamPorts::Dual => format!(
+                "always @(posedge clock) begin\n   if (we_eff) mem[waddr_eff] <= wdata_eff;\n   rdata <= {read};\nend\n"
+            ),
+            RamPorts::Single => format!(
+                "wire [A-1:0] addr = we_eff ? waddr_eff : raddr;\nalways @(posedge clock) begin\n   if (we_eff) mem[addr] <= wdata_eff;\n   rdata <= {read};\nend\n"
+            ),
         };
         Verilog::Custom(format!(
             "localparam A = {A};\nlocalparam W = {W};\nlocalparam DEPTH = {depth};\n\

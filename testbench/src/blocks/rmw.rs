@@ -2,12 +2,13 @@
 //!
 //! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets and the one
 //! two and three packets back in ~8% each (the forwarding distances), the rest uniform over 64 entries;
-//! 20% read-only packets; resets mid-stream. [`run_broken`] drives a pipeline whose distance-2
-//! forwarding is disabled, to prove the comparison catches it.
+//! 20% read-only packets; resets mid-stream, sometimes a second one during the reset sweep. At the end
+//! every entry is read back (final memory contents). The `run_broken_*` runners drive pipelines with
+//! one forwarding distance disabled, to prove the comparison catches each.
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
-use crate::models::{RmwDp, RmwDpNofwd2, RmwSp};
+use crate::models::{RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwSp};
 use golden::common::rmw::{RmwInputs, RmwModel, RmwStage};
 use golden::common::sram::RamPorts;
 use hdl::tops::{RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH};
@@ -37,7 +38,9 @@ macro_rules! rmw_runner {
 
 rmw_runner!(run_dual, RmwDp, RamPorts::Dual);
 rmw_runner!(run_single, RmwSp, RamPorts::Single);
-rmw_runner!(run_broken, RmwDpNofwd2, RamPorts::Dual);
+rmw_runner!(run_broken_distance1, RmwDpNofwd1, RamPorts::Dual);
+rmw_runner!(run_broken_distance2, RmwDpNofwd2, RamPorts::Dual);
+rmw_runner!(run_broken_distance3, RmwDpNofwd3, RamPorts::Dual);
 
 /// Ports common to the RMW test tops (generated per top; this trait lets one runner drive them all).
 pub trait RmwTop: crate::harness::Model {
@@ -68,7 +71,9 @@ macro_rules! impl_rmw_top {
 }
 impl_rmw_top!(RmwDp);
 impl_rmw_top!(RmwSp);
+impl_rmw_top!(RmwDpNofwd1);
 impl_rmw_top!(RmwDpNofwd2);
+impl_rmw_top!(RmwDpNofwd3);
 
 /// Runs an RMW top against [`RmwModel`] with [`add_modify`]; also returns the hazard statistics.
 pub fn run_with_stats<M: RmwTop>(
@@ -87,13 +92,35 @@ pub fn run_with_stats<M: RmwTop>(
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
     let mut mid_reset_due = true;
-    while run.transactions < cfg.transactions {
-        // Reset in the first cycle, once halfway through the packets, and at random.
+    let mut since_reset = u64::MAX;
+    // The final read-back: one read-only packet per entry after the random traffic.
+    let mut readback = (0..depth).rev().collect::<Vec<_>>();
+    let mut readback_seen = 0u64;
+    let mut sweep_reset_due = false;
+    while run.transactions < cfg.transactions || !readback.is_empty() || pending.is_some() {
+        // Reset in the first cycle, once halfway through the packets, at random, and sometimes again
+        // while the sweep of the previous reset is running.
         let halfway = mid_reset_due && run.transactions >= cfg.transactions / 2;
         mid_reset_due &= !halfway;
-        let reset = sim.cycle == 0 || halfway || run.rng.gen_ratio(1, 50_000);
+        let in_sweep = since_reset < depth as u64 && run.transactions < cfg.transactions;
+        let random_phase = run.transactions < cfg.transactions;
+        let forced_sweep_reset = sweep_reset_due && since_reset == 17;
+        sweep_reset_due = (sweep_reset_due || halfway) && !forced_sweep_reset;
+        let reset = sim.cycle == 0
+            || halfway
+            || forced_sweep_reset
+            || (random_phase && run.rng.gen_ratio(1, 50_000))
+            || (in_sweep && since_reset > 0 && run.rng.gen_ratio(1, 4 * depth as u32));
+        if in_sweep && reset && sim.cycle > 0 {
+            run.count("reset_during_sweep", 1);
+        }
+        since_reset = if reset { 0 } else { since_reset.saturating_add(1) };
         let r = &mut run.rng;
-        if pending.is_none() && r.gen_bool(0.9) {
+        if pending.is_none() && run.transactions >= cfg.transactions {
+            if let Some(in_index) = readback.pop() {
+                pending = Some(RmwInputs { reset: false, in_valid: true, in_index, in_payload: 0 });
+            }
+        } else if pending.is_none() && r.gen_bool(0.9) {
             let in_index = match r.gen_range(0..100) {
                 0..=11 => history[0],
                 12..=19 => history[1],
@@ -134,10 +161,26 @@ pub fn run_with_stats<M: RmwTop>(
             }
             history = [inp.in_index, history[0], history[1]];
             run.transactions += 1;
+            readback_seen += (run.transactions > cfg.transactions) as u64;
             pending = None;
         }
         sim.tick();
     }
+    // Let the last read-back packets reach the outputs and be compared.
+    for _ in 0..4 {
+        sim.m.drive(&RmwInputs::default());
+        sim.settle();
+        let out = gold.step(&RmwInputs::default(), add_modify);
+        let rtl = sim.m.outputs();
+        if let Some(Some((st, new))) = prev {
+            run.sb.check(sim.cycle, "out_old", Some(st.old), rtl[3]);
+            run.sb.check(sim.cycle, "out_new", Some(new), rtl[4]);
+        }
+        prev = Some(out.stage.map(|st| (st, (st.old + st.payload) & golden::common::mask128(RMW_TOP_WIDTH))));
+        sim.tick();
+    }
+    run.transactions -= readback_seen;
+    run.count("final_entries_read_back", readback_seen);
     run.count("resets", stats.resets);
     run.count("same_index_1_back", stats.same_as[0]);
     run.count("same_index_2_back", stats.same_as[1]);
