@@ -38,6 +38,11 @@ enum Cmd {
         #[arg(long)]
         lint: bool,
     },
+    /// Run a core's experiment (the paper's evaluation) on golden or RTL.
+    Run {
+        #[command(subcommand)]
+        core: RunCore,
+    },
     /// The main job: emit and lint the Verilog, then run every block's RTL against its golden model on
     /// random traffic and print a table (block, cycles, transactions, mismatches, cycles/s).
     Demo {
@@ -54,6 +59,187 @@ enum Cmd {
         #[arg(long)]
         vcd_dir: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+enum RunCore {
+    /// Fridge (dissertation ch. 2): the fridge, the multi-fridge, and the simple and expiry baselines on one
+    /// trace with the same total memory, scored by |log2(estimated / true)| of percentile delays.
+    Fridge(FridgeArgs),
+}
+
+#[derive(clap::Args)]
+struct FridgeArgs {
+    /// `synthetic` (§2.4: 1 M requests/s, 40% answered, delays log-uniform 1 µs..T ms), `wide` (delays
+    /// 1 µs..1 s, six decades), or a pcap/pcapng file (Ethernet, VLAN, SLL/SLL2, raw IP; IPv4/IPv6).
+    #[arg(long, default_value = "synthetic")]
+    trace: String,
+    /// How a capture becomes requests and responses: `data-ack` (TCP data segment → the ACK of exactly its
+    /// end) or `syn` (SYN → SYN-ACK).
+    #[arg(long, default_value = "data-ack", value_parser = ["data-ack", "syn"])]
+    tcp_mode: String,
+    /// Maximum delay T of the synthetic trace, in ms.
+    #[arg(long, default_value_t = 100.0)]
+    max_delay_ms: f64,
+    /// Delay samples per synthetic trace.
+    #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    samples: u64,
+    /// Total memory of every method, in table entries (a power of two, 4..=65536).
+    #[arg(long, default_value_t = 1024)]
+    memory: usize,
+    /// Entry probability in (0, 1], or `auto`: p = min(1, sqrt(M / (r·D))) so that the average lifetime M/p
+    /// (in insertions) matches the r·p·D insertions a typical delay D spans at request rate r; D is the
+    /// 90th-percentile delay estimated by a pilot run at p = 1 (dissertation §2.2.3).
+    #[arg(long, default_value = "auto")]
+    p: String,
+    /// Fridges of the multi-fridge method (2, 4 or 8; it runs when more than 1), each of M/N entries and
+    /// aimed at its own delay range.
+    #[arg(long, default_value_t = 1)]
+    fridges: usize,
+    /// Repetitions (new trace and PRNG seed each; a capture is reused); metrics are averaged.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    seeds: u64,
+    /// First seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// `golden` (transaction model) or `rtl` (the Verilated core, cross-checked against golden cycle by
+    /// cycle; available for the built configurations: one fridge of 1024 entries).
+    #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
+    engine: String,
+    /// Print one JSON object (a key per method, plus ground_truth) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Draw the estimated CDFs of the first seed against the ground truth (SVG).
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
+    use sim::fridge::experiment::*;
+    use sim::traffic::{SyntheticParams, TcpMode};
+    let p = match a.p.as_str() {
+        "auto" => PChoice::Auto,
+        v => match v.parse::<f64>() {
+            Ok(p) if p > 0.0 && p <= 1.0 => PChoice::Fixed(p),
+            _ => return Err(format!("--p {v}: expected a probability in (0, 1] or `auto`")),
+        },
+    };
+    if let Some(plot) = &a.plot {
+        if plot.extension().and_then(|e| e.to_str()) != Some("svg") {
+            return Err(format!("--plot {}: only SVG output is supported (use a .svg file name)", plot.display()));
+        }
+    }
+    if !(a.max_delay_ms > 0.001 && a.max_delay_ms.is_finite()) {
+        return Err(format!("--max-delay-ms {}: must exceed 0.001 (the 1 µs lower end)", a.max_delay_ms));
+    }
+    let params = SyntheticParams { max_delay_ms: a.max_delay_ms, samples: a.samples as usize, ..SyntheticParams::paper() };
+    let source = match a.trace.as_str() {
+        "synthetic" => TraceSource::Synthetic(params),
+        "wide" => TraceSource::Wide(SyntheticParams { max_delay_ms: 1000.0, ..params }),
+        file => {
+            let mode = if a.tcp_mode == "syn" { TcpMode::SynSynAck } else { TcpMode::DataAck };
+            TraceSource::File(PathBuf::from(file), mode)
+        }
+    };
+    let engine = if a.engine == "rtl" { Engine::Rtl } else { Engine::Golden };
+    let setup = Setup { memory: a.memory, p, fridges: a.fridges, engine, core: golden::fridge::FridgeConfig::default() };
+    let file_trace = match &source {
+        TraceSource::File(..) => Some(source.generate(0)?),
+        _ => None,
+    };
+    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(a.seeds) };
+    bar.set_style(ProgressStyle::with_template("{bar:30} seed {pos}/{len} {msg} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let (mut fr, mut mf, mut si, mut ex) = (Accumulator::default(), Accumulator::default(), Accumulator::default(), Accumulator::default());
+    let (mut truths, mut tn) = (Vec::new(), 0.0);
+    for i in 0..a.seeds {
+        let seed = a.seed + i;
+        bar.set_message("generating trace");
+        let generated;
+        let trace = match &file_trace {
+            Some(t) => t,
+            None => {
+                generated = source.generate(seed)?;
+                &generated
+            }
+        };
+        bar.set_message("running the methods");
+        let o = run_methods(&setup, trace, seed)?;
+        fr.add(&o.fridge, &o.truth);
+        si.add(&o.simple, &o.truth);
+        ex.add(&o.expiry, &o.truth);
+        if let Some(m) = &o.multi_fridge {
+            mf.add(m, &o.truth);
+        }
+        tn += o.truth.len() as f64;
+        if i == 0 {
+            if let Some(path) = &a.plot {
+                use sim::plot::{cdf_svg, Curve};
+                let mut curves = vec![Curve { label: "ground truth", cdf: &o.truth }, Curve { label: "fridge", cdf: &o.fridge.estimate }];
+                if let Some(m) = &o.multi_fridge {
+                    curves.push(Curve { label: "multi-fridge", cdf: &m.estimate });
+                }
+                curves.push(Curve { label: "simple", cdf: &o.simple.estimate });
+                curves.push(Curve { label: "expiry", cdf: &o.expiry.estimate });
+                let title = format!("fridge, M = {}, trace {} (seed {seed})", a.memory, a.trace);
+                std::fs::write(path, cdf_svg(&title, &curves)).map_err(|e| format!("--plot {}: {e}", path.display()))?;
+            }
+        }
+        truths.push(o.truth);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let n = a.seeds as f64;
+    let truth = sim::fridge::estimate::WeightedCdf::pool(&truths);
+    let q = |x: f64| truth.quantile(x).unwrap_or(0.0);
+    let summary = Summary {
+        fridge: fr.summary(&truth),
+        multi_fridge: (a.fridges > 1).then(|| mf.summary(&truth)),
+        simple: si.summary(&truth),
+        expiry: ex.summary(&truth),
+        ground_truth: GroundTruth { p50: q(0.5), p95: q(0.95), p99: q(0.99), samples: tn / n },
+        seeds: a.seeds as usize,
+        memory: a.memory,
+        engine: a.engine.clone(),
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
+    let gt = &summary.ground_truth;
+    println!(
+        "trace {}: {:.0} delay samples per seed; true p50 {:.1} µs, p95 {:.1} µs, p99 {:.1} µs; memory {} entries; {} seeds; engine {}",
+        a.trace, gt.samples, gt.p50 / 1e3, gt.p95 / 1e3, gt.p99 / 1e3, a.memory, a.seeds, a.engine
+    );
+    println!(
+        "{:<13} {:>9} {:>9} {:>9} {:>13} {:>14} {:>10}  p",
+        "method", "p50_err", "p95_err", "p99_err", "max_err_5_95", "(per seed)", "samples"
+    );
+    let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
+    let mut rows = vec![("fridge", &summary.fridge)];
+    if let Some(m) = &summary.multi_fridge {
+        rows.push(("multi_fridge", m));
+    }
+    rows.push(("simple", &summary.simple));
+    rows.push(("expiry", &summary.expiry));
+    for (name, m) in rows {
+        let ps: Vec<String> = m.p.iter().map(|p| format!("{p:.3}")).collect();
+        println!(
+            "{:<13} {:>9} {:>9} {:>9} {:>13} {:>14} {:>10.0}  {}",
+            name,
+            f(m.p50_err),
+            f(m.p95_err),
+            f(m.p99_err),
+            f(m.max_err_5_95),
+            f(m.per_seed.max_err_5_95),
+            m.samples,
+            ps.join(",")
+        );
+    }
+    println!(
+        "(errors: |log2(estimated / true)| of percentile delays, read from the CDFs combined over seeds as in \
+         the dissertation; \"per seed\" is the mean of each seed's own max_err_5_95)"
+    );
+    Ok(())
 }
 
 fn emit(out: &PathBuf, initial: bool, test_only: bool, lint: bool) -> Result<usize, String> {
@@ -141,6 +327,7 @@ fn main() -> ExitCode {
             emit(&out, !no_initial, include_test_only, lint).map(|_| ())
         }
         Cmd::Demo { transactions, seed, out, vcd_dir } => demo(transactions, seed, &out, vcd_dir),
+        Cmd::Run { core: RunCore::Fridge(a) } => run_fridge(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

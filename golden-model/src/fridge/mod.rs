@@ -308,6 +308,8 @@ pub struct Front {
     pub prng: u32,
     /// Insertion counters (requests admitted into each fridge), modulo 2^counter_bits.
     pub counters: Vec<u64>,
+    /// `cfg.base(k)`, precomputed.
+    bases: Vec<usize>,
 }
 
 impl Front {
@@ -320,6 +322,7 @@ impl Front {
             signature: XorHash::new(SIGNATURE_HASH, ID_BITS)?,
             prng: PRNG_DEFAULT_SEED,
             counters: vec![0; cfg.fridges()],
+            bases: (0..cfg.fridges()).map(|k| cfg.base(k)).collect(),
         })
     }
     /// Reset: counters to zero, PRNG to its default seed.
@@ -335,8 +338,8 @@ impl Front {
     /// consume one PRNG value each, in every mode) and counts the insertion.
     pub fn process(&mut self, rt: &FridgeRuntime, d: &Descriptor) -> Payload {
         let cfg = &self.cfg;
-        let k = cfg.fridge_of(self.select.eval(d.id));
-        let addr = cfg.base(k) | (self.index.eval(d.id) as usize & (cfg.entries(k) - 1));
+        let k = if cfg.fridges() == 1 { 0 } else { cfg.fridge_of(self.select.eval(d.id)) };
+        let addr = self.bases[k] | (self.index.eval(d.id) as usize & (cfg.entries(k) - 1));
         let sig = self.signature.eval(d.id) & (mask128(cfg.sig_bits) as u64);
         let ts = ((d.timestamp & (mask128(TIMESTAMP_BITS) as u64)) >> cfg.ts_shift) & mask128(cfg.ts_bits) as u64;
         let is_request = d.kind == PacketKind::Request;

@@ -1,0 +1,313 @@
+//! The fridge experiments of dissertation §2.4: the fridge, the multi-fridge and the simple and expiry
+//! baselines on one trace with the same total memory, scored by the |log2| percentile error.
+//!
+//! - Seeds: each seed draws a new synthetic trace (new ids, so new hash collisions) and a new PRNG seed; a
+//!   capture file gives the same trace every seed, so only the entry decisions vary. (The hash functions
+//!   themselves are fixed hardware constants.)
+//! - Metrics follow the dissertation's procedure (§2.4): the estimated CDFs of the repetitions are combined
+//!   (averaged) and the percentile errors are read from the combined CDF against the combined ground truth.
+//!   The mean of the per-seed errors is reported beside them (`per_seed`): it also contains each run's
+//!   sampling noise, which the combination averages out.
+//! - `--p auto` (§2.2.3): the average lifetime M/p (in insertions) should match the insertions that the
+//!   delays of interest span, r·p·D at request rate r. So p = min(1, sqrt(M / (r·D))), with D four times
+//!   the 99th-percentile delay, so that a request with the p99 delay still survives with probability
+//!   e^(−1/4) ≈ 0.78 and the weights of the tail stay small (measured: pooled max_err_5_95 ≈ 0.05 for p from
+//!   0.02 to 0.1 on the T = 100 ms trace at M = 1024, while the per-seed noise grows with p). The p99 comes
+//!   from a pilot run of the same fridge whose lifetime spans the whole trace
+//!   (p_pilot = min(1, sqrt(M / (r·duration)))): every delay survives there, so its few samples estimate
+//!   the distribution without bias (a pilot at p = 1 would lose the long delays entirely).
+//! - Multi-fridge: N fridges of M/N entries, fridge k aimed at the delay D_k, geometrically spaced from the
+//!   pilot's 30th to its 99th percentile, with p_k = min(1, sqrt(M_k / (r·s_k·D_k))) (fridge k sees the share
+//!   s_k of requests); combined by inverse-variance weighting.
+//! - Expiry baseline: threshold = the true 99th-percentile delay (the paper's setting).
+
+use super::estimate::{corrected, errors, inverse_variance, Errors, FridgeParams, Sample, WeightedCdf};
+use crate::traffic::{self, Trace};
+use golden::fridge::{threshold_for, FridgeConfig, FridgeMode, FridgeModel, FridgeRuntime, PacketKind, Report};
+use serde::Serialize;
+
+/// Entry probability: fixed, or chosen by the §2.2.3 rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PChoice {
+    Fixed(f64),
+    Auto,
+}
+
+/// Which model runs the core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The golden transaction model (fast).
+    Golden,
+    /// The Verilated RTL, checked cycle by cycle against the golden cycle model on the way.
+    Rtl,
+}
+
+/// A method's result on one trace.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub estimate: WeightedCdf,
+    pub samples: usize,
+    /// Entry probabilities used, per fridge.
+    pub p: Vec<f64>,
+}
+
+/// Runs a core configuration over a trace and returns its reports as samples.
+pub fn run_core(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace, engine: Engine) -> Result<Vec<Sample>, String> {
+    let reports: Vec<Report> = match engine {
+        Engine::Golden => {
+            let mut m = FridgeModel::new(cfg, rt.clone()).map_err(|e| e.to_string())?;
+            trace.packets.iter().filter_map(|d| m.step(d)).collect()
+        }
+        Engine::Rtl => rtl_reports(cfg, rt, trace)?,
+    };
+    Ok(reports.iter().map(|r| Sample::from_report(cfg, r)).collect())
+}
+
+fn rtl_reports(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<Vec<Report>, String> {
+    use testbench::fridge::{run_trace, top_config};
+    use testbench::models::{Fridge4Dp, FridgeDp};
+    let (reports, _cycles) = if *cfg == top_config("fridge_dp") {
+        run_trace("fridge_dp", rt, &trace.packets, FridgeDp::new)?
+    } else if *cfg == top_config("fridge4_dp") {
+        run_trace("fridge4_dp", rt, &trace.packets, Fridge4Dp::new)?
+    } else {
+        return Err(format!(
+            "no RTL build of this configuration ({} fridge(s) of {:?} address bits); the built ones are \
+             fridge_dp (one fridge of 1024 entries) and fridge4_dp (fridges of 1024, 512, 256, 256 entries)",
+            cfg.fridges(),
+            cfg.addr_bits
+        ));
+    };
+    // The RTL must agree with the transaction-level model too.
+    let mut m = FridgeModel::new(cfg, rt.clone()).map_err(|e| e.to_string())?;
+    let golden: Vec<Report> = trace.packets.iter().filter_map(|d| m.step(d)).collect();
+    if golden != reports {
+        return Err(format!("RTL reports differ from the golden model ({} vs {})", reports.len(), golden.len()));
+    }
+    Ok(reports)
+}
+
+/// Request rate of a trace (requests per second).
+pub fn request_rate(trace: &Trace) -> f64 {
+    let reqs: Vec<u64> =
+        trace.packets.iter().filter(|d| d.kind == PacketKind::Request).map(|d| d.timestamp).collect();
+    match (reqs.first(), reqs.last()) {
+        (Some(a), Some(b)) if b > a => (reqs.len() - 1) as f64 / ((b - a) as f64 * 1e-9),
+        _ => 1.0,
+    }
+}
+
+/// p = min(1, sqrt(M / (r·D))) with D in seconds (module docs).
+pub fn auto_p(entries: usize, rate: f64, delay_s: f64) -> f64 {
+    (entries as f64 / (rate * delay_s).max(1e-12)).sqrt().min(1.0)
+}
+
+fn single_cfg(base: &FridgeConfig, addr_bits: usize) -> FridgeConfig {
+    FridgeConfig { addr_bits: vec![addr_bits], ..base.clone() }
+}
+
+fn runtime(mode: FridgeMode, p: &[f64], expiry: u32, seed: u64) -> FridgeRuntime {
+    FridgeRuntime { mode, expiry, seed: (seed as u32) | 1, thresholds: p.iter().map(|&p| threshold_for(p)).collect() }
+}
+
+/// Settings of an experiment.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// Total memory in entries (power of two).
+    pub memory: usize,
+    pub p: PChoice,
+    /// Fridges of the multi-fridge method (it runs when > 1).
+    pub fridges: usize,
+    pub engine: Engine,
+    /// Field widths and port structure of the core (the fridge count and sizes are set per method).
+    pub core: FridgeConfig,
+}
+
+/// Per-method outcomes of one trace.
+pub struct TraceOutcome {
+    pub truth: WeightedCdf,
+    pub fridge: Outcome,
+    pub multi_fridge: Option<Outcome>,
+    pub simple: Outcome,
+    pub expiry: Outcome,
+}
+
+/// Runs every method on one trace.
+pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutcome, String> {
+    let truth = WeightedCdf::unweighted(trace.true_delays_ns().into_iter().map(|d| d as f64));
+    if truth.is_empty() {
+        return Err("the trace has no request/response pairs".into());
+    }
+    let m = setup.memory;
+    if !m.is_power_of_two() || !(4..=65536).contains(&m) {
+        return Err(format!("--memory {m}: must be a power of two in 4..=65536"));
+    }
+    let bits = m.trailing_zeros() as usize;
+    let rate = request_rate(trace);
+    let one = single_cfg(&setup.core, bits);
+    // Pilot whose lifetime spans the trace: an unbiased estimate of the delay distribution for the auto rules.
+    let duration_s = match (trace.packets.first(), trace.packets.last()) {
+        (Some(a), Some(b)) => (b.timestamp.saturating_sub(a.timestamp)) as f64 * 1e-9,
+        _ => 0.0,
+    };
+    let p_pilot = auto_p(m, rate, duration_s);
+    let pilot = || -> Result<WeightedCdf, String> {
+        let rt = runtime(FridgeMode::Fridge, &[p_pilot], u32::MAX, seed);
+        let s = run_core(&one, &rt, trace, Engine::Golden)?;
+        Ok(corrected(&s, &FridgeParams::of(&one, &rt)))
+    };
+    let mut pilot_cdf: Option<WeightedCdf> = None;
+    let p = match setup.p {
+        PChoice::Fixed(p) if p > 0.0 && p <= 1.0 => p,
+        PChoice::Fixed(p) => return Err(format!("--p {p}: must be in (0, 1]")),
+        PChoice::Auto => {
+            let c = pilot()?;
+            let d = 4.0 * c.quantile(0.99).ok_or("the pilot run produced no samples")?;
+            pilot_cdf = Some(c);
+            auto_p(m, rate, d * 1e-9)
+        }
+    };
+    let method = |cfg: &FridgeConfig, rt: &FridgeRuntime, multi: bool, naive: bool| -> Result<Outcome, String> {
+        let s = run_core(cfg, rt, trace, setup.engine)?;
+        let params = FridgeParams::of(cfg, rt);
+        let estimate = if naive {
+            WeightedCdf::unweighted(s.iter().map(|x| x.delay_ns))
+        } else if multi {
+            inverse_variance(&s, &params)
+        } else {
+            corrected(&s, &params)
+        };
+        Ok(Outcome { estimate, samples: s.len(), p: params.iter().map(|f| f.p).collect() })
+    };
+    let fridge = method(&one, &runtime(FridgeMode::Fridge, &[p], u32::MAX, seed), false, false)?;
+    let multi_fridge = if setup.fridges > 1 {
+        let n = setup.fridges;
+        if !n.is_power_of_two() || n > 8 || m / n < 4 {
+            return Err(format!("--fridges {n}: must be 2, 4 or 8 with at least 4 entries each"));
+        }
+        let cfg = FridgeConfig { addr_bits: vec![bits - n.trailing_zeros() as usize; n], ..setup.core.clone() };
+        let c = match &pilot_cdf {
+            Some(c) => c.clone(),
+            None => pilot()?,
+        };
+        let lo = c.quantile(0.3).unwrap_or(1.0).max(1.0);
+        let hi = c.quantile(0.99).unwrap_or(lo).max(lo);
+        let ps: Vec<f64> = (0..n)
+            .map(|k| {
+                let d = lo * (hi / lo).powf(k as f64 / (n - 1) as f64);
+                auto_p(cfg.entries(k), rate * cfg.share(k), d * 1e-9)
+            })
+            .collect();
+        Some(method(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true, false)?)
+    } else {
+        None
+    };
+    let simple = method(&one, &runtime(FridgeMode::Simple, &[1.0], u32::MAX, seed), false, true)?;
+    let p99 = truth.quantile(0.99).unwrap_or(0.0);
+    let expiry_units = ((p99 / (1u64 << one.ts_shift) as f64).round() as u64).min(u32::MAX as u64) as u32;
+    let expiry = method(&one, &runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed), false, true)?;
+    Ok(TraceOutcome { truth, fridge, multi_fridge, simple, expiry })
+}
+
+/// The four error metrics (|log2(estimated / true)|); `None` where a method gave no estimate.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorSummary {
+    pub p50_err: Option<f64>,
+    pub p95_err: Option<f64>,
+    pub p99_err: Option<f64>,
+    pub max_err_5_95: Option<f64>,
+}
+
+/// A method's result over all seeds (JSON shape of `netmeas run fridge --json`): the metrics of the CDF
+/// combined over seeds (the dissertation's procedure), and the mean of the per-seed metrics.
+#[derive(Debug, Clone, Serialize)]
+pub struct MethodSummary {
+    pub p50_err: Option<f64>,
+    pub p95_err: Option<f64>,
+    pub p99_err: Option<f64>,
+    pub max_err_5_95: Option<f64>,
+    /// Mean over seeds of each seed's own metrics.
+    pub per_seed: ErrorSummary,
+    /// Mean number of delay samples reported per seed.
+    pub samples: f64,
+    /// Entry probability per fridge (of the last seed).
+    pub p: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GroundTruth {
+    /// True percentiles in ns (mean over seeds).
+    pub p50: f64,
+    pub p95: f64,
+    pub p99: f64,
+    pub samples: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub fridge: MethodSummary,
+    pub multi_fridge: Option<MethodSummary>,
+    pub simple: MethodSummary,
+    pub expiry: MethodSummary,
+    pub ground_truth: GroundTruth,
+    pub seeds: usize,
+    pub memory: usize,
+    pub engine: String,
+}
+
+/// Collects one method's per-seed outcomes.
+#[derive(Default)]
+pub struct Accumulator {
+    rows: Vec<(Option<Errors>, usize, Vec<f64>)>,
+    estimates: Vec<WeightedCdf>,
+}
+
+impl Accumulator {
+    pub fn add(&mut self, o: &Outcome, truth: &WeightedCdf) {
+        self.rows.push((errors(&o.estimate, truth), o.samples, o.p.clone()));
+        self.estimates.push(o.estimate.clone());
+    }
+    /// The summary against the ground truths of the same seeds, combined the same way.
+    pub fn summary(&self, pooled_truth: &WeightedCdf) -> MethodSummary {
+        let mean = |f: fn(&Errors) -> f64| -> Option<f64> {
+            let v: Option<Vec<f64>> = self.rows.iter().map(|r| r.0.as_ref().map(f)).collect();
+            v.filter(|v| !v.is_empty()).map(|v| v.iter().sum::<f64>() / v.len() as f64)
+        };
+        let pooled = errors(&WeightedCdf::pool(&self.estimates), pooled_truth);
+        MethodSummary {
+            p50_err: pooled.map(|e| e.p50_err),
+            p95_err: pooled.map(|e| e.p95_err),
+            p99_err: pooled.map(|e| e.p99_err),
+            max_err_5_95: pooled.map(|e| e.max_err_5_95),
+            per_seed: ErrorSummary {
+                p50_err: mean(|e| e.p50_err),
+                p95_err: mean(|e| e.p95_err),
+                p99_err: mean(|e| e.p99_err),
+                max_err_5_95: mean(|e| e.max_err_5_95),
+            },
+            samples: self.rows.iter().map(|r| r.1 as f64).sum::<f64>() / self.rows.len().max(1) as f64,
+            p: self.rows.last().map(|r| r.2.clone()).unwrap_or_default(),
+        }
+    }
+}
+
+/// Where a run's traces come from.
+#[derive(Debug, Clone)]
+pub enum TraceSource {
+    Synthetic(traffic::SyntheticParams),
+    Wide(traffic::SyntheticParams),
+    File(std::path::PathBuf, traffic::TcpMode),
+}
+
+impl TraceSource {
+    /// The trace of seed `seed` (a file is read once by the caller and reused).
+    pub fn generate(&self, seed: u64) -> Result<Trace, String> {
+        match self {
+            TraceSource::Synthetic(p) => Ok(traffic::synthetic(seed, *p)),
+            TraceSource::Wide(p) => Ok(traffic::wide(seed, *p)),
+            TraceSource::File(path, mode) => traffic::load_capture(path, *mode)
+                .map(|e| e.trace)
+                .map_err(|e| format!("{}: {e}", path.display())),
+        }
+    }
+}

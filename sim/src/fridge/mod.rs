@@ -1,0 +1,4 @@
+//! The fridge's control plane: estimators over its reports and the experiments of dissertation §2.4.
+
+pub mod estimate;
+pub mod experiment;
