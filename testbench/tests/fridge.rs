@@ -51,3 +51,35 @@ fn fridge_simple_mode_matches_golden() {
 fn fridge_expiry_mode_matches_golden() {
     check("fridge_expiry_mode_matches_golden", fridge::run_expiry_dp, N, COMMON);
 }
+
+/// Throughput: a trace offered back to back goes in at one packet per cycle on the dual-port build and
+/// one per two cycles on the single-port build (after the reset sweep of the table).
+#[test]
+fn fridge_throughput_one_packet_per_cycle_dual_port_half_single_port() {
+    use golden::fridge::{threshold_for, Descriptor, FridgeMode, FridgeRuntime, PacketKind};
+    use testbench::models::{FridgeDp, FridgeSp};
+    let n = 100_000u64;
+    let packets: Vec<Descriptor> = (0..n)
+        .map(|i| Descriptor {
+            kind: if i % 3 == 2 { PacketKind::Response } else { PacketKind::Request },
+            // Every third packet answers the request two packets before it: same index back to back.
+            id: if i % 3 == 2 { (i - 2) as u128 * 0x9e37_79b9_7f4a_7c15 } else { i as u128 * 0x9e37_79b9_7f4a_7c15 },
+            timestamp: i * 7,
+        })
+        .collect();
+    let rt = FridgeRuntime { mode: FridgeMode::Fridge, expiry: 0, seed: 1, thresholds: vec![threshold_for(1.0)] };
+    let (reports, dp_cycles) = fridge::run_trace("fridge_dp", &rt, &packets, FridgeDp::new).unwrap();
+    let (_, sp_cycles) = fridge::run_trace("fridge_sp", &rt, &packets, FridgeSp::new).unwrap();
+    // Overhead: reset, CSR writes, the 1024-cycle sweep, pipeline drain.
+    let overhead = 1024 + 64;
+    eprintln!(
+        "[throughput] {n} packets: dual-port {dp_cycles} cycles ({:.4} packets/cycle after the sweep), \
+         single-port {sp_cycles} cycles ({:.4}); {} reports",
+        n as f64 / (dp_cycles - overhead) as f64,
+        n as f64 / (sp_cycles - overhead) as f64,
+        reports.len()
+    );
+    assert!(dp_cycles <= n + overhead, "dual-port: {dp_cycles} cycles for {n} packets");
+    assert!(sp_cycles <= 2 * n + overhead && sp_cycles >= 2 * n, "single-port: {sp_cycles} cycles for {n} packets");
+    assert!(reports.len() as u64 > n / 4, "back-to-back responses should mostly match: {}", reports.len());
+}
