@@ -1,0 +1,43 @@
+//! The `netmeas` command line: the JSON contract of `run fridge`, and clear errors (non-zero exit, no
+//! panic) for bad input.
+
+use std::process::Command;
+
+fn netmeas(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_netmeas")).args(args).output().expect("netmeas runs")
+}
+
+#[test]
+fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
+    let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "2", "--fridges", "2", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    for method in ["fridge", "multi_fridge", "simple", "expiry"] {
+        for key in ["p50_err", "p95_err", "p99_err", "max_err_5_95", "samples"] {
+            assert!(v[method][key].is_number(), "{method}.{key} in {v}");
+        }
+    }
+    for key in ["p50", "p95", "p99"] {
+        assert!(v["ground_truth"][key].as_f64().unwrap() > 0.0);
+    }
+    assert!(v["simple"]["max_err_5_95"].as_f64() > v["fridge"]["max_err_5_95"].as_f64());
+}
+
+#[test]
+fn bad_input_is_a_clear_error_not_a_panic() {
+    for args in [
+        &["run", "fridge", "--p", "2"][..],
+        &["run", "fridge", "--memory", "1000", "--samples", "1000", "--seeds", "1"],
+        &["run", "fridge", "--trace", "/nonexistent.pcap"],
+        &["run", "fridge", "--plot", "x.png", "--seeds", "1"],
+        &["run", "fridge", "--engine", "fpga"],
+        &["demo", "--transactions", "0"],
+        &["frobnicate"],
+    ] {
+        let o = netmeas(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+}
