@@ -16,3 +16,4 @@ pub mod fridge;
 pub mod emit;
 pub mod lint;
 pub mod tops;
+pub mod synth_tops;

@@ -1,0 +1,221 @@
+//! What `netmeas synth` synthesizes: per core, the configurations (top module + the memory the algorithm
+//! needs) that go through Yosys + nextpnr-ecp5 (see `sim/src/synth.rs` and `synth/`).
+//!
+//! One entry point for every core: [`CORES`] lists `(core name, function building its configurations)`.
+//! A new core adds one line there and one function here that builds its tops with [`Builder`] — the same
+//! machinery as [`crate::emit::all_tops`], with initial values (what an FPGA flow sees).
+//!
+//! Module names are `<core>_<config>` so that several configurations of one core can sit side by side in
+//! one output directory.
+
+use crate::common::fifo::ReportFifo;
+use crate::common::prng::Prng;
+use crate::emit::{Builder, TopInfo};
+use crate::tops::{CsrTop, HashTop, RmwAddTop, HASH_TOP_KINDS};
+use golden::common::sram::RamPorts;
+use serde::Serialize;
+use serde_json::json;
+
+/// A memory array the algorithm itself needs (its theoretical storage), as opposed to what the flow maps
+/// it to. The synthesis report compares `entries × width` with the block RAM bits actually used.
+#[derive(Debug, Clone, Serialize)]
+pub struct MemoryNeed {
+    pub name: String,
+    pub entries: u64,
+    pub width: u64,
+}
+
+impl MemoryNeed {
+    pub fn bits(&self) -> u64 {
+        self.entries * self.width
+    }
+}
+
+/// One synthesis configuration of one core.
+#[derive(Debug, Clone)]
+pub struct SynthConfig {
+    /// Core name as `netmeas synth --core` takes it.
+    pub core: &'static str,
+    /// Configuration name as `netmeas synth --config` takes it (unique within the core).
+    pub config: String,
+    /// Whether the configuration accepts one packet per cycle (the 150 MHz target applies to these).
+    pub ii1: bool,
+    /// The top module (Verilog with initial values).
+    pub top: TopInfo,
+    /// Memories the algorithm needs.
+    pub memories: Vec<MemoryNeed>,
+}
+
+/// Builds the configurations of one core.
+pub type CoreConfigs = fn() -> Result<Vec<SynthConfig>, String>;
+
+/// Every core with synthesis configurations. Later cores (fridge, FineComb, …) add a line here.
+pub const CORES: &[(&str, CoreConfigs)] = &[
+    ("rmw", rmw_configs),
+    ("hash", hash_configs),
+    ("fifo", fifo_configs),
+    ("csr", csr_configs),
+    ("prng", prng_configs),
+    ("fridge", fridge_configs),
+];
+
+/// The configurations of `core` (`None` or `"all"`: every core), optionally only those named in `only`.
+pub fn configs(core: Option<&str>, only: &[String]) -> Result<Vec<SynthConfig>, String> {
+    let core = core.filter(|c| *c != "all");
+    if let Some(c) = core {
+        if !CORES.iter().any(|(n, _)| *n == c) {
+            let names: Vec<&str> = CORES.iter().map(|(n, _)| *n).collect();
+            return Err(format!("unknown core `{c}`; known: all, {}", names.join(", ")));
+        }
+    }
+    let mut out = Vec::new();
+    for (name, build) in CORES {
+        if core.is_some_and(|c| c != *name) {
+            continue;
+        }
+        out.extend(build()?.into_iter().filter(|s| only.is_empty() || only.contains(&s.config)));
+    }
+    if out.is_empty() {
+        return Err(format!("no configuration matches {:?} in core {}", only, core.unwrap_or("all")));
+    }
+    Ok(out)
+}
+
+fn one(
+    core: &'static str,
+    config: impl Into<String>,
+    ii1: bool,
+    memories: Vec<MemoryNeed>,
+    build: impl FnOnce(&mut Builder, &str) -> Result<(), String>,
+) -> Result<SynthConfig, String> {
+    let config = config.into();
+    let name = format!("{core}_{config}");
+    let mut b = Builder::new(true);
+    build(&mut b, &name)?;
+    let top = b.finish().pop().ok_or_else(|| format!("{name}: nothing generated"))?;
+    Ok(SynthConfig { core, config, ii1, top, memories })
+}
+
+fn table(entries: u64, width: u64) -> Vec<MemoryNeed> {
+    vec![MemoryNeed { name: "table".into(), entries, width }]
+}
+
+/// Counter width of the RMW synthesis tops (a packet or byte counter per entry).
+pub const RMW_SYNTH_WIDTH: usize = 32;
+
+fn rmw<const A: usize>(ports: RamPorts) -> Result<SynthConfig, String> {
+    const W: usize = RMW_SYNTH_WIDTH;
+    let (tag, ii1) = match ports {
+        RamPorts::Dual => ("dp", true),
+        RamPorts::Single => ("sp", false),
+    };
+    one("rmw", format!("{tag}_a{A}_w{W}"), ii1, table(1 << A, W as u64), |b, name| {
+        b.add(
+            name,
+            "RMW counter table (old + delta) with forwarding",
+            false,
+            json!({"addr_bits": A, "width": W, "ports": ports}),
+            RmwAddTop::<A, W>::new(ports, crate::common::rmw::FORWARD_ALL),
+        )
+    })
+}
+
+/// The RMW pipeline as a counter table: 2^10 entries and 2^16 (the largest power of two of 32-bit words
+/// that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual- and single-port.
+fn rmw_configs() -> Result<Vec<SynthConfig>, String> {
+    Ok(vec![
+        rmw::<10>(RamPorts::Dual)?,
+        rmw::<10>(RamPorts::Single)?,
+        rmw::<16>(RamPorts::Dual)?,
+        rmw::<16>(RamPorts::Single)?,
+    ])
+}
+
+/// The four hash units on a 104-bit (IPv4 5-tuple) and a 128-bit key.
+fn hash_configs() -> Result<Vec<SynthConfig>, String> {
+    let err = |e: golden::common::ConfigError| e.to_string();
+    let kinds: Vec<String> = HASH_TOP_KINDS.iter().map(|k| k.name()).collect();
+    Ok(vec![
+        one("hash", "k104", true, vec![], |b, name| {
+            b.add(
+                name,
+                "four hash units, 104-bit key",
+                false,
+                json!({"key_bits": 104, "functions": kinds}),
+                HashTop::<104>::new().map_err(err)?,
+            )
+        })?,
+        one("hash", "k128", true, vec![], |b, name| {
+            b.add(
+                name,
+                "four hash units, 128-bit key",
+                false,
+                json!({"key_bits": 128, "functions": kinds}),
+                HashTop::<128>::new().map_err(err)?,
+            )
+        })?,
+    ])
+}
+
+/// A report FIFO of realistic size: 512 reports of 72 bits.
+fn fifo_configs() -> Result<Vec<SynthConfig>, String> {
+    const A: usize = 9;
+    const W: usize = 72;
+    Ok(vec![one("fifo", format!("a{A}_w{W}"), true, table(1 << A, W as u64), |b, name| {
+        b.add(
+            name,
+            "report FIFO, drops and counts when full",
+            false,
+            json!({"addr_bits": A, "width": W}),
+            ReportFifo::<A, W, { A + 1 }>::default(),
+        )
+    })?])
+}
+
+/// The CSR test bank (4 config, 5 status registers) with its PRNG.
+fn csr_configs() -> Result<Vec<SynthConfig>, String> {
+    Ok(vec![one("csr", "4cfg_5status", true, vec![], |b, name| {
+        b.add(
+            name,
+            "CSR bank with a PRNG seeded through it",
+            false,
+            json!({}),
+            CsrTop::new().map_err(|e| e.to_string())?,
+        )
+    })?])
+}
+
+/// The 32-bit xorshift PRNG.
+fn prng_configs() -> Result<Vec<SynthConfig>, String> {
+    Ok(vec![one("prng", "xorshift32", true, vec![], |b, name| {
+        b.add(name, "32-bit xorshift PRNG", false, json!({}), Prng::default())
+    })?])
+}
+
+/// The fridge tops of [`crate::emit::all_tops`] as they are (configurations: [`crate::tops::fridge_tops`]),
+/// taken from there so that the generics are spelled out in one place. Memory: the table (all fridges,
+/// `1 + S + T + C` bits per entry) and the report FIFO.
+fn fridge_configs() -> Result<Vec<SynthConfig>, String> {
+    let tops = crate::emit::all_tops(true, false)?;
+    crate::tops::fridge_tops()
+        .into_iter()
+        .map(|(name, cfg)| {
+            let top = tops
+                .iter()
+                .find(|t| t.name == name)
+                .cloned()
+                .ok_or_else(|| format!("fridge top {name} is not in emit::all_tops"))?;
+            let entries: usize = (0..cfg.fridges()).map(|k| cfg.entries(k)).sum();
+            let memories = vec![
+                MemoryNeed { name: "table".into(), entries: entries as u64, width: cfg.entry_bits() as u64 },
+                MemoryNeed {
+                    name: "report_fifo".into(),
+                    entries: 1 << cfg.report_fifo_bits,
+                    width: cfg.report_bits() as u64,
+                },
+            ];
+            let config = name.strip_prefix("fridge_").unwrap_or(name).to_string();
+            Ok(SynthConfig { core: "fridge", config, ii1: cfg.ports == RamPorts::Dual, top, memories })
+        })
+        .collect()
+}
