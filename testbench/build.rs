@@ -158,6 +158,7 @@ void nm_{top}_delete(void* p) {{\n\
                 writeln!(s, "void nm_{top}_set_{n}(void* p, uint64_t v) {{ static_cast<NmModel_{top}*>(p)->m->{n} = v; }}").unwrap();
             }
             writeln!(s, "uint64_t nm_{top}_get_{n}(void* p) {{ return static_cast<NmModel_{top}*>(p)->m->{n}; }}").unwrap();
+            writeln!(s, "void* nm_{top}_addr_{n}(void* p) {{ return (void*)&static_cast<NmModel_{top}*>(p)->m->{n}; }}").unwrap();
         }
     }
     s += "}\n";
@@ -169,6 +170,8 @@ fn rust_model(top: &str, ports: &[PortDecl]) -> String {
     let mut ext = String::new();
     let mut methods = String::new();
     let mut port_list = String::new();
+    let mut fields = String::new();
+    let mut inits = String::new();
     writeln!(ext, "    fn nm_{top}_new(xseed: u64) -> *mut c_void;").unwrap();
     writeln!(ext, "    fn nm_{top}_eval(p: *mut c_void);").unwrap();
     writeln!(ext, "    fn nm_{top}_trace_open(p: *mut c_void, path: *const c_char) -> i32;").unwrap();
@@ -196,30 +199,35 @@ fn rust_model(top: &str, ports: &[PortDecl]) -> String {
                 writeln!(methods, "    /// Port `{n}` ({w} bits, little-endian 32-bit words).\n    pub fn {n}(&self) -> [u32; {words}] {{\n        let mut w = [0u32; {words}];\n        unsafe {{ nm_{top}_get_{n}(self.p, w.as_mut_ptr()) }};\n        w\n    }}").unwrap();
             }
         } else {
+            // Scalar ports are read and written in place: the model's port storage (CData/SData/IData/
+            // QData) keeps its address for the model's lifetime, so a port access costs no FFI call
+            // (this keeps the harness near a plain C++ loop: `netmeas bench --only simspeed`).
             let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+            let st = p.storage;
+            writeln!(ext, "    fn nm_{top}_addr_{n}(p: *mut c_void) -> *mut c_void;").unwrap();
+            writeln!(fields, "    a_{n}: *mut u{st},").unwrap();
+            writeln!(inits, "                a_{n}: nm_{top}_addr_{n}(p) as *mut u{st},").unwrap();
             if p.input {
-                writeln!(ext, "    fn nm_{top}_set_{n}(p: *mut c_void, v: u64);").unwrap();
-                writeln!(methods, "    /// Input `{n}` ({w} bits; higher bits are dropped).\n    pub fn set_{n}(&mut self, v: u64) {{ unsafe {{ nm_{top}_set_{n}(self.p, v & {mask}u64) }} }}").unwrap();
+                writeln!(methods, "    /// Input `{n}` ({w} bits; higher bits are dropped).\n    #[inline]\n    pub fn set_{n}(&mut self, v: u64) {{ unsafe {{ self.a_{n}.write_volatile((v & {mask}u64) as u{st}) }} }}").unwrap();
             }
-            writeln!(ext, "    fn nm_{top}_get_{n}(p: *mut c_void) -> u64;").unwrap();
-            writeln!(methods, "    /// Port `{n}` ({w} bits).\n    pub fn {n}(&self) -> u64 {{ unsafe {{ nm_{top}_get_{n}(self.p) }} }}").unwrap();
+            writeln!(methods, "    /// Port `{n}` ({w} bits).\n    #[inline]\n    pub fn {n}(&self) -> u64 {{ unsafe {{ self.a_{n}.read_volatile() as u64 }} }}").unwrap();
         }
     }
     let has_clock = ports.iter().any(|p| p.name == "clock" && p.input);
     let set_clock = if has_clock {
-        format!("unsafe {{ nm_{top}_set_clock(self.p, level as u64) }}")
+        format!("{ty}::set_clock(self, level as u64)")
     } else {
         "let _ = level;".to_string()
     };
     format!(
         "extern \"C\" {{\n{ext}}}\n\n\
 /// Verilator model of the `{top}` top. Each instance owns its own `VerilatedContext`.\n\
-pub struct {ty} {{\n    p: *mut c_void,\n    _not_send: PhantomData<*const ()>,\n}}\n\n\
+pub struct {ty} {{\n    p: *mut c_void,\n{fields}    _not_send: PhantomData<*const ()>,\n}}\n\n\
 impl {ty} {{\n\
     /// Module name.\n    pub const NAME: &'static str = \"{top}\";\n\
     /// Ports as Verilator sees them.\n    pub const PORTS: &'static [PortInfo] = &[\n{port_list}    ];\n\
     /// A new model; `x_seed` seeds the random values of uninitialised state (`--x-initial unique`).\n\
-    pub fn new(x_seed: u64) -> Self {{\n        {ty} {{ p: unsafe {{ nm_{top}_new(x_seed) }}, _not_send: PhantomData }}\n    }}\n\
+    pub fn new(x_seed: u64) -> Self {{\n        unsafe {{\n            let p = nm_{top}_new(x_seed);\n            {ty} {{\n                p,\n{inits}                _not_send: PhantomData,\n            }}\n        }}\n    }}\n\
 {methods}}}\n\n\
 impl Model for {ty} {{\n\
     fn name(&self) -> &'static str {{ Self::NAME }}\n\
