@@ -616,8 +616,8 @@ pub fn run(args: &SynthArgs) -> Result<(), String> {
         }
         return Ok(());
     }
-    let tools = find_tools()?;
     let configs = hdl::synth_tops::configs(Some(&args.core), &only)?;
+    let tools = find_tools()?;
     let command =
         std::iter::once("netmeas".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
     let quiet = args.json;
