@@ -1,5 +1,8 @@
 //! `netmeas`: emit the Verilog of every core and run the demo (RTL cross-checked against golden).
 
+mod bench;
+mod synth;
+
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -43,6 +46,13 @@ enum Cmd {
         #[command(subcommand)]
         core: RunCore,
     },
+    /// Synthesize cores for ECP5 (LFE5U-85F, speed 8, out of context) with the pinned YoWASP Yosys and
+    /// nextpnr-ecp5 (scripts/setup_synth.sh installs them): LUT4, FF, DP16KD, MULT18, Fmax over placement
+    /// seeds, memory needed versus block RAM used, critical paths.
+    Synth(synth::SynthArgs),
+    /// Benchmarks: packets per cycle under saturated hazard traffic, the Rust harness against a plain C++
+    /// Verilator loop on the same stimulus, golden-model against co-simulation speed.
+    Bench(bench::BenchArgs),
     /// The main job: emit and lint the Verilog, then run every block's RTL against its golden model on
     /// random traffic and print a table (block, cycles, transactions, mismatches, cycles/s).
     Demo {
@@ -362,6 +372,8 @@ fn main() -> ExitCode {
         }
         Cmd::Demo { transactions, seed, out, vcd_dir } => demo(transactions, seed, &out, vcd_dir),
         Cmd::Run { core: RunCore::Fridge(a) } => run_fridge(&a),
+        Cmd::Synth(a) => synth::run(&a),
+        Cmd::Bench(a) => bench::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
