@@ -551,7 +551,35 @@ fn golden_csr(n: u64, seed: u64) -> f64 {
     })
 }
 
-/// Every golden-model benchmark; `block` names the `testbench::blocks::ALL` runner it is compared with.
+fn golden_fridge(n: u64, seed: u64) -> f64 {
+    use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, FridgeModel, FridgeRuntime, PacketKind};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut open: Vec<u128> = Vec::new();
+    let packets: Vec<Descriptor> = (0..n)
+        .map(|i| {
+            let respond = !open.is_empty() && rng.gen_bool(0.4);
+            let (kind, id) = if respond {
+                (PacketKind::Response, open.swap_remove(rng.gen_range(0..open.len())))
+            } else {
+                let id: u128 = rng.gen();
+                open.push(id);
+                (PacketKind::Request, id)
+            };
+            Descriptor { kind, id, timestamp: i * 1000 }
+        })
+        .collect();
+    let cfg = FridgeConfig::default();
+    let rt = FridgeRuntime { mode: FridgeMode::Fridge, expiry: 0, seed: 1, thresholds: vec![threshold_for(0.5)] };
+    let mut m = FridgeModel::new(&cfg, rt).expect("default fridge configuration");
+    time(|| {
+        for d in &packets {
+            black_box(m.step(black_box(d)));
+        }
+    })
+}
+
+/// Every golden-model benchmark; `block` names the `testbench::blocks::ALL` (or `testbench::fridge::ALL`)
+/// runner it is compared with.
 fn golden_benches() -> Vec<GoldenBench> {
     vec![
         GoldenBench { block: "hash128", golden: |n, s| golden_hash(128, n, s) },
@@ -561,6 +589,7 @@ fn golden_benches() -> Vec<GoldenBench> {
         GoldenBench { block: "rmw_sp", golden: |n, s| golden_rmw(RamPorts::Single, n, s) },
         GoldenBench { block: "fifo", golden: golden_fifo },
         GoldenBench { block: "csr", golden: golden_csr },
+        GoldenBench { block: "fridge_dp", golden: golden_fridge },
     ]
 }
 
@@ -685,7 +714,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         for g in golden_benches() {
             say(&format!("golden vs co-simulation: {}", g.block));
             let secs = (g.golden)(args.transactions, args.seed);
-            let runner = testbench::blocks::ALL.iter().find(|(n, _)| *n == g.block).map(|r| r.1);
+            let runner =
+                testbench::blocks::ALL.iter().chain(testbench::fridge::ALL).find(|(n, _)| *n == g.block).map(|r| r.1);
             let (cosim_tps, cosim_cps, clean) = match runner {
                 Some(run) => {
                     let cfg = RunConfig {
