@@ -69,28 +69,28 @@ fn csr_matches_golden() {
     run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle"]);
 }
 
-fn check_rmw_traffic(test: &str, stats: &rmw::HazardStats) {
-    let frac = |n: u64| n as f64 / stats.accepted as f64;
+fn check_rmw_traffic(test: &str, r: &testbench::harness::RunReport) {
+    let accepted = r.covered("accepted");
+    let frac = |what: &str| r.covered(what) as f64 / accepted as f64;
     eprintln!(
-        "[{test}] accepted {}, same index as 1/2/3 packets back: {:.1}% / {:.1}% / {:.1}%, resets {}",
-        stats.accepted,
-        100.0 * frac(stats.same_as[0]),
-        100.0 * frac(stats.same_as[1]),
-        100.0 * frac(stats.same_as[2]),
-        stats.resets
+        "[{test}] accepted {accepted}, same index as 1/2/3 packets back: {:.1}% / {:.1}% / {:.1}%, resets {}",
+        100.0 * frac("same_index_1_back"),
+        100.0 * frac("same_index_2_back"),
+        100.0 * frac("same_index_3_back"),
+        r.covered("resets")
     );
-    assert!(frac(stats.same_as[0]) >= 0.10, "too few back-to-back same-index packets");
-    assert!(frac(stats.same_as[1]) >= 0.05 && frac(stats.same_as[2]) >= 0.05);
-    assert!(stats.resets >= 3, "no reset in the middle of traffic or during a sweep");
-    assert!(stats.accepted > 0);
+    assert!(frac("same_index_1_back") >= 0.10, "too few back-to-back same-index packets");
+    assert!(frac("same_index_2_back") >= 0.05 && frac("same_index_3_back") >= 0.05);
+    assert!(r.covered("resets") >= 3, "no reset in the middle of traffic or during a sweep");
+    assert!(accepted > 0);
 }
 
 #[test]
 fn rmw_dual_port_matches_golden_ii1() {
     let test = "rmw_dual_port_matches_golden_ii1";
-    let (r, stats) = rmw::run_with_stats(&RunConfig::for_test(test, N), RamPorts::Dual, RmwDp::new);
+    let r = rmw::run_top(&RunConfig::for_test(test, N), RamPorts::Dual, RmwDp::new);
     r.assert_clean();
-    check_rmw_traffic(test, &stats);
+    check_rmw_traffic(test, &r);
     assert_eq!(r.covered("final_entries_read_back"), 64);
     assert!(r.covered("reset_during_sweep") >= 1);
 }
@@ -98,9 +98,9 @@ fn rmw_dual_port_matches_golden_ii1() {
 #[test]
 fn rmw_single_port_matches_golden_ii2() {
     let test = "rmw_single_port_matches_golden_ii2";
-    let (r, stats) = rmw::run_with_stats(&RunConfig::for_test(test, N), RamPorts::Single, RmwSp::new);
+    let r = rmw::run_top(&RunConfig::for_test(test, N), RamPorts::Single, RmwSp::new);
     r.assert_clean();
-    check_rmw_traffic(test, &stats);
+    check_rmw_traffic(test, &r);
     // II = 2: at most one packet every other cycle.
     assert!(r.cycles >= 2 * r.transactions, "{} cycles for {} packets", r.cycles, r.transactions);
 }
