@@ -5,17 +5,20 @@
 //! | t   | in  | descriptor accepted (`in_valid && in_ready`) into the front register F1; the hash units see its id |
 //! | t+1 | F1  | hashes ready: fridge, address, signature, scaled timestamp, entry decision (PRNG ≤ threshold), counter; handed to the RMW pipeline when it is ready, else F1 holds (and `in_ready` falls) |
 //! | +2  | S2  | table entry (forwarded) meets the payload: [`super::modify`] → write and report |
-//! | +3  | S3  | report register → report FIFO push (dropped and counted when full) |
+//! | +3  | S3  | report register → report FIFO push (dropped and counted when full), and into the tally ([`super::tally::TallyCycleModel`], its own stages from here) |
 //!
-//! `in_ready = !reset && (F1 empty || the RMW pipeline takes F1 this cycle)`. Run-time settings are read
+//! `in_ready = !reset && (F1 empty || the RMW pipeline takes F1 this cycle)`; with a tally, F1 also waits
+//! for the tally banks' reset sweep, so no report finds the tally busy. Run-time settings are read
 //! from the CSR bank in the cycle they are used (thresholds and mode at F1, mode and expiry at S2). A
 //! write of `prng_seed` in cycle c loads the PRNG from that register at the end of cycle c+1 (taking
-//! precedence over a draw in the same cycle).
+//! precedence over a draw in the same cycle). A write of `tally_dump` in cycle c starts the tally's walk
+//! at the end of cycle c+1 (a registered pulse, as for the seed).
 
 use super::*;
 use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::rmw::{RmwInputs, RmwModel};
+use tally::{TallyCycleModel, TallyInputs};
 
 /// CSR addresses of the run-time settings, in [`FridgeConfig::csr_layout`] order.
 pub const CSR_MODE: u8 = 0;
@@ -33,6 +36,7 @@ pub struct FridgeInputs {
     pub csr_wr_en: bool,
     pub csr_wr_data: u32,
     pub csr_rd_en: bool,
+    pub tally_ready: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +46,8 @@ pub struct FridgeOutputs {
     pub rep_data: Option<u128>,
     pub csr_rd_valid: Option<bool>,
     pub csr_rd_data: Option<u32>,
+    pub tally_valid: Option<bool>,
+    pub tally_data: Option<u128>,
 }
 
 /// Status counters (CSR status registers), wrapping 32-bit.
@@ -59,10 +65,13 @@ pub struct FridgeCycleModel {
     pub rmw: RmwModel,
     pub fifo: FifoModel,
     pub csr: CsrModel,
+    pub tally: Option<TallyCycleModel>,
     f1: Option<Descriptor>,
     report_reg: Option<Report>,
     /// A `prng_seed` write happened last cycle: the PRNG loads the register at the end of this one.
     seed_pending: bool,
+    /// A `tally_dump` write happened last cycle: the walk starts at the end of this one.
+    dump_pending: bool,
     pub stats: FridgeStats,
     started: bool,
 }
@@ -75,10 +84,12 @@ impl FridgeCycleModel {
             rmw: RmwModel::new(cfg.ports, cfg.ram_addr_bits(), cfg.entry_bits()),
             fifo: FifoModel::new(cfg.report_fifo_bits, cfg.report_bits()),
             csr: CsrModel::new(cfg.csr_layout()),
+            tally: cfg.tally.then(|| TallyCycleModel::new(cfg)),
             front,
             f1: None,
             report_reg: None,
             seed_pending: false,
+            dump_pending: false,
             stats: FridgeStats::default(),
             started: false,
         })
@@ -97,13 +108,20 @@ impl FridgeCycleModel {
 
     fn status(&self) -> Vec<u32> {
         let s = &self.stats;
-        vec![s.packets, s.requests, s.insertions, s.reports, self.fifo.drops(), self.fifo.level() as u32]
+        let mut v = vec![s.packets, s.requests, s.insertions, s.reports, self.fifo.drops(), self.fifo.level() as u32];
+        if let Some(t) = &self.tally {
+            v.extend([t.busy() as u32, t.fifo.drops()]);
+        }
+        v
     }
 
     pub fn step(&mut self, i: &FridgeInputs) -> FridgeOutputs {
         let rt = self.runtime();
         let status = self.status();
-        let rmw_ready = self.rmw.ready(i.reset);
+        let rmw_ready = match &self.tally {
+            Some(t) => self.rmw.ready(i.reset).zip(t.ready(i.reset)).map(|(a, b)| a && b),
+            None => self.rmw.ready(i.reset),
+        };
         let in_ready = if i.reset {
             Some(false)
         } else if !self.started {
@@ -139,6 +157,16 @@ impl FridgeCycleModel {
             out_ready: i.rep_ready,
         });
         self.stats.reports = self.stats.reports.wrapping_add(self.report_reg.is_some() as u32);
+        let tally_out = self.tally.as_mut().map(|t| {
+            t.step(&TallyInputs {
+                reset: i.reset,
+                report: self.report_reg,
+                corrected: rt.mode == FridgeMode::Fridge,
+                active: self.csr.config()[cfg.csr_tally_bank() as usize] & 1 == 1,
+                dump_start: self.dump_pending,
+                out_ready: i.tally_ready,
+            })
+        });
         let csr_out = self.csr.step(&CsrInputs {
             reset: i.reset,
             addr: i.csr_addr,
@@ -153,6 +181,7 @@ impl FridgeCycleModel {
             self.f1 = None;
             self.report_reg = None;
             self.seed_pending = false;
+            self.dump_pending = false;
             self.stats = FridgeStats::default();
             self.started = true;
         } else {
@@ -160,6 +189,7 @@ impl FridgeCycleModel {
                 self.front.seed(rt.seed);
             }
             self.seed_pending = i.csr_wr_en && i.csr_addr == CSR_PRNG_SEED;
+            self.dump_pending = self.tally.is_some() && i.csr_wr_en && i.csr_addr == cfg.csr_tally_bank() + 1;
             if accept {
                 self.f1 = i.desc;
                 self.stats.packets = self.stats.packets.wrapping_add(1);
@@ -174,6 +204,11 @@ impl FridgeCycleModel {
             rep_data: fifo_out.and_then(|o| o.out_data),
             csr_rd_valid: csr_out.as_ref().map(|o| o.rd_valid),
             csr_rd_data: csr_out.map(|o| o.rd_data),
+            tally_valid: match tally_out {
+                Some(o) => o.out_valid,
+                None => Some(false),
+            },
+            tally_data: tally_out.and_then(|o| o.out_data),
         }
     }
 }
@@ -235,6 +270,24 @@ mod tests {
             let first = want.iter().zip(&got).position(|(a, b)| a != b);
             assert_eq!(got.len(), want.len(), "{mode:?}: first difference at report {first:?}");
             assert_eq!(first, None, "{mode:?}");
+            // Swap the tally bank, start the walk, and read it with a stalling consumer.
+            let want_tally = tm.tally.as_mut().unwrap().swap_and_dump();
+            let bank = cfg.csr_tally_bank();
+            let mut writes = vec![(bank + 1, 1), (bank, 1)];
+            let mut records = vec![];
+            for _ in 0..5_000 {
+                let mut i = FridgeInputs { rep_ready: true, tally_ready: rng.gen_bool(0.3), ..Default::default() };
+                if let Some((a, v)) = writes.pop() {
+                    (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
+                }
+                let o = cm.step(&i);
+                if o.tally_valid == Some(true) && i.tally_ready {
+                    records.push(tally::TallyRecord::unpack(o.tally_data.unwrap()));
+                }
+            }
+            assert_eq!(records, want_tally, "{mode:?}");
+            assert!(records.iter().any(|r| r.sum_g > 0), "{mode:?}: the tally saw reports");
+            assert_eq!(cm.tally.as_ref().unwrap().fifo.drops(), 0);
         }
     }
 }

@@ -64,11 +64,13 @@ pub struct FridgeConfig {
     pub ports: RamPorts,
     /// log2 of the report FIFO depth.
     pub report_fifo_bits: usize,
+    /// In-hardware tally of Σg and Σg² per fridge and delay bin, with ping-pong readout ([`tally`]).
+    pub tally: bool,
 }
 
 impl Default for FridgeConfig {
     /// One fridge of 1024 entries, 32-bit signatures, 32-bit timestamps in 16 ns units (68.7 s before a
-    /// delay aliases), 32-bit counters, dual-port, 512 reports of FIFO.
+    /// delay aliases), 32-bit counters, dual-port, 512 reports of FIFO, tally on.
     fn default() -> Self {
         FridgeConfig {
             addr_bits: vec![10],
@@ -78,6 +80,7 @@ impl Default for FridgeConfig {
             counter_bits: 32,
             ports: RamPorts::Dual,
             report_fifo_bits: 9,
+            tally: true,
         }
     }
 }
@@ -152,12 +155,20 @@ impl FridgeConfig {
         for k in 0..self.fridges() {
             config.push((format!("threshold{k}"), u32::MAX));
         }
-        CsrLayout {
-            config,
-            status: ["packets", "requests", "insertions", "reports", "report_drops", "report_fifo_level"]
-                .map(String::from)
-                .to_vec(),
+        let mut status: Vec<String> =
+            ["packets", "requests", "insertions", "reports", "report_drops", "report_fifo_level"].map(String::from).to_vec();
+        if self.tally {
+            config.push(("tally_bank".to_string(), 0));
+            config.push(("tally_dump".to_string(), 0));
+            status.push("tally_busy".to_string());
+            status.push("tally_drops".to_string());
         }
+        CsrLayout { config, status }
+    }
+    /// CSR address of `tally_bank` (bit 0: the bank reports add into); `tally_dump` follows it (a write
+    /// starts the readout walk of the other bank).
+    pub fn csr_tally_bank(&self) -> u8 {
+        (cycle::CSR_THRESHOLD0 as usize + self.fridges()) as u8
     }
 }
 
@@ -385,6 +396,8 @@ pub struct FridgeModel {
     pub front: Front,
     pub runtime: FridgeRuntime,
     pub table: Vec<Entry>,
+    /// The in-hardware tally (when configured); software reads it with [`tally::Tally::swap_and_dump`].
+    pub tally: Option<tally::Tally>,
 }
 
 impl FridgeModel {
@@ -398,7 +411,8 @@ impl FridgeModel {
         }
         let mut front = Front::new(cfg)?;
         front.seed(runtime.seed);
-        Ok(FridgeModel { table: vec![Entry::default(); 1 << cfg.ram_addr_bits()], front, runtime })
+        let tally = cfg.tally.then(|| tally::Tally::new(cfg));
+        Ok(FridgeModel { table: vec![Entry::default(); 1 << cfg.ram_addr_bits()], front, runtime, tally })
     }
     pub fn cfg(&self) -> &FridgeConfig {
         &self.front.cfg
@@ -409,8 +423,12 @@ impl FridgeModel {
         if let Some(e) = new {
             self.table[p.addr] = e;
         }
+        if let (Some(t), Some(r)) = (&mut self.tally, &report) {
+            t.add(r, self.runtime.mode == FridgeMode::Fridge);
+        }
         report
     }
 }
 
 pub mod cycle;
+pub mod tally;
