@@ -127,9 +127,7 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
         HashTop::<104>::new().map_err(err)?,
     )?;
     b.add("prng", "32-bit xorshift PRNG", false, json!({}), Prng::default())?;
-    let sram_params = |ports: RamPorts| {
-        json!({"addr_bits": SRAM_TOP_ADDR_BITS, "width": SRAM_TOP_WIDTH, "ports": ports, "sweep": true})
-    };
+    let sram_params = |ports: RamPorts| json!({"addr_bits": SRAM_TOP_ADDR_BITS, "width": SRAM_TOP_WIDTH, "ports": ports, "sweep": true});
     for (name, ports) in [("sram_dp", RamPorts::Dual), ("sram_sp", RamPorts::Single)] {
         b.add(
             name,
@@ -139,9 +137,7 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
             Sram::<SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH>::new(ports, true),
         )?;
     }
-    let rmw_params = |ports: RamPorts, fwd: u64| {
-        json!({"addr_bits": RMW_TOP_ADDR_BITS, "width": RMW_TOP_WIDTH, "ports": ports, "forward_enable": fwd})
-    };
+    let rmw_params = |ports: RamPorts, fwd: u64| json!({"addr_bits": RMW_TOP_ADDR_BITS, "width": RMW_TOP_WIDTH, "ports": ports, "forward_enable": fwd});
     for (name, ports, fwd, test_only) in [
         ("rmw_dp", RamPorts::Dual, FORWARD_ALL, false),
         ("rmw_sp", RamPorts::Single, FORWARD_ALL, false),
@@ -176,12 +172,20 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
         let desc = format!("fridge core: {} fridge(s), {:?}-port table", cfg.fridges(), cfg.ports);
         let params = serde_json::to_value(&cfg).map_err(|e| e.to_string())?;
         match name {
-            "fridge_dp" | "fridge_sp" => {
-                b.add(name, &desc, false, params, FridgeCore::<10, 32, 32, 32, 97, 67, 9, 10, 128>::new(&cfg).map_err(err)?)?
-            }
-            "fridge4_dp" => {
-                b.add(name, &desc, false, params, FridgeCore::<11, 16, 24, 20, 61, 47, 4, 5, 224>::new(&cfg).map_err(err)?)?
-            }
+            "fridge_dp" | "fridge_sp" => b.add(
+                name,
+                &desc,
+                false,
+                params,
+                FridgeCore::<10, 32, 32, 32, 97, 67, 9, 10, 192, 7, 10>::new(&cfg).map_err(err)?,
+            )?,
+            "fridge4_dp" => b.add(
+                name,
+                &desc,
+                false,
+                params,
+                FridgeCore::<11, 16, 24, 20, 61, 47, 4, 5, 288, 9, 12>::new(&cfg).map_err(err)?,
+            )?,
             other => return Err(format!("no generics spelled out for fridge top {other}")),
         }
     }

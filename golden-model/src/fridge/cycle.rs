@@ -109,9 +109,7 @@ impl FridgeCycleModel {
     fn status(&self) -> Vec<u32> {
         let s = &self.stats;
         let mut v = vec![s.packets, s.requests, s.insertions, s.reports, self.fifo.drops(), self.fifo.level() as u32];
-        if let Some(t) = &self.tally {
-            v.extend([t.busy() as u32, t.fifo.drops()]);
-        }
+        v.extend(self.tally.as_ref().map_or([0, 0], |t| [t.busy() as u32, t.fifo.drops()]));
         v
     }
 
@@ -119,7 +117,7 @@ impl FridgeCycleModel {
         let rt = self.runtime();
         let status = self.status();
         let rmw_ready = match &self.tally {
-            Some(t) => self.rmw.ready(i.reset).zip(t.ready(i.reset)).map(|(a, b)| a && b),
+            Some(t) => self.rmw.ready(i.reset).zip(t.ready()).map(|(a, b)| a && b),
             None => self.rmw.ready(i.reset),
         };
         let in_ready = if i.reset {
@@ -226,7 +224,8 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
         for mode in [FridgeMode::Fridge, FridgeMode::Simple, FridgeMode::Expiry] {
             let cfg = FridgeConfig { addr_bits: vec![6, 5], ..FridgeConfig::default() };
-            let rt = FridgeRuntime { mode, expiry: 300, seed: 77, thresholds: vec![threshold_for(0.6), threshold_for(0.3)] };
+            let rt =
+                FridgeRuntime { mode, expiry: 300, seed: 77, thresholds: vec![threshold_for(0.6), threshold_for(0.3)] };
             let mut ids: Vec<u128> = vec![];
             let mut t = 0u64;
             let packets: Vec<Descriptor> = (0..20_000)

@@ -155,15 +155,21 @@ impl FridgeConfig {
         for k in 0..self.fridges() {
             config.push((format!("threshold{k}"), u32::MAX));
         }
-        let mut status: Vec<String> =
-            ["packets", "requests", "insertions", "reports", "report_drops", "report_fifo_level"].map(String::from).to_vec();
-        if self.tally {
-            config.push(("tally_bank".to_string(), 0));
-            config.push(("tally_dump".to_string(), 0));
-            status.push("tally_busy".to_string());
-            status.push("tally_drops".to_string());
-        }
-        CsrLayout { config, status }
+        // The tally's registers exist in every build (one map for all); without a tally they read 0 and
+        // writing them has no effect.
+        config.push(("tally_bank".to_string(), 0));
+        config.push(("tally_dump".to_string(), 0));
+        let status = [
+            "packets",
+            "requests",
+            "insertions",
+            "reports",
+            "report_drops",
+            "report_fifo_level",
+            "tally_busy",
+            "tally_drops",
+        ];
+        CsrLayout { config, status: status.map(String::from).to_vec() }
     }
     /// CSR address of `tally_bank` (bit 0: the bank reports add into); `tally_dump` follows it (a write
     /// starts the readout walk of the other bank).
@@ -403,11 +409,7 @@ pub struct FridgeModel {
 impl FridgeModel {
     pub fn new(cfg: &FridgeConfig, runtime: FridgeRuntime) -> Result<Self, ConfigError> {
         if runtime.thresholds.len() != cfg.fridges() {
-            return Err(ConfigError(format!(
-                "{} thresholds for {} fridges",
-                runtime.thresholds.len(),
-                cfg.fridges()
-            )));
+            return Err(ConfigError(format!("{} thresholds for {} fridges", runtime.thresholds.len(), cfg.fridges())));
         }
         let mut front = Front::new(cfg)?;
         front.seed(runtime.seed);

@@ -57,7 +57,7 @@ pub const ROM_WORD_BITS: usize = G_BITS + G2_BITS;
 pub const SUM_G_BITS: usize = 48;
 pub const SUM_G2_BITS: usize = 70;
 pub const WORD_BITS: usize = SUM_G_BITS + SUM_G2_BITS;
-/// Record on the output port: fridge (3) | bin (7) | Σg | Σg², LSB first.
+/// Record on the output port: bin (7) | fridge (3) | Σg | Σg², LSB first (the bank address, then the word).
 pub const RECORD_BITS: usize = super::FRIDGE_INDEX_BITS + BIN_BITS + WORD_BITS;
 /// Tally FIFO depth (log2), and the most operations between a walk issue and its FIFO push (the walk
 /// issues only while `level ≤ depth − IN_FLIGHT`).
@@ -155,15 +155,15 @@ impl TallyRecord {
         }
     }
     pub fn pack(&self) -> u128 {
-        self.fridge as u128
-            | (self.bin as u128) << 3
+        self.bin as u128
+            | (self.fridge as u128) << BIN_BITS
             | (self.sum_g as u128) << (3 + BIN_BITS)
             | self.sum_g2 << (3 + BIN_BITS + SUM_G_BITS)
     }
     pub fn unpack(w: u128) -> TallyRecord {
         TallyRecord {
-            fridge: (w & 0b111) as usize,
-            bin: ((w >> 3) as usize) & (BINS - 1),
+            fridge: ((w >> BIN_BITS) & 0b111) as usize,
+            bin: (w as usize) & (BINS - 1),
             sum_g: ((w >> (3 + BIN_BITS)) & mask128(SUM_G_BITS)) as u64,
             sum_g2: (w >> (3 + BIN_BITS + SUM_G_BITS)) & mask128(SUM_G2_BITS),
         }
@@ -263,19 +263,24 @@ pub struct TallyOutputs {
 ///
 /// | cycle | what happens |
 /// |---|---|
-/// | t   | T0: a report goes into the active bank's RMW pipeline (address `{fridge, bin}`) and reads the weight ROM at `{fridge, i}`; the walk issues `{frozen bank, walk address}` with a clear flag if that bank takes no report and the FIFO has room |
-/// | t+1 | ROM word out, registered |
-/// | t+2 | modify stage of the bank: add the increment, or clear and capture the old word |
-/// | t+3 | captured word (a [`TallyRecord`]) → tally FIFO |
+/// | t   | T0 (classify): the core's report register gives bank (active), address `{fridge, bin}`, ROM index, unit weight (not fridge mode); registered |
+/// | t+1 | T1 (issue): the report goes into its bank's RMW pipeline and reads the weight ROM at `{fridge, i}`; the walk issues `{frozen bank, walk address}` with a clear flag if that bank takes no report and the FIFO has room |
+/// | t+2 | ROM word out, registered |
+/// | t+3 | modify stage of the bank: add the increment, or clear and capture the old word |
+/// | t+4 | captured word (a [`TallyRecord`]) → tally FIFO |
 #[derive(Debug, Clone)]
 pub struct TallyCycleModel {
     pub cfg: FridgeConfig,
     rom: Vec<u128>,
     pub banks: [RmwModel; 2],
     pub fifo: FifoModel,
+    /// Both banks were ready last cycle (the registered `ready` output; `None` before the first reset).
+    ready_reg: Option<bool>,
     dumping: bool,
     dump_bank: usize,
     dump_addr: usize,
+    /// The classify register: (bank, address, increment).
+    classified: Option<(usize, usize, u128)>,
     out_reg: Option<u128>,
 }
 
@@ -290,39 +295,38 @@ impl TallyCycleModel {
             rom: rom_contents(cfg),
             banks: [bank.clone(), bank],
             fifo: FifoModel::new(FIFO_BITS, RECORD_BITS),
+            ready_reg: None,
             dumping: false,
             dump_bank: 0,
             dump_addr: 0,
+            classified: None,
             out_reg: None,
         }
     }
-    /// Both banks past their reset sweep (the core holds packets back until then).
-    pub fn ready(&self, reset: bool) -> Option<bool> {
-        Some(self.banks[0].ready(reset)? && self.banks[1].ready(reset)?)
+    /// Both banks past their reset sweep, as of last cycle (the core holds packets back until then).
+    pub fn ready(&self) -> Option<bool> {
+        self.ready_reg
     }
     /// A walk is running (CSR status `tally_busy`).
     pub fn busy(&self) -> bool {
         self.dumping
     }
     pub fn step(&mut self, i: &TallyInputs) -> TallyOutputs {
-        let ready = self.ready(i.reset);
+        let ready = self.ready_reg;
         let busy = ready.map(|_| self.dumping);
         let room = self.fifo.level() + IN_FLIGHT <= 1 << FIFO_BITS;
-        let mut issued = false;
+        let banks_ready = self.banks[0].ready(i.reset).zip(self.banks[1].ready(i.reset)).map(|(a, b)| a && b);
+        // The walk steps when its bank takes no report, the FIFO has room for everything in flight and the
+        // banks were ready last cycle (so they are now, but in a reset cycle, which clears the walk).
+        let walk = self.dumping && ready == Some(true) && room && self.classified.is_none_or(|c| c.0 != self.dump_bank);
         let mut captured = None;
         for b in 0..2 {
-            let report_here = i.report.filter(|_| i.active as usize == b);
-            let dump_here = report_here.is_none() && self.dumping && self.dump_bank == b && room;
+            let report_here = self.classified.filter(|c| c.0 == b);
+            let dump_here = report_here.is_none() && walk && self.dump_bank == b;
             let input = match report_here {
-                Some(r) => RmwInputs {
-                    reset: i.reset,
-                    in_valid: true,
-                    in_index: address(&r),
-                    in_payload: increment(&self.cfg, &self.rom, &r, i.corrected),
-                },
+                Some((_, addr, inc)) => RmwInputs { reset: i.reset, in_valid: true, in_index: addr, in_payload: inc },
                 None => RmwInputs { reset: i.reset, in_valid: dump_here, in_index: self.dump_addr, in_payload: CLEAR },
             };
-            issued |= dump_here && self.banks[b].ready(i.reset) == Some(true);
             self.banks[b].step(&input, |st| {
                 if st.payload == CLEAR {
                     captured = Some(TallyRecord::from_word(st.index, st.old).pack());
@@ -338,16 +342,20 @@ impl TallyCycleModel {
             in_data: self.out_reg.unwrap_or(0),
             out_ready: i.out_ready,
         });
+        self.ready_reg = banks_ready;
         if i.reset {
             self.dumping = false;
             self.dump_addr = 0;
+            self.classified = None;
             self.out_reg = None;
         } else {
+            self.classified =
+                i.report.map(|r| (i.active as usize, address(&r), increment(&self.cfg, &self.rom, &r, i.corrected)));
             if i.dump_start && !self.dumping {
                 self.dumping = true;
                 self.dump_bank = !i.active as usize;
                 self.dump_addr = 0;
-            } else if issued {
+            } else if walk {
                 self.dumping = self.dump_addr + 1 < self.cfg.fridges() << BIN_BITS;
                 self.dump_addr += 1;
             }

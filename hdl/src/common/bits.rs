@@ -59,9 +59,11 @@ impl<const I: usize, const O: usize> Logic for Slice<I, O> {
     fn hdl(&self) -> Verilog {
         // The input is the whole word the slice picks from; the other bits are unused by design
         // (Verilator does not flag signals named *unused*; synthesis removes them).
-        Verilog::Custom(format!(
-            "always @(*) out = din[{} +: {O}];\nwire unused_bits = ^din;\n",
-            self._offset
-        ))
+        Verilog::Custom(format!("always @(*) out = din[{} +: {O}];\nwire unused_bits = ^din;\n", self._offset))
     }
+}
+
+/// A generation-time constant of W bits.
+pub fn constant<const W: usize>(v: u64) -> Constant<Bits<W>> {
+    Constant::new(Bits::from(v))
 }

@@ -1,4 +1,4 @@
-//! Shared RTL blocks: hash units, PRNG, SRAM, read-modify-write pipeline, report FIFO, CSR bank.
+//! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline, report FIFO, CSR bank.
 
 pub mod bits;
 pub mod csr;
@@ -7,6 +7,7 @@ pub mod hash;
 pub mod prng;
 pub mod reg;
 pub mod rmw;
+pub mod rom;
 pub mod sram;
 
 pub use golden::common::sram::RamPorts;

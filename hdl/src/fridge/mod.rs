@@ -5,7 +5,11 @@
 //!
 //! Const generics (checked against the [`FridgeConfig`] in [`FridgeCore::new`]):
 //! `A` table RAM address bits, `S` signature, `T` stored timestamp, `C` counter, `E = 1+S+T+C` entry,
-//! `R = 3+T+C` report, `FA`/`FL = FA+1` report FIFO address/level bits, `CW = 32·(3+N)` CSR config bits.
+//! `R = 3+T+C` report, `FA`/`FL = FA+1` report FIFO address/level bits, `CW = 32·(5+N)` CSR config bits,
+//! `TA`/`RA` tally bank and weight-ROM address bits ([`tally`]; the tally exists when the configuration
+//! says so, `FridgeConfig::tally`).
+
+pub mod tally;
 
 use crate::common::bits::{Slice, ZeroExt};
 use crate::common::csr::Csr;
@@ -16,11 +20,13 @@ use crate::common::reg::Reg;
 use crate::common::rmw::RmwPipeline;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
 use golden::fridge::cycle::{CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
+use golden::fridge::tally::RECORD_BITS;
 use golden::fridge::{FridgeConfig, FridgeMode, FRIDGE_INDEX_BITS, ID_BITS, INDEX_HASH, SELECT_HASH, SIGNATURE_HASH};
 use rust_hdl::prelude::*;
+use tally::FridgeTally;
 
-/// Status registers (6 × 32 bits) of the CSR bank.
-pub const STATUS_BITS: usize = 192;
+/// Status registers (8 × 32 bits) of the CSR bank.
+pub const STATUS_BITS: usize = 256;
 
 #[derive(LogicBlock)]
 pub struct FridgeCore<
@@ -33,6 +39,8 @@ pub struct FridgeCore<
     const FA: usize,
     const FL: usize,
     const CW: usize,
+    const TA: usize,
+    const RA: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, bool>,
@@ -53,6 +61,10 @@ pub struct FridgeCore<
     pub csr_rd_en: Signal<In, bool>,
     pub csr_rd_valid: Signal<Out, bool>,
     pub csr_rd_data: Signal<Out, Bits<32>>,
+    // Tally records (never valid without a tally).
+    pub tally_valid: Signal<Out, bool>,
+    pub tally_data: Signal<Out, Bits<RECORD_BITS>>,
+    pub tally_ready: Signal<In, bool>,
     // Shared blocks.
     /// Fridge selection hash; absent (empty) with one fridge.
     h_select: Vec<HashUnit<ID_BITS, 16>>,
@@ -64,6 +76,19 @@ pub struct FridgeCore<
     rmw: RmwPipeline<A, E, 1>,
     fifo: ReportFifo<FA, R, FL>,
     csr: Csr<CW, STATUS_BITS>,
+    /// The in-hardware tally and what only it uses (empty vectors without a tally).
+    tally: Vec<FridgeTally<TA, RA, T, C>>,
+    dump_pending: Vec<Reg<bool>>,
+    cfg_tally_bank: Vec<Slice<CW, 1>>,
+    csr_dump: Vec<Constant<Bits<8>>>,
+    rep_k: Vec<Slice<R, 3>>,
+    rep_delay: Vec<Slice<R, T>>,
+    rep_x: Vec<Slice<R, C>>,
+    pipe_ready: Signal<Local, bool>,
+    /// The tally port's ready: read by the tally only, and named for lint when there is none.
+    unused_tally_ready: Signal<Local, bool>,
+    st_tally_busy: Signal<Local, Bits<32>>,
+    st_tally_drops: Signal<Local, Bits<32>>,
     // Front register F1.
     f1_valid: Reg<bool>,
     f1_request: Reg<bool>,
@@ -133,6 +158,7 @@ pub struct FridgeCore<
     index_masks: Vec<Constant<Bits<A>>>,
     one_c: Constant<Bits<C>>,
     zero_e: Constant<Bits<E>>,
+    zero_rec: Constant<Bits<RECORD_BITS>>,
     one_1: Constant<Bits<1>>,
     off_sig: Constant<Bits<8>>,
     off_ts: Constant<Bits<8>>,
@@ -147,6 +173,7 @@ pub struct FridgeCore<
     mode_expiry_code: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
     _n: usize,
+    _tally: usize,
     _cfg: FridgeConfig,
 }
 
@@ -164,7 +191,9 @@ impl<
         const FA: usize,
         const FL: usize,
         const CW: usize,
-    > FridgeCore<A, S, T, C, E, R, FA, FL, CW>
+        const TA: usize,
+        const RA: usize,
+    > FridgeCore<A, S, T, C, E, R, FA, FL, CW, TA, RA>
 {
     pub fn new(cfg: &FridgeConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
@@ -179,6 +208,8 @@ impl<
             ("FA", FA, cfg.report_fifo_bits),
             ("FL", FL, cfg.report_fifo_bits + 1),
             ("CW", CW, 32 * cfg.csr_layout().config.len()),
+            ("TA", TA, golden::fridge::tally::bank_addr_bits(cfg)),
+            ("RA", RA, golden::fridge::tally::rom_addr_bits(cfg)),
         ];
         for (name, got, want) in expect {
             if got != want {
@@ -202,6 +233,20 @@ impl<
             csr_rd_en: Default::default(),
             csr_rd_valid: Default::default(),
             csr_rd_data: Default::default(),
+            tally_valid: Default::default(),
+            tally_data: Default::default(),
+            tally_ready: Default::default(),
+            tally: if cfg.tally { vec![FridgeTally::new(cfg)?] } else { vec![] },
+            dump_pending: if cfg.tally { vec![Reg::default()] } else { vec![] },
+            cfg_tally_bank: if cfg.tally { vec![Slice::new(32 * cfg.csr_tally_bank() as usize)] } else { vec![] },
+            csr_dump: consts(cfg.tally.then_some(cfg.csr_tally_bank() as u64 + 1)),
+            rep_k: if cfg.tally { vec![Slice::new(0)] } else { vec![] },
+            rep_delay: if cfg.tally { vec![Slice::new(FRIDGE_INDEX_BITS)] } else { vec![] },
+            rep_x: if cfg.tally { vec![Slice::new(FRIDGE_INDEX_BITS + T)] } else { vec![] },
+            pipe_ready: Default::default(),
+            unused_tally_ready: Default::default(),
+            st_tally_busy: Default::default(),
+            st_tally_drops: Default::default(),
             h_select: if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] },
             h_index: HashUnit::new(INDEX_HASH)?,
             h_sig: HashUnit::new(SIGNATURE_HASH)?,
@@ -263,13 +308,14 @@ impl<
             st_requests: Default::default(),
             st_insertions: Default::default(),
             st_reports: Default::default(),
-            zx_status: (0..6).map(|_| ZeroExt::default()).collect(),
+            zx_status: (0..8).map(|_| ZeroExt::default()).collect(),
             bounds: consts((1..n).map(|k| cfg.bound(k) as u64)),
             fridge_ids: consts(0..n as u64),
             bases: consts((0..n).map(|k| cfg.base(k) as u64)),
             index_masks: consts((0..n).map(|k| cfg.entries(k) as u64 - 1)),
             one_c: Constant::new(Bits::from(1u64)),
             zero_e: Constant::new(Bits::default()),
+            zero_rec: Constant::new(Bits::default()),
             one_1: Constant::new(Bits::from(1u64)),
             off_sig: Constant::new(Bits::from(1u64)),
             off_ts: Constant::new(Bits::from(1 + S as u64)),
@@ -284,6 +330,7 @@ impl<
             mode_expiry_code: Constant::new(Bits::from(FridgeMode::Expiry as u64)),
             one_32: Constant::new(Bits::from(1u64)),
             _n: n,
+            _tally: cfg.tally as usize,
             _cfg: cfg.clone(),
         })
     }
@@ -302,14 +349,36 @@ impl<
         const FA: usize,
         const FL: usize,
         const CW: usize,
-    > Logic for FridgeCore<A, S, T, C, E, R, FA, FL, CW>
+        const TA: usize,
+        const RA: usize,
+    > Logic for FridgeCore<A, S, T, C, E, R, FA, FL, CW, TA, RA>
 {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, f1_valid, f1_request, f1_id, f1_ts, d1_request, d1_k, d1_sig, d1_ts, d1_count,
-            d2_request, d2_k, d2_sig, d2_ts, d2_count, r_valid, r_data, st_packets, st_requests,
-            st_insertions, st_reports, seed_pending
+            self,
+            clock,
+            f1_valid,
+            f1_request,
+            f1_id,
+            f1_ts,
+            d1_request,
+            d1_k,
+            d1_sig,
+            d1_ts,
+            d1_count,
+            d2_request,
+            d2_k,
+            d2_sig,
+            d2_ts,
+            d2_count,
+            r_valid,
+            r_data,
+            st_packets,
+            st_requests,
+            st_insertions,
+            st_reports,
+            seed_pending
         );
         clock!(self, clock, h_index, h_sig, prng, rmw, fifo, csr);
         for j in 0..self.h_select.len() {
@@ -336,13 +405,18 @@ impl<
         self.mode_expiry.next = self.cfg_mode.out.val() == self.mode_expiry_code.val();
         self.mode_fridge.next = !self.mode_expiry.val() && (self.cfg_mode.out.val() != self.mode_simple.val());
         // A write of prng_seed loads the PRNG from the register one cycle later.
-        self.seed_pending.d.next = self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
+        self.seed_pending.d.next =
+            self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
         self.prng.reset.next = self.reset.val();
         self.prng.seed_load.next = self.seed_pending.q.val();
         self.prng.seed.next = self.cfg_seed.out.val();
-        // Input handshake and the front register F1.
-        self.transfer.next = self.f1_valid.q.val() && self.rmw.in_ready.val();
-        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.rmw.in_ready.val());
+        // Input handshake and the front register F1 (with a tally, F1 also waits for its reset sweep).
+        self.pipe_ready.next = self.rmw.in_ready.val();
+        for t in 0..self._tally {
+            self.pipe_ready.next = self.rmw.in_ready.val() && self.tally[t].ready.val();
+        }
+        self.transfer.next = self.f1_valid.q.val() && self.pipe_ready.val();
+        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.pipe_ready.val());
         self.accept.next = self.in_valid.val() && self.in_ready.val();
         if self.reset.val() {
             self.f1_valid.d.next = false;
@@ -382,7 +456,8 @@ impl<
                 self.count.next = self.counters[i].q.val();
             }
         }
-        self.enters.next = self.f1_request.q.val() && (!self.mode_fridge.val() || (self.prng.value.val() <= self.threshold.val()));
+        self.enters.next =
+            self.f1_request.q.val() && (!self.mode_fridge.val() || (self.prng.value.val() <= self.threshold.val()));
         self.prng.advance.next = self.transfer.val() && self.f1_request.q.val();
         if self.enters.val() {
             self.snapshot.next = self.count.val() + self.one_c.val();
@@ -446,7 +521,8 @@ impl<
         self.zx_rep_k.din.next = self.d2_k.q.val();
         self.zx_rep_delay.din.next = self.age.val();
         self.zx_rep_x.din.next = self.d2_count.q.val() - self.old_count.out.val();
-        self.r_valid.d.next = self.rmw.mod_valid.val() && !self.d2_request.q.val() && self.sig_match.val() && !self.reset.val();
+        self.r_valid.d.next =
+            self.rmw.mod_valid.val() && !self.d2_request.q.val() && self.sig_match.val() && !self.reset.val();
         self.r_data.d.next = self.zx_rep_k.out.val()
             | (self.zx_rep_delay.out.val() << self.off_rep_delay.val())
             | (self.zx_rep_x.out.val() << self.off_rep_x.val());
@@ -456,6 +532,37 @@ impl<
         self.fifo.out_ready.next = self.rep_ready.val();
         self.rep_valid.next = self.fifo.out_valid.val();
         self.rep_data.next = self.fifo.out_data.val();
+        // S3: the report register → tally.
+        self.tally_valid.next = false;
+        self.unused_tally_ready.next = self.tally_ready.val();
+        self.tally_data.next = self.zero_rec.val();
+        self.st_tally_busy.next = self.zero_32.val();
+        self.st_tally_drops.next = self.zero_32.val();
+        for t in 0..self._tally {
+            self.tally[t].clock.next = self.clock.val();
+            self.dump_pending[t].clock.next = self.clock.val();
+            self.dump_pending[t].d.next =
+                self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_dump[t].val()) && !self.reset.val();
+            self.cfg_tally_bank[t].din.next = self.csr.cfg.val();
+            self.rep_k[t].din.next = self.r_data.q.val();
+            self.rep_delay[t].din.next = self.r_data.q.val();
+            self.rep_x[t].din.next = self.r_data.q.val();
+            self.tally[t].reset.next = self.reset.val();
+            self.tally[t].rep_valid.next = self.r_valid.q.val();
+            self.tally[t].rep_k.next = self.rep_k[t].out.val();
+            self.tally[t].rep_delay.next = self.rep_delay[t].out.val();
+            self.tally[t].rep_x.next = self.rep_x[t].out.val();
+            self.tally[t].corrected.next = self.mode_fridge.val();
+            self.tally[t].active.next = self.cfg_tally_bank[t].out.val().any();
+            self.tally[t].dump_start.next = self.dump_pending[t].q.val();
+            self.tally[t].out_ready.next = self.tally_ready.val();
+            self.tally_valid.next = self.tally[t].out_valid.val();
+            self.tally_data.next = self.tally[t].out_data.val();
+            if self.tally[t].busy.val() {
+                self.st_tally_busy.next = self.one_32.val();
+            }
+            self.st_tally_drops.next = self.tally[t].drops.val();
+        }
         // Statistics.
         if self.reset.val() {
             self.st_packets.d.next = self.zero_32.val();
@@ -483,11 +590,15 @@ impl<
         self.zx_status[4].din.next = self.fifo.drops.val();
         self.zx_level.din.next = self.fifo.level.val();
         self.zx_status[5].din.next = self.zx_level.out.val();
+        self.zx_status[6].din.next = self.st_tally_busy.val();
+        self.zx_status[7].din.next = self.st_tally_drops.val();
         self.csr.status.next = self.zx_status[0].out.val()
             | (self.zx_status[1].out.val() << 32)
             | (self.zx_status[2].out.val() << 64)
             | (self.zx_status[3].out.val() << 96)
             | (self.zx_status[4].out.val() << 128)
-            | (self.zx_status[5].out.val() << 160);
+            | (self.zx_status[5].out.val() << 160)
+            | (self.zx_status[6].out.val() << 192)
+            | (self.zx_status[7].out.val() << 224);
     }
 }
