@@ -6,7 +6,9 @@
 //! index back to back); timestamps start 2^30 ns before the 48-bit wrap, so the input and every stored
 //! timestamp field wrap about 1.07 s into the run; long phases with the report consumer stalled overflow
 //! the report FIFO; CSR reads of every register throughout, threshold rewrites mid-traffic, and a reset in
-//! the middle (after which the settings are written again).
+//! the middle (after which the settings are written again). Tally (builds that have one): bank swaps and
+//! readout walks started at random, a tally consumer that stalls at random, records checked as they
+//! leave.
 
 use crate::blocks::Run;
 use crate::harness::{Model, RunConfig, RunReport, Sim};
@@ -20,8 +22,8 @@ use rand::Rng;
 /// Ports of a fridge top (generated per top; this trait lets one runner drive them all).
 pub trait FridgeTop: Model {
     fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor);
-    /// in_ready, rep_valid, rep_data, csr_rd_valid, csr_rd_data.
-    fn outputs(&self) -> [u128; 5];
+    /// in_ready, rep_valid, rep_data, csr_rd_valid, csr_rd_data, tally_valid, tally_data.
+    fn outputs(&self) -> [u128; 7];
 }
 
 macro_rules! impl_fridge_top {
@@ -39,14 +41,17 @@ macro_rules! impl_fridge_top {
                 self.set_csr_wr_en(i.csr_wr_en as u64);
                 self.set_csr_wr_data(i.csr_wr_data as u64);
                 self.set_csr_rd_en(i.csr_rd_en as u64);
+                self.set_tally_ready(i.tally_ready as u64);
             }
-            fn outputs(&self) -> [u128; 5] {
+            fn outputs(&self) -> [u128; 7] {
                 [
                     self.in_ready() as u128,
                     self.rep_valid() as u128,
                     self.rep_data() as u128,
                     self.csr_rd_valid() as u128,
                     self.csr_rd_data() as u128,
+                    self.tally_valid() as u128,
+                    self.tally_data(),
                 ]
             }
         }
@@ -162,20 +167,35 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         } else if run.rng.gen_ratio(1, 20_000) {
             let k = run.rng.gen_range(0..fcfg.fridges());
             pending_csr.push((CSR_THRESHOLD0 + k as u8, threshold_for(run.rng.gen_range(0.05..=1.0))));
+        } else if run.rng.gen_ratio(1, 3_000) {
+            // Swap the tally bank, then (mostly) start a walk over the frozen one; now and then a walk
+            // without a swap, or a second one while the first runs.
+            let bank = fcfg.csr_tally_bank();
+            if run.rng.gen_bool(0.8) {
+                pending_csr.push((bank, run.rng.gen_range(0..4)));
+            }
+            pending_csr.push((bank + 1, 1));
+            run.count("tally_walks_started", 1);
         }
         let r = &mut run.rng;
         if stall_left == 0 && r.gen_ratio(1, 3000) {
             stall_left = r.gen_range(100..20_000);
         }
         stall_left = stall_left.saturating_sub(1);
-        let mut i = FridgeInputs { reset, rep_ready: stall_left == 0 && r.gen_bool(0.9), ..Default::default() };
+        let mut i = FridgeInputs {
+            reset,
+            rep_ready: stall_left == 0 && r.gen_bool(0.9),
+            tally_ready: r.gen_bool(0.7),
+            ..Default::default()
+        };
         if !reset {
             if let Some((a, v)) = pending_csr.first().copied() {
                 (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
                 pending_csr.remove(0);
             } else if r.gen_ratio(1, 20) {
                 i.csr_rd_en = true;
-                i.csr_addr = if r.gen_bool(0.5) { r.gen_range(0..n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..n_stat) };
+                i.csr_addr =
+                    if r.gen_bool(0.5) { r.gen_range(0..n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..n_stat) };
             }
         }
         let garbage = Descriptor { kind: PacketKind::Request, id: r.gen(), timestamp: r.gen() };
@@ -197,6 +217,15 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         }
         run.sb.check(c, "csr_rd_valid", e.csr_rd_valid.map(u128::from), o[3]);
         run.sb.check(c, "csr_rd_data", e.csr_rd_data.map(u128::from), o[4]);
+        run.sb.check(c, "tally_valid", e.tally_valid.map(u128::from), o[5]);
+        if e.tally_valid == Some(true) {
+            run.sb.check(c, "tally_data", e.tally_data, o[6]);
+            if i.tally_ready {
+                let rec = golden::fridge::tally::TallyRecord::unpack(o[6]);
+                run.count("tally_records", 1);
+                run.count("tally_records_nonzero", (rec.sum_g > 0) as u64);
+            }
+        }
         let drops = gold.fifo.drops();
         if drops > last_drops {
             run.count("report_fifo_drops", (drops - last_drops) as u64);
@@ -239,15 +268,25 @@ pub const ALL: &[crate::blocks::Runner] = &[
     ("fridge_expiry", run_expiry_dp),
 ];
 
+/// What [`run_trace`] returns: the reports and tally records the RTL emitted, and the cycles it took.
+pub struct TraceRun {
+    pub reports: Vec<golden::fridge::Report>,
+    /// The tally of the whole trace, read out after it (empty for a build without a tally).
+    pub tally: Vec<golden::fridge::tally::TallyRecord>,
+    /// Cycles until the last report (before the tally readout).
+    pub cycles: u64,
+}
+
 /// Drives a trace through a fridge top at full rate (a packet offered every cycle, reports drained every
-/// cycle), checking every cycle against the golden cycle model, and returns the reports the RTL emitted.
-/// The run settings are written through the CSR port after reset, as software would.
+/// cycle), checking every cycle against the golden cycle model, and returns what the RTL emitted. The
+/// run settings are written through the CSR port after reset, as software would; at the end, software's
+/// readout of the tally: swap the bank, start the walk, collect `fridges × 128` records.
 pub fn run_trace<M: FridgeTop>(
     name: &str,
     rt: &golden::fridge::FridgeRuntime,
     packets: &[Descriptor],
     make: impl FnOnce(u64) -> M,
-) -> Result<(Vec<golden::fridge::Report>, u64), String> {
+) -> Result<TraceRun, String> {
     let fcfg = top_config(name);
     let mut sim = Sim::new(make(1), None);
     let mut gold = FridgeCycleModel::new(&fcfg).map_err(|e| e.to_string())?;
@@ -256,13 +295,18 @@ pub fn run_trace<M: FridgeTop>(
     for (k, t) in rt.thresholds.iter().enumerate() {
         writes.push((CSR_THRESHOLD0 + k as u8, *t));
     }
-    let mut reports = Vec::new();
+    let mut out = TraceRun { reports: Vec::new(), tally: Vec::new(), cycles: 0 };
     let mut next = 0usize;
     let mut idle = 0u32;
+    let records = if fcfg.tally { fcfg.fridges() * golden::fridge::tally::BINS } else { 0 };
     let garbage = Descriptor { kind: PacketKind::Request, id: 0, timestamp: 0 };
-    // Run until every packet is in and the pipeline and FIFO have drained.
-    while next < packets.len() || idle < 16 {
-        let mut i = FridgeInputs { reset: sim.cycle == 0, rep_ready: true, ..Default::default() };
+    // Run until every packet is in and the pipeline and FIFO have drained, then read the tally.
+    while out.tally.len() < records || out.cycles == 0 {
+        let mut i = FridgeInputs { reset: sim.cycle == 0, rep_ready: true, tally_ready: true, ..Default::default() };
+        if out.cycles == 0 && next >= packets.len() && idle >= 16 {
+            out.cycles = sim.cycle;
+            writes.extend([(fcfg.csr_tally_bank(), 1), (fcfg.csr_tally_bank() + 1, 1)]);
+        }
         if !i.reset {
             if let Some((a, v)) = writes.first().copied() {
                 (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
@@ -283,9 +327,16 @@ pub fn run_trace<M: FridgeTop>(
         if e.rep_valid == Some(true) {
             sb.check(c, "rep_data", e.rep_data, o[2]);
         }
+        sb.check(c, "tally_valid", e.tally_valid.map(u128::from), o[5]);
+        if e.tally_valid == Some(true) {
+            sb.check(c, "tally_data", e.tally_data, o[6]);
+        }
         // (During the reset cycle the outputs still show the random power-up state.)
         if o[1] == 1 && !i.reset {
-            reports.push(golden::fridge::Report::unpack(&fcfg, o[2]));
+            out.reports.push(golden::fridge::Report::unpack(&fcfg, o[2]));
+        }
+        if o[5] == 1 && !i.reset {
+            out.tally.push(golden::fridge::tally::TallyRecord::unpack(o[6]));
         }
         if !sb.is_clean() {
             return Err(sb.to_string());
@@ -294,10 +345,17 @@ pub fn run_trace<M: FridgeTop>(
             next += 1;
         }
         idle = if next >= packets.len() && o[1] == 0 { idle + 1 } else { 0 };
+        if sim.cycle > 4 * packets.len() as u64 + 100_000 {
+            return Err(format!(
+                "{name}: no end after {} cycles ({} tally records of {records})",
+                sim.cycle,
+                out.tally.len()
+            ));
+        }
         sim.tick();
     }
     if gold.fifo.drops() > 0 {
         return Err(format!("{name}: {} reports dropped by the report FIFO", gold.fifo.drops()));
     }
-    Ok((reports, sim.cycle))
+    Ok(out)
 }
