@@ -142,7 +142,8 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
     if !(a.max_delay_ms > 0.001 && a.max_delay_ms.is_finite()) {
         return Err(format!("--max-delay-ms {}: must exceed 0.001 (the 1 µs lower end)", a.max_delay_ms));
     }
-    let params = SyntheticParams { max_delay_ms: a.max_delay_ms, samples: a.samples as usize, ..SyntheticParams::paper() };
+    let params =
+        SyntheticParams { max_delay_ms: a.max_delay_ms, samples: a.samples as usize, ..SyntheticParams::paper() };
     let source = match a.trace.as_str() {
         "synthetic" => TraceSource::Synthetic(params),
         "wide" => TraceSource::Wide(SyntheticParams { max_delay_ms: 1000.0, ..params }),
@@ -152,15 +153,25 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
         }
     };
     let engine = if a.engine == "rtl" { Engine::Rtl } else { Engine::Golden };
-    let setup = Setup { memory: a.memory, p, fridges: a.fridges, engine, core: golden::fridge::FridgeConfig::default() };
+    let setup =
+        Setup { memory: a.memory, p, fridges: a.fridges, engine, core: golden::fridge::FridgeConfig::default() };
     let file_trace = match &source {
         TraceSource::File(..) => Some(source.generate(0)?),
         _ => None,
     };
     let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(a.seeds) };
-    bar.set_style(ProgressStyle::with_template("{bar:30} seed {pos}/{len} {msg} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_bar()));
-    let (mut fr, mut mf, mut si, mut ex, mut ex2) =
-        (Accumulator::default(), Accumulator::default(), Accumulator::default(), Accumulator::default(), Accumulator::default());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} seed {pos}/{len} {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let (mut fr, mut mf, mut si, mut ex, mut ex2) = (
+        Accumulator::default(),
+        Accumulator::default(),
+        Accumulator::default(),
+        Accumulator::default(),
+        Accumulator::default(),
+    );
+    let (mut ft, mut mft) = (Accumulator::default(), Accumulator::default());
     let (mut truths, mut tn) = (Vec::new(), 0.0);
     for i in 0..a.seeds {
         let seed = a.seed + i;
@@ -182,18 +193,28 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
         if let Some(m) = &o.multi_fridge {
             mf.add(m, &o.truth);
         }
+        if let Some(m) = &o.fridge_tally {
+            ft.add(m, &o.truth);
+        }
+        if let Some(m) = &o.multi_fridge_tally {
+            mft.add(m, &o.truth);
+        }
         tn += o.truth.len() as f64;
         if i == 0 {
             if let Some(path) = &a.plot {
                 use sim::plot::{cdf_svg, Curve};
-                let mut curves = vec![Curve { label: "ground truth", cdf: &o.truth }, Curve { label: "fridge", cdf: &o.fridge.estimate }];
+                let mut curves = vec![
+                    Curve { label: "ground truth", cdf: &o.truth },
+                    Curve { label: "fridge", cdf: &o.fridge.estimate },
+                ];
                 if let Some(m) = &o.multi_fridge {
                     curves.push(Curve { label: "multi-fridge", cdf: &m.estimate });
                 }
                 curves.push(Curve { label: "simple", cdf: &o.simple.estimate });
                 curves.push(Curve { label: "expiry", cdf: &o.expiry.estimate });
                 let title = format!("fridge, M = {}, trace {} (seed {seed})", a.memory, a.trace);
-                std::fs::write(path, cdf_svg(&title, &curves)).map_err(|e| format!("--plot {}: {e}", path.display()))?;
+                std::fs::write(path, cdf_svg(&title, &curves))
+                    .map_err(|e| format!("--plot {}: {e}", path.display()))?;
             }
         }
         truths.push(o.truth);
@@ -205,7 +226,9 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
     let q = |x: f64| truth.quantile(x).unwrap_or(0.0);
     let summary = Summary {
         fridge: fr.summary(&truth),
+        fridge_tally: (!ft.is_empty()).then(|| ft.summary(&truth)),
         multi_fridge: (a.fridges > 1).then(|| mf.summary(&truth)),
+        multi_fridge_tally: (!mft.is_empty()).then(|| mft.summary(&truth)),
         simple: si.summary(&truth),
         expiry: ex.summary(&truth),
         expiry_2x_memory: ex2.summary(&truth),
@@ -229,8 +252,14 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
     );
     let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
     let mut rows = vec![("fridge", &summary.fridge)];
+    if let Some(m) = &summary.fridge_tally {
+        rows.push(("  (tally)", m));
+    }
     if let Some(m) = &summary.multi_fridge {
         rows.push(("multi_fridge", m));
+    }
+    if let Some(m) = &summary.multi_fridge_tally {
+        rows.push(("  (tally)", m));
     }
     rows.push(("simple", &summary.simple));
     rows.push(("expiry", &summary.expiry));
@@ -251,7 +280,8 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
     }
     println!(
         "(errors: |log2(estimated / true)| of percentile delays, read from the CDFs combined over seeds as in \
-         the dissertation; \"per seed\" is the mean of each seed's own max_err_5_95)"
+         the dissertation; \"per seed\" is the mean of each seed's own max_err_5_95; \"(tally)\" rows: the same \
+         core estimated from its in-hardware tally instead of per-sample reports)"
     );
     Ok(())
 }
@@ -339,8 +369,10 @@ fn demo_fridge_experiment(seed: u64) -> Result<(), String> {
     use sim::fridge::estimate::errors;
     use sim::fridge::experiment::{run_methods, Engine, PChoice, Setup};
     use sim::traffic::{synthetic, SyntheticParams};
-    println!("\nfridge experiment on the RTL (cross-checked against golden cycle by cycle): synthetic trace, \
-              100 000 delay samples, T = 100 ms, M = 1024");
+    println!(
+        "\nfridge experiment on the RTL (cross-checked against golden cycle by cycle): synthetic trace, \
+              100 000 delay samples, T = 100 ms, M = 1024"
+    );
     let trace = synthetic(seed, SyntheticParams { samples: 100_000, ..SyntheticParams::paper() });
     let setup = Setup {
         memory: 1024,
@@ -350,8 +382,12 @@ fn demo_fridge_experiment(seed: u64) -> Result<(), String> {
         core: golden::fridge::FridgeConfig::default(),
     };
     let o = run_methods(&setup, &trace, seed)?;
-    println!("{:<8} {:>8} {:>9} {:>9} {:>9} {:>13}", "method", "samples", "p50_err", "p95_err", "p99_err", "max_err_5_95");
-    for (name, m) in [("fridge", &o.fridge), ("simple", &o.simple), ("expiry", &o.expiry)] {
+    println!(
+        "{:<8} {:>8} {:>9} {:>9} {:>9} {:>13}",
+        "method", "samples", "p50_err", "p95_err", "p99_err", "max_err_5_95"
+    );
+    let tally = o.fridge_tally.as_ref().ok_or("the default core has a tally")?;
+    for (name, m) in [("fridge", &o.fridge), ("tally", tally), ("simple", &o.simple), ("expiry", &o.expiry)] {
         match errors(&m.estimate, &o.truth) {
             Some(e) => println!(
                 "{name:<8} {:>8} {:>9.3} {:>9.3} {:>9.3} {:>13.3}",
@@ -360,7 +396,9 @@ fn demo_fridge_experiment(seed: u64) -> Result<(), String> {
             None => println!("{name:<8} {:>8} (no samples)", m.samples),
         }
     }
-    println!("(|log2(estimated / true)| of percentile delays, one seed; `netmeas run fridge` runs the full experiment)");
+    println!(
+        "(|log2(estimated / true)| of percentile delays, one seed; `netmeas run fridge` runs the full experiment)"
+    );
     Ok(())
 }
 

@@ -18,8 +18,17 @@
 //! V̂_k(b) = Σ w²; the combined estimate is Σ_k ŵ_k f̂_k with ŵ_k = (1/V̂_k) / Σ_j (1/V̂_j). A fridge with no
 //! sample in a bin has V̂ = 0, which is not a variance estimate (its true variance is unknown, not zero);
 //! such fridges sit that bin out. Each sample then carries weight ŵ_k(b)·w into the combined CDF.
+//!
+//! ## From the in-hardware tally
+//! The core's tally (`golden::fridge::tally`) holds Σg and Σg² per fridge and quarter-octave bin of the
+//! stored delay, g = (1 − 1/M_k)^−x from a ROM (≤ 1 % off). With w = g / (p_k s_k): f̂_k(b) = Σg / (p_k s_k)
+//! and V̂_k(b) = Σg² / (p_k s_k)². The combination runs over the tally's own bins (four per octave, equal
+//! steps within an octave, the same for every fridge). Within a bin the mass is spread log-uniformly
+//! ([`TALLY_POINTS_PER_BIN`] points) for the CDF and its percentiles.
 
+use golden::fridge::tally::{bin_lower, bin_upper, TallyRecord};
 use golden::fridge::{probability_of, FridgeConfig, FridgeRuntime, Report};
+use std::collections::HashMap;
 
 /// Delay bins per octave of the multi-fridge combination.
 pub const BINS_PER_OCTAVE: f64 = 4.0;
@@ -145,32 +154,59 @@ fn bin_of(delay_ns: f64) -> i64 {
     (delay_ns.max(1.0).log2() * BINS_PER_OCTAVE).floor() as i64
 }
 
+/// §2.3.2's weights ŵ_k(b) = (1/V̂_k(b)) / Σ_j (1/V̂_j(b)) from the variances per (bin, fridge); a fridge
+/// whose V̂ is 0 (no sample) gets weight 0 in that bin.
+fn inverse_variance_weights(var: &HashMap<(i64, usize), f64>) -> HashMap<(i64, usize), f64> {
+    let usable = |v: f64| v > 0.0 && v.is_finite();
+    let mut inv_sum: HashMap<i64, f64> = HashMap::new();
+    for (&(b, _), &v) in var {
+        if usable(v) {
+            *inv_sum.entry(b).or_default() += 1.0 / v;
+        }
+    }
+    var.iter().map(|(&key, &v)| (key, if usable(v) { (1.0 / v) / inv_sum[&key.0] } else { 0.0 })).collect()
+}
+
 /// Inverse-variance-weighted combination of several fridges' estimates (module docs).
 pub fn inverse_variance(samples: &[Sample], params: &[FridgeParams]) -> WeightedCdf {
-    use std::collections::HashMap;
     // Per (bin, fridge): V̂ = Σ w².
     let mut var: HashMap<(i64, usize), f64> = HashMap::new();
     for s in samples {
         let w = params[s.fridge].weight(s.survived);
         *var.entry((bin_of(s.delay_ns), s.fridge)).or_default() += w * w;
     }
-    let mut inv_sum: HashMap<i64, f64> = HashMap::new();
-    for (&(b, _), &v) in &var {
-        if v > 0.0 && v.is_finite() {
-            *inv_sum.entry(b).or_default() += 1.0 / v;
-        }
-    }
+    let wk = inverse_variance_weights(&var);
     WeightedCdf::new(
         samples
             .iter()
-            .map(|s| {
-                let b = bin_of(s.delay_ns);
-                let v = var[&(b, s.fridge)];
-                let wk = if v > 0.0 && v.is_finite() { (1.0 / v) / inv_sum[&b] } else { 0.0 };
-                (s.delay_ns, wk * params[s.fridge].weight(s.survived))
-            })
+            .map(|s| (s.delay_ns, wk[&(bin_of(s.delay_ns), s.fridge)] * params[s.fridge].weight(s.survived)))
             .collect(),
     )
+}
+
+/// Points per tally bin in a CDF built from the tally (log-uniform within the bin).
+pub const TALLY_POINTS_PER_BIN: usize = 8;
+
+/// The delay CDF from the in-hardware tally (module docs): per fridge f̂_k(b) = Σg / (p_k s_k), combined
+/// over fridges by inverse variance when `combine` (§2.3.2), else summed (one fridge, or fridges that
+/// split the ids between them).
+pub fn from_tally(cfg: &FridgeConfig, params: &[FridgeParams], records: &[TallyRecord], combine: bool) -> WeightedCdf {
+    let scale = |r: &TallyRecord| 1.0 / (params[r.fridge].p * params[r.fridge].share);
+    let used: Vec<&TallyRecord> = records.iter().filter(|r| r.fridge < params.len() && r.sum_g > 0).collect();
+    let var: HashMap<(i64, usize), f64> =
+        used.iter().map(|r| ((r.bin as i64, r.fridge), r.g2() * scale(r) * scale(r))).collect();
+    let wk = inverse_variance_weights(&var);
+    let unit_ns = (1u64 << cfg.ts_shift) as f64;
+    let mut points = Vec::with_capacity(used.len() * TALLY_POINTS_PER_BIN);
+    for r in used {
+        let f = r.g() * scale(r) * if combine { wk[&(r.bin as i64, r.fridge)] } else { 1.0 };
+        let (lo, hi) = (bin_lower(r.bin) * unit_ns, bin_upper(r.bin) * unit_ns);
+        for j in 0..TALLY_POINTS_PER_BIN {
+            let d = lo * (hi / lo).powf((j as f64 + 0.5) / TALLY_POINTS_PER_BIN as f64);
+            points.push((d, f / TALLY_POINTS_PER_BIN as f64));
+        }
+    }
+    WeightedCdf::new(points)
 }
 
 /// |log2(estimated / true)| of percentile queries (dissertation §2.4).
@@ -223,8 +259,8 @@ mod tests {
     }
 
     /// Unbiasedness by simulation: requests with a fixed delay class go through the golden fridge; the
-    /// weighted count of each delay class converges to its true count, while the raw count is biased low
-    /// for long delays.
+    /// weighted count of each delay class converges to its true count — from the samples and from the
+    /// in-hardware tally's bin — while the raw count is biased low for long delays.
     #[test]
     fn weighted_counts_converge_to_true_counts() {
         let cfg = FridgeConfig { addr_bits: vec![6], ..FridgeConfig::default() };
@@ -233,7 +269,8 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
         // Two delay classes: short (2 requests later) and long (200 requests later) responses.
         let delays = [2usize, 200];
-        let (mut truth, mut raw, mut est) = ([0f64; 2], [0f64; 2], [0f64; 2]);
+        let (mut truth, mut raw, mut est, mut tallied) = ([0f64; 2], [0f64; 2], [0f64; 2], [0f64; 2]);
+        let class_bins = delays.map(|k| golden::fridge::tally::bin_of(((k as u64) * 1000 + 1) >> cfg.ts_shift));
         for run in 0..20u64 {
             let mut m = FridgeModel::new(&cfg, FridgeRuntime { seed: run as u32 + 1, ..rt.clone() }).unwrap();
             let mut due: std::collections::BTreeMap<usize, Vec<(u128, usize)>> = Default::default();
@@ -261,10 +298,24 @@ mod tests {
                     truth[*c] -= 1.0;
                 }
             }
+            // The in-hardware tally of the same run: the weighted count of each class's delay bin.
+            let records = m.tally.as_mut().unwrap().swap_and_dump();
+            let cdf = from_tally(&cfg, &params, &records, false);
+            for c in 0..2 {
+                let r = records.iter().find(|r| r.bin == class_bins[c]).unwrap();
+                tallied[c] += r.g() / (params[0].p * params[0].share);
+            }
+            assert!(
+                (cdf.total() - records.iter().map(|r| r.g()).sum::<f64>() / params[0].p).abs() < 1e-6 * cdf.total()
+            );
         }
         for c in 0..2 {
             let rel = est[c] / truth[c] - 1.0;
             assert!(rel.abs() < 0.05, "class {c}: estimate {} vs truth {} ({:+.1}%)", est[c], truth[c], 100.0 * rel);
+            let rel = tallied[c] / truth[c] - 1.0;
+            assert!(rel.abs() < 0.05, "class {c}: tally {} vs truth {} ({:+.1}%)", tallied[c], truth[c], 100.0 * rel);
+            // The tally's table weights are within 1 % of the exact ones sample by sample.
+            assert!((tallied[c] / est[c] - 1.0).abs() < 0.01, "class {c}: tally {} vs samples {}", tallied[c], est[c]);
         }
         assert!(raw[1] / truth[1] < 0.2, "long delays should be undersampled raw: {} of {}", raw[1], truth[1]);
     }

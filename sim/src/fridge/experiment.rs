@@ -21,8 +21,9 @@
 //!   of requests); combined by inverse-variance weighting.
 //! - Expiry baseline: threshold = the true 99th-percentile delay (the paper's setting).
 
-use super::estimate::{corrected, errors, inverse_variance, Errors, FridgeParams, Sample, WeightedCdf};
+use super::estimate::{corrected, errors, from_tally, inverse_variance, Errors, FridgeParams, Sample, WeightedCdf};
 use crate::traffic::{self, Trace};
+use golden::fridge::tally::TallyRecord;
 use golden::fridge::{threshold_for, FridgeConfig, FridgeMode, FridgeModel, FridgeRuntime, PacketKind, Report};
 use serde::Serialize;
 
@@ -51,22 +52,37 @@ pub struct Outcome {
     pub p: Vec<f64>,
 }
 
-/// Runs a core configuration over a trace and returns its reports as samples.
-pub fn run_core(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace, engine: Engine) -> Result<Vec<Sample>, String> {
-    let reports: Vec<Report> = match engine {
-        Engine::Golden => {
-            let mut m = FridgeModel::new(cfg, rt.clone()).map_err(|e| e.to_string())?;
-            trace.packets.iter().filter_map(|d| m.step(d)).collect()
-        }
-        Engine::Rtl => rtl_reports(cfg, rt, trace)?,
-    };
-    Ok(reports.iter().map(|r| Sample::from_report(cfg, r)).collect())
+/// What a core run gives the control plane: the per-sample reports and the tally read out at the end.
+pub struct CoreRun {
+    pub samples: Vec<Sample>,
+    /// The in-hardware tally of the whole trace (empty without a tally).
+    pub tally: Vec<TallyRecord>,
 }
 
-fn rtl_reports(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<Vec<Report>, String> {
+/// The golden transaction model over a trace: its reports and its tally (swapped and read at the end).
+fn golden_run(
+    cfg: &FridgeConfig,
+    rt: &FridgeRuntime,
+    trace: &Trace,
+) -> Result<(Vec<Report>, Vec<TallyRecord>), String> {
+    let mut m = FridgeModel::new(cfg, rt.clone()).map_err(|e| e.to_string())?;
+    let reports = trace.packets.iter().filter_map(|d| m.step(d)).collect();
+    Ok((reports, m.tally.as_mut().map(|t| t.swap_and_dump()).unwrap_or_default()))
+}
+
+/// Runs a core configuration over a trace.
+pub fn run_core(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace, engine: Engine) -> Result<CoreRun, String> {
+    let (reports, tally) = match engine {
+        Engine::Golden => golden_run(cfg, rt, trace)?,
+        Engine::Rtl => rtl_run(cfg, rt, trace)?,
+    };
+    Ok(CoreRun { samples: reports.iter().map(|r| Sample::from_report(cfg, r)).collect(), tally })
+}
+
+fn rtl_run(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<(Vec<Report>, Vec<TallyRecord>), String> {
     use testbench::fridge::{run_trace, top_config};
     use testbench::models::{Fridge4Dp, FridgeDp};
-    let (reports, _cycles) = if *cfg == top_config("fridge_dp") {
+    let rtl = if *cfg == top_config("fridge_dp") {
         run_trace("fridge_dp", rt, &trace.packets, FridgeDp::new)?
     } else if *cfg == top_config("fridge4_dp") {
         run_trace("fridge4_dp", rt, &trace.packets, Fridge4Dp::new)?
@@ -79,8 +95,8 @@ fn rtl_reports(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<
         ));
     };
     // The RTL must agree with the transaction-level model too.
-    let mut m = FridgeModel::new(cfg, rt.clone()).map_err(|e| e.to_string())?;
-    let golden: Vec<Report> = trace.packets.iter().filter_map(|d| m.step(d)).collect();
+    let (golden, golden_tally) = golden_run(cfg, rt, trace)?;
+    let reports = rtl.reports;
     if golden != reports {
         let first = golden.iter().zip(&reports).position(|(a, b)| a != b).unwrap_or(golden.len().min(reports.len()));
         return Err(format!(
@@ -93,13 +109,22 @@ fn rtl_reports(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<
             golden.get(first)
         ));
     }
-    Ok(reports)
+    if golden_tally != rtl.tally {
+        let first = golden_tally.iter().zip(&rtl.tally).position(|(a, b)| a != b);
+        return Err(format!(
+            "{:?} mode: RTL tally differs from the golden transaction model ({} vs {} records; first difference \
+             at record {first:?})",
+            rt.mode,
+            rtl.tally.len(),
+            golden_tally.len()
+        ));
+    }
+    Ok((reports, rtl.tally))
 }
 
 /// Request rate of a trace (requests per second).
 pub fn request_rate(trace: &Trace) -> f64 {
-    let reqs: Vec<u64> =
-        trace.packets.iter().filter(|d| d.kind == PacketKind::Request).map(|d| d.timestamp).collect();
+    let reqs: Vec<u64> = trace.packets.iter().filter(|d| d.kind == PacketKind::Request).map(|d| d.timestamp).collect();
     match (reqs.first(), reqs.last()) {
         (Some(a), Some(b)) if b > a => (reqs.len() - 1) as f64 / ((b - a) as f64 * 1e-9),
         _ => 1.0,
@@ -138,7 +163,10 @@ pub struct Setup {
 pub struct TraceOutcome {
     pub truth: WeightedCdf,
     pub fridge: Outcome,
+    /// The fridge estimate from the in-hardware tally (when the core has one).
+    pub fridge_tally: Option<Outcome>,
     pub multi_fridge: Option<Outcome>,
+    pub multi_fridge_tally: Option<Outcome>,
     pub simple: Outcome,
     pub expiry: Outcome,
     /// The expiry baseline with twice the memory (the dissertation's memory-saving comparison).
@@ -166,7 +194,7 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
     let p_pilot = auto_p(m, rate, duration_s);
     let pilot = || -> Result<WeightedCdf, String> {
         let rt = runtime(FridgeMode::Fridge, &[p_pilot], u32::MAX, seed);
-        let s = run_core(&one, &rt, trace, Engine::Golden)?;
+        let s = run_core(&one, &rt, trace, Engine::Golden)?.samples;
         Ok(corrected(&s, &FridgeParams::of(&one, &rt)))
     };
     let mut pilot_cdf: Option<WeightedCdf> = None;
@@ -180,19 +208,33 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
             auto_p(m, rate, d * 1e-9)
         }
     };
-    let method = |cfg: &FridgeConfig, rt: &FridgeRuntime, multi: bool, naive: bool| -> Result<Outcome, String> {
-        let s = run_core(cfg, rt, trace, setup.engine)?;
+    // A method's outcome from the samples, and (fridge methods) the same from the in-hardware tally.
+    let method2 = |cfg: &FridgeConfig,
+                   rt: &FridgeRuntime,
+                   multi: bool,
+                   naive: bool|
+     -> Result<(Outcome, Option<Outcome>), String> {
+        let run = run_core(cfg, rt, trace, setup.engine)?;
+        let s = &run.samples;
         let params = FridgeParams::of(cfg, rt);
+        let p = params.iter().map(|f| f.p).collect::<Vec<_>>();
         let estimate = if naive {
             WeightedCdf::unweighted(s.iter().map(|x| x.delay_ns))
         } else if multi {
-            inverse_variance(&s, &params)
+            inverse_variance(s, &params)
         } else {
-            corrected(&s, &params)
+            corrected(s, &params)
         };
-        Ok(Outcome { estimate, samples: s.len(), p: params.iter().map(|f| f.p).collect() })
+        let tally = (!naive && !run.tally.is_empty()).then(|| Outcome {
+            estimate: from_tally(cfg, &params, &run.tally, multi),
+            samples: s.len(),
+            p: p.clone(),
+        });
+        Ok((Outcome { estimate, samples: s.len(), p }, tally))
     };
-    let fridge = method(&one, &runtime(FridgeMode::Fridge, &[p], u32::MAX, seed), false, false)?;
+    let method =
+        |cfg: &FridgeConfig, rt: &FridgeRuntime, multi: bool, naive: bool| method2(cfg, rt, multi, naive).map(|o| o.0);
+    let (fridge, fridge_tally) = method2(&one, &runtime(FridgeMode::Fridge, &[p], u32::MAX, seed), false, false)?;
     let multi_fridge = if setup.fridges > 1 {
         let n = setup.fridges;
         if !n.is_power_of_two() || n > 8 || m / n < 4 {
@@ -211,9 +253,13 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
                 auto_p(cfg.entries(k), rate * cfg.share(k), d * 1e-9)
             })
             .collect();
-        Some(method(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true, false)?)
+        Some(method2(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true, false)?)
     } else {
         None
+    };
+    let (multi_fridge, multi_fridge_tally) = match multi_fridge {
+        Some((o, t)) => (Some(o), t),
+        None => (None, None),
     };
     let simple = method(&one, &runtime(FridgeMode::Simple, &[1.0], u32::MAX, seed), false, true)?;
     let p99 = truth.quantile(0.99).unwrap_or(0.0);
@@ -222,12 +268,13 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
     let two = single_cfg(&setup.core, bits + 1);
     let expiry_2x = if setup.engine == Engine::Rtl {
         // Only the built RTL configurations exist; the doubled table runs on the golden model.
-        let s = run_core(&two, &runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed), trace, Engine::Golden)?;
+        let s =
+            run_core(&two, &runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed), trace, Engine::Golden)?.samples;
         Outcome { estimate: WeightedCdf::unweighted(s.iter().map(|x| x.delay_ns)), samples: s.len(), p: vec![1.0] }
     } else {
         method(&two, &runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed), false, true)?
     };
-    Ok(TraceOutcome { truth, fridge, multi_fridge, simple, expiry, expiry_2x })
+    Ok(TraceOutcome { truth, fridge, fridge_tally, multi_fridge, multi_fridge_tally, simple, expiry, expiry_2x })
 }
 
 /// The four error metrics (|log2(estimated / true)|); `None` where a method gave no estimate.
@@ -267,7 +314,10 @@ pub struct GroundTruth {
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub fridge: MethodSummary,
+    /// The same fridge, estimated from its in-hardware tally instead of the per-sample reports.
+    pub fridge_tally: Option<MethodSummary>,
     pub multi_fridge: Option<MethodSummary>,
+    pub multi_fridge_tally: Option<MethodSummary>,
     pub simple: MethodSummary,
     pub expiry: MethodSummary,
     /// The expiry baseline with 2M entries.
@@ -286,6 +336,9 @@ pub struct Accumulator {
 }
 
 impl Accumulator {
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
     pub fn add(&mut self, o: &Outcome, truth: &WeightedCdf) {
         self.rows.push((errors(&o.estimate, truth), o.samples, o.p.clone()));
         self.estimates.push(o.estimate.clone());
@@ -328,9 +381,9 @@ impl TraceSource {
         match self {
             TraceSource::Synthetic(p) => Ok(traffic::synthetic(seed, *p)),
             TraceSource::Wide(p) => Ok(traffic::wide(seed, *p)),
-            TraceSource::File(path, mode) => traffic::load_capture(path, *mode)
-                .map(|e| e.trace)
-                .map_err(|e| format!("{}: {e}", path.display())),
+            TraceSource::File(path, mode) => {
+                traffic::load_capture(path, *mode).map(|e| e.trace).map_err(|e| format!("{}: {e}", path.display()))
+            }
         }
     }
 }
