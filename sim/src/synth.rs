@@ -333,18 +333,6 @@ fn used(util: &Value, what: &str) -> u64 {
     util[what]["used"].as_u64().unwrap_or(0)
 }
 
-/// The emitted Verilog as Yosys gets it. The shared `Sram` zero-initialises its array with an `initial`
-/// loop over every word; Yosys' Verilog frontend unrolls that loop word by word and does not finish a
-/// 2^16-word table in 5 minutes (measured with 0.23 and 0.70; 2^10 words take a second). ECP5 block RAM
-/// (DP16KD `INITVAL_*` default) and LUT RAM power up zero anyway, and the reset sweep clears every table,
-/// so the loop is dropped here: the hardware is the same.
-pub fn for_yosys(verilog: &str) -> String {
-    verilog.replace(
-        "for (i = 0; i < DEPTH; i = i + 1) mem[i] = 0;",
-        "/* netmeas synth: zero init left to the RAM's power-up contents (see sim/src/synth.rs) */",
-    )
-}
-
 /// Prefix of the I/O register ring's registers (counted and subtracted from the core's FFs).
 const RING: &str = "netmeas_ring_";
 
@@ -387,7 +375,7 @@ pub fn with_io_ring(top: &hdl::emit::TopInfo) -> (String, String, u64) {
     }
     let v = format!(
         "{}\n// {name}: netmeas synth's I/O register ring around {top}.\nmodule {name}(\n    {}\n);\n{decls}    always @(posedge clock) begin\n{regs}    end\n    (* keep_hierarchy *)\n    {top} core(\n        {}\n    );\nendmodule\n",
-        for_yosys(&top.verilog),
+        top.verilog,
         ports.join(",\n    "),
         conns.join(",\n        "),
         top = top.name
@@ -665,14 +653,6 @@ mod tests {
         assert_eq!(min_blocks(1 << 10, 32), 2);
         assert_eq!(min_blocks(512, 72), 2);
         assert_eq!(min_blocks(64, 32), 1);
-    }
-
-    #[test]
-    fn yosys_gets_no_memory_init_loop() {
-        let cfgs = hdl::synth_tops::configs(Some("fifo"), &[]).unwrap();
-        let v = &cfgs[0].top.verilog;
-        assert!(v.contains("mem[i] = 0"), "the Sram init loop changed: update for_yosys");
-        assert!(!for_yosys(v).contains("mem[i] = 0"));
     }
 
     #[test]
