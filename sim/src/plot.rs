@@ -281,6 +281,11 @@ struct Canvas {
 /// Pixel bounds (x0..x1, y0..y1), clipped to the canvas.
 type Bounds = (usize, usize, usize, usize);
 
+/// The smallest bounds holding `a` and `b`.
+fn union(a: Bounds, b: Bounds) -> Bounds {
+    (a.0.min(b.0), a.1.max(b.1), a.2.min(b.2), a.3.max(b.3))
+}
+
 impl Canvas {
     fn new(w: usize, h: usize) -> Canvas {
         Canvas { w, h, rgb: vec![[0xff; 3]; w * h], mask: vec![0.0; w * h] }
@@ -320,7 +325,7 @@ impl Canvas {
         for seg in points.windows(2) {
             let ((ax, ay), (bx, by)) = (seg[0], seg[1]);
             let b = self.bounds(ax.min(bx) - r - 1.0, ay.min(by) - r - 1.0, ax.max(bx) + r + 1.0, ay.max(by) + r + 1.0);
-            all = (all.0.min(b.0), all.1.max(b.1), all.2.min(b.2), all.3.max(b.3));
+            all = union(all, b);
             let (dx, dy) = (bx - ax, by - ay);
             let len2 = dx * dx + dy * dy;
             for py in b.2..b.3 {
@@ -382,7 +387,7 @@ impl Canvas {
                     let down = row as f64 * g as f64 - 7.0 * g as f64;
                     let (px, py) = if vertical { (x + down, y - along - g as f64) } else { (x + along, y + down) };
                     let b = self.bounds(px, py, px + g as f64 - 1.0, py + g as f64 - 1.0);
-                    all = (all.0.min(b.0), all.1.max(b.1), all.2.min(b.2), all.3.max(b.3));
+                    all = union(all, b);
                     for yy in b.2..b.3.min(b.2 + g) {
                         for xx in b.0..b.1.min(b.0 + g) {
                             self.cover(xx, yy, 1.0);
