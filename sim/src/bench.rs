@@ -17,6 +17,7 @@
 //!
 //! Later cores plug in by adding a row to [`throughput_benches`], [`speed_benches`] and [`golden_benches`].
 
+use sim::table::{flagged, Align::{Left, Right}, Table};
 use golden::common::rmw::{RmwInputs, RmwModel};
 use golden::common::sram::RamPorts;
 use rand::rngs::SmallRng;
@@ -628,23 +629,29 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let t = throughput_benches(args.packets, args.seed);
         if !quiet {
             println!("Throughput (saturated traffic, RTL checked against golden)");
-            println!(
-                "{:<8} {:>4} {:>10} {:>10} {:>14} {:>9} {:>7} {:>11}",
-                "top", "RAM", "packets", "cycles", "packets/cycle", "target", "b2b", "mismatches"
-            );
+            let mut table = Table::new(&[
+                ("top", Left),
+                ("RAM", Right),
+                ("packets", Right),
+                ("cycles", Right),
+                ("packets/cycle", Right),
+                ("target", Right),
+                ("b2b", Right),
+                ("mismatches", Right),
+            ]);
             for x in &t {
-                println!(
-                    "{:<8} {:>4} {:>10} {:>10} {:>14.4} {:>9.2} {:>6.1}% {:>11}",
-                    x.top,
-                    if x.ports == RamPorts::Dual { "dual" } else { "sgl" },
-                    x.packets,
-                    x.cycles,
-                    x.per_cycle(),
-                    x.target,
-                    100.0 * x.same_index_back_to_back,
-                    x.mismatches
-                );
+                table.row(vec![
+                    x.top.into(),
+                    (if x.ports == RamPorts::Dual { "dual" } else { "sgl" }).into(),
+                    x.packets.to_string().into(),
+                    x.cycles.to_string().into(),
+                    format!("{:.4}", x.per_cycle()).into(),
+                    format!("{:.2}", x.target).into(),
+                    format!("{:.1}%", 100.0 * x.same_index_back_to_back).into(),
+                    x.mismatches.to_string().into(),
+                ]);
             }
+            print!("{}", table.text());
             println!();
         }
         for x in t.iter().filter(|x| !x.ok()) {
@@ -676,20 +683,23 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 "Simulation speed: Rust harness vs plain C++ Verilator loop ({} cycles, best of {})",
                 args.cycles, args.repeat
             );
-            println!(
-                "{:<8} {:>16} {:>16} {:>8} {:>10}",
-                "top", "Rust M cycles/s", "C++ M cycles/s", "ratio", "checksums"
-            );
+            let mut table = Table::new(&[
+                ("top", Left),
+                ("Rust M cycles/s", Right),
+                ("C++ M cycles/s", Right),
+                ("ratio", Right),
+                ("checksums", Right),
+            ]);
             for s in &rows {
-                println!(
-                    "{:<8} {:>16.2} {:>16.2} {:>7.0}% {:>10}",
-                    s.top,
-                    s.rust_cps / 1e6,
-                    s.cpp_cps / 1e6,
-                    100.0 * s.ratio(),
-                    if s.checksums_agree { "agree" } else { "DIFFER" }
-                );
+                table.row(vec![
+                    s.top.into(),
+                    format!("{:.2}", s.rust_cps / 1e6).into(),
+                    format!("{:.2}", s.cpp_cps / 1e6).into(),
+                    format!("{:.0}%", 100.0 * s.ratio()).into(),
+                    if s.checksums_agree { "agree".into() } else { flagged("differ") },
+                ]);
             }
+            print!("{}", table.text());
             println!();
         }
         for s in rows.iter().filter(|s| !s.checksums_agree || s.ratio() < 0.7) {
@@ -747,20 +757,23 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 "Golden-model speed vs RTL co-simulation ({} transactions each, release)",
                 args.transactions
             );
-            println!(
-                "{:<8} {:>20} {:>22} {:>18} {:>8}",
-                "block", "golden M trans/s", "co-sim M trans/s", "co-sim M cycles/s", "match"
-            );
+            let mut table = Table::new(&[
+                ("block", Left),
+                ("golden M trans/s", Right),
+                ("co-sim M trans/s", Right),
+                ("co-sim M cycles/s", Right),
+                ("match", Right),
+            ]);
             for g in &rows {
-                println!(
-                    "{:<8} {:>20.2} {:>22.2} {:>18.2} {:>8}",
-                    g.block,
-                    g.golden_tps / 1e6,
-                    g.cosim_tps / 1e6,
-                    g.cosim_cps / 1e6,
-                    if g.cosim_clean { "yes" } else { "NO" }
-                );
+                table.row(vec![
+                    g.block.into(),
+                    format!("{:.2}", g.golden_tps / 1e6).into(),
+                    format!("{:.2}", g.cosim_tps / 1e6).into(),
+                    format!("{:.2}", g.cosim_cps / 1e6).into(),
+                    if g.cosim_clean { "yes".into() } else { flagged("no") },
+                ]);
             }
+            print!("{}", table.text());
             println!();
         }
         for g in rows.iter().filter(|g| !g.cosim_clean) {

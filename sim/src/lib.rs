@@ -11,4 +11,5 @@
 
 pub mod fridge;
 pub mod plot;
+pub mod table;
 pub mod traffic;

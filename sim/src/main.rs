@@ -119,7 +119,7 @@ struct FridgeArgs {
     /// Print one JSON object (a key per method, plus ground_truth) instead of a table.
     #[arg(long)]
     json: bool,
-    /// Draw the estimated CDFs of the first seed against the ground truth (SVG).
+    /// Draw the estimated CDFs of the first seed against the ground truth: FILE.svg or FILE.png.
     #[arg(long)]
     plot: Option<PathBuf>,
 }
@@ -135,9 +135,7 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
         },
     };
     if let Some(plot) = &a.plot {
-        if plot.extension().and_then(|e| e.to_str()) != Some("svg") {
-            return Err(format!("--plot {}: only SVG output is supported (use a .svg file name)", plot.display()));
-        }
+        sim::plot::Format::of_path(plot).map_err(|e| format!("--plot {e}"))?;
     }
     if !(a.max_delay_ms > 0.001 && a.max_delay_ms.is_finite()) {
         return Err(format!("--max-delay-ms {}: must exceed 0.001 (the 1 µs lower end)", a.max_delay_ms));
@@ -202,19 +200,18 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
         tn += o.truth.len() as f64;
         if i == 0 {
             if let Some(path) = &a.plot {
-                use sim::plot::{cdf_svg, Curve};
-                let mut curves = vec![
-                    Curve { label: "ground truth", cdf: &o.truth },
-                    Curve { label: "fridge", cdf: &o.fridge.estimate },
-                ];
+                use sim::plot::{write_cdf, Curve};
+                let mut curves = vec![Curve { label: "ground truth", cdf: &o.truth }, Curve { label: "fridge", cdf: &o.fridge.estimate }];
+                if let Some(m) = &o.fridge_tally {
+                    curves.push(Curve { label: "fridge (tally)", cdf: &m.estimate });
+                }
                 if let Some(m) = &o.multi_fridge {
                     curves.push(Curve { label: "multi-fridge", cdf: &m.estimate });
                 }
                 curves.push(Curve { label: "simple", cdf: &o.simple.estimate });
                 curves.push(Curve { label: "expiry", cdf: &o.expiry.estimate });
                 let title = format!("fridge, M = {}, trace {} (seed {seed})", a.memory, a.trace);
-                std::fs::write(path, cdf_svg(&title, &curves))
-                    .map_err(|e| format!("--plot {}: {e}", path.display()))?;
+                write_cdf(path, &title, &curves).map_err(|e| format!("--plot {e}"))?;
             }
         }
         truths.push(o.truth);

@@ -9,6 +9,7 @@
 //! so each configuration runs in its own directory (`--out`, default `out/synth/<top>/`) with relative paths.
 //! nextpnr runs with one thread, one job at a time (results do not depend on the machine's load).
 
+use sim::table::{flagged, Align, Table};
 use hdl::synth_tops::SynthConfig;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -333,18 +334,6 @@ fn used(util: &Value, what: &str) -> u64 {
     util[what]["used"].as_u64().unwrap_or(0)
 }
 
-/// The emitted Verilog as Yosys gets it. The shared `Sram` zero-initialises its array with an `initial`
-/// loop over every word; Yosys' Verilog frontend unrolls that loop word by word and does not finish a
-/// 2^16-word table in 5 minutes (measured with 0.23 and 0.70; 2^10 words take a second). ECP5 block RAM
-/// (DP16KD `INITVAL_*` default) and LUT RAM power up zero anyway, and the reset sweep clears every table,
-/// so the loop is dropped here: the hardware is the same.
-pub fn for_yosys(verilog: &str) -> String {
-    verilog.replace(
-        "for (i = 0; i < DEPTH; i = i + 1) mem[i] = 0;",
-        "/* netmeas synth: zero init left to the RAM's power-up contents (see sim/src/synth.rs) */",
-    )
-}
-
 /// Prefix of the I/O register ring's registers (counted and subtracted from the core's FFs).
 const RING: &str = "netmeas_ring_";
 
@@ -387,7 +376,7 @@ pub fn with_io_ring(top: &hdl::emit::TopInfo) -> (String, String, u64) {
     }
     let v = format!(
         "{}\n// {name}: netmeas synth's I/O register ring around {top}.\nmodule {name}(\n    {}\n);\n{decls}    always @(posedge clock) begin\n{regs}    end\n    (* keep_hierarchy *)\n    {top} core(\n        {}\n    );\nendmodule\n",
-        for_yosys(&top.verilog),
+        top.verilog,
         ports.join(",\n    "),
         conns.join(",\n        "),
         top = top.name
@@ -508,38 +497,40 @@ fn fmt_bits(b: u64) -> String {
     }
 }
 
-fn table(results: &[SynthResult]) -> String {
-    let mut s = format!(
-        "{:<6} {:<14} {:>2} {:>6} {:>6} {:>6} {:>6} {:>22} {:>5} {:>10} {:>16}\n",
-        "core",
-        "config",
-        "II",
-        "LUT4",
-        "FF",
-        "DP16KD",
-        "MULT18",
-        "Fmax MHz med (min-max)",
-        "≥150",
-        "mem need",
-        "BRAM used (min)"
-    );
+/// The results table, rendered as text by `netmeas synth` and as Markdown by `--markdown`.
+fn results_table(results: &[SynthResult]) -> Table {
+    use Align::{Left, Right};
+    let mut t = Table::new(&[
+        ("core", Left),
+        ("config", Left),
+        ("II", Right),
+        ("LUT4", Right),
+        ("FF", Right),
+        ("DP16KD", Right),
+        ("MULT18", Right),
+        ("Fmax MHz median (min–max)", Left),
+        ("≥150 MHz", Left),
+        ("memory needed", Right),
+        ("BRAM bits used", Right),
+        ("min DP16KD", Right),
+    ]);
     for r in results {
-        s += &format!(
-            "{:<6} {:<14} {:>2} {:>6} {:>6} {:>6} {:>6} {:>22} {:>5} {:>10} {:>16}\n",
-            r.core,
-            r.config,
-            if r.ii1 { 1 } else { 2 },
-            r.lut4,
-            r.ff,
-            r.bram,
-            r.dsp,
-            format!("{:.1} ({:.1}-{:.1})", r.fmax_mhz, r.fmax_min_mhz, r.fmax_max_mhz),
-            if r.fmax_mhz >= 150.0 { "yes" } else { "NO" },
-            fmt_bits(r.memory_bits_needed),
-            format!("{} ({})", fmt_bits(r.bram_bits_used), r.bram_min_blocks),
-        );
+        t.row(vec![
+            r.core.clone().into(),
+            r.config.clone().into(),
+            (if r.ii1 { "1" } else { "2" }).into(),
+            r.lut4.to_string().into(),
+            r.ff.to_string().into(),
+            r.bram.to_string().into(),
+            r.dsp.to_string().into(),
+            format!("{:.1} ({:.1}–{:.1})", r.fmax_mhz, r.fmax_min_mhz, r.fmax_max_mhz).into(),
+            if r.fmax_mhz >= 150.0 { "yes".into() } else { flagged("no") },
+            fmt_bits(r.memory_bits_needed).into(),
+            fmt_bits(r.bram_bits_used).into(),
+            r.bram_min_blocks.to_string().into(),
+        ]);
     }
-    s
+    t
 }
 
 /// CPU model and hardware threads, for reports.
@@ -575,27 +566,7 @@ fn markdown(results: &[SynthResult], tools: &Tools, args: &SynthArgs, command: &
           min = fewest DP16KD that can hold each memory in one aspect ratio (memories under 64 entries \
           are left to LUT RAM/flip-flops and not counted). All cores sit in a ring of I/O registers (see \
           synth/README.md); FF excludes the ring.\n\n";
-    s += "| core | config | II | LUT4 | FF | DP16KD | MULT18 | Fmax MHz median (min–max) | ≥150 MHz | memory needed | BRAM bits used | min DP16KD |\n";
-    s += "|---|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|\n";
-    for r in results {
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.1} ({:.1}–{:.1}) | {} | {} | {} | {} |\n",
-            r.core,
-            r.config,
-            if r.ii1 { 1 } else { 2 },
-            r.lut4,
-            r.ff,
-            r.bram,
-            r.dsp,
-            r.fmax_mhz,
-            r.fmax_min_mhz,
-            r.fmax_max_mhz,
-            if r.fmax_mhz >= 150.0 { "yes" } else { "**no**" },
-            fmt_bits(r.memory_bits_needed),
-            fmt_bits(r.bram_bits_used),
-            r.bram_min_blocks
-        );
-    }
+    s += &results_table(results).markdown();
     s += "\n## Critical paths (seed nearest the median)\n\n";
     for r in results {
         if let Some(c) = &r.crit {
@@ -637,7 +608,7 @@ pub fn run(args: &SynthArgs) -> Result<(), String> {
         let v: Vec<Value> = results.iter().map(|r| r.to_json()).collect();
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
     } else {
-        print!("{}", table(&results));
+        print!("{}", results_table(&results).text());
         println!("\ncritical paths (seed nearest the median):");
         for r in &results {
             if let Some(c) = &r.crit {
@@ -667,12 +638,49 @@ mod tests {
         assert_eq!(min_blocks(64, 32), 1);
     }
 
+    fn result(config: &str, fmax: f64, bram_bits: u64) -> SynthResult {
+        SynthResult {
+            core: "rmw".into(),
+            config: config.into(),
+            top: format!("rmw_{config}"),
+            ii1: true,
+            lut4: 267,
+            ff: 284,
+            bram: 2,
+            dsp: 0,
+            lutram: 0,
+            ring_ff: 100,
+            fmax_mhz: fmax,
+            fmax_min_mhz: fmax - 5.0,
+            fmax_max_mhz: fmax + 5.0,
+            fmax_per_seed: vec![],
+            memory_bits_needed: 32768,
+            bram_bits_used: bram_bits,
+            bram_min_blocks: 2,
+            crit: None,
+            seconds: 1.0,
+            memories: vec![],
+        }
+    }
+
     #[test]
-    fn yosys_gets_no_memory_init_loop() {
-        let cfgs = hdl::synth_tops::configs(Some("fifo"), &[]).unwrap();
-        let v = &cfgs[0].top.verilog;
-        assert!(v.contains("mem[i] = 0"), "the Sram init loop changed: update for_yosys");
-        assert!(!for_yosys(v).contains("mem[i] = 0"));
+    fn text_and_markdown_tables_show_the_same_cells() {
+        let rs = [result("dp_a10_w32", 194.4, 36864), result("dp_a16_w32", 106.0, 0)];
+        let t = results_table(&rs);
+        let md = t.markdown();
+        let text = t.text();
+        assert_eq!(md.lines().count(), 4);
+        assert_eq!(text.lines().count(), 3);
+        assert_eq!(
+            md.lines().nth(2).unwrap(),
+            "| rmw | dp_a10_w32 | 1 | 267 | 284 | 2 | 0 | 194.4 (189.4–199.4) | yes | 32 Kib | 36 Kib | 2 |"
+        );
+        assert!(md.lines().nth(3).unwrap().contains("| 106.0 (101.0–111.0) | **no** | 32 Kib | – | 2 |"));
+        let words = |l: &str| l.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            words(text.lines().nth(2).unwrap()),
+            words("rmw dp_a16_w32 1 267 284 2 0 106.0 (101.0–111.0) NO 32 Kib – 2")
+        );
     }
 
     #[test]

@@ -24,12 +24,36 @@ fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
 }
 
 #[test]
+fn run_fridge_plots_png_and_svg() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_plot");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["cdf.png", "cdf.svg"] {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--plot", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let bytes = std::fs::read(&path).expect("the plot is written");
+        if name.ends_with(".png") {
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+            let r = png::Decoder::new(std::io::Cursor::new(&bytes[..])).read_info().expect("a PNG");
+            assert_eq!((r.info().width, r.info().height), (1440, 880));
+        } else {
+            let svg = String::from_utf8(bytes).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("ground truth") && svg.contains("expiry"));
+        }
+    }
+    let o = netmeas(&["run", "fridge", "--plot", "x.pdf", "--seeds", "1"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains(".svg") && err.contains(".png") && err.contains("x.pdf"), "{err}");
+}
+
+#[test]
 fn bad_input_is_a_clear_error_not_a_panic() {
     for args in [
         &["run", "fridge", "--p", "2"][..],
         &["run", "fridge", "--memory", "1000", "--samples", "1000", "--seeds", "1"],
         &["run", "fridge", "--trace", "/nonexistent.pcap"],
-        &["run", "fridge", "--plot", "x.png", "--seeds", "1"],
+        &["run", "fridge", "--plot", "x.pdf", "--seeds", "1"],
         &["run", "fridge", "--engine", "fpga"],
         &["demo", "--transactions", "0"],
         &["frobnicate"],

@@ -1,5 +1,6 @@
 //! SRAM register file (`Sram<A, W>`): 2^A words of W bits, dual- or single-port, registered read data,
-//! zero-initialised in the Verilog and swept to zero after reset. Model: `golden::common::sram`.
+//! zero-initialised in the Verilog for simulators (not under `SYNTHESIS`, see `Sram::hdl`) and swept to zero
+//! after reset. Model: `golden::common::sram`.
 //!
 //! Ports: `raddr` (read address, data in `rdata` one cycle later), `we`/`waddr`/`wdata` (write at the
 //! edge), `busy` (high while the post-reset sweep owns the write port; writes are ignored then).
@@ -79,8 +80,13 @@ impl<const A: usize, const W: usize> Logic for Sram<A, W> {
     }
     fn hdl(&self) -> Verilog {
         let depth = 1usize << A;
+        // The array's zero-init loop is for simulators only (`ifndef SYNTHESIS`; Yosys defines SYNTHESIS,
+        // Verilator does not): Yosys' frontend unrolls it word by word and does not finish a 2^16-word
+        // table in 5 minutes (0.23 and 0.70), while FPGA block and LUT RAM power up zero anyway (ECP5
+        // DP16KD `INITVAL_*` default) and the reset sweep clears every word. Registers keep their values.
         let init = if initial_values() {
-            "integer i;\ninitial begin\n   for (i = 0; i < DEPTH; i = i + 1) mem[i] = 0;\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
+            "`ifndef SYNTHESIS\ninteger i;\ninitial for (i = 0; i < DEPTH; i = i + 1) mem[i] = 0;\n`endif\n\
+initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
         } else {
             ""
         };
