@@ -214,6 +214,11 @@ fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
                 ac.recovery.subsets,
                 ac.recovery_time.as_secs_f64() * 1e3 / ac.seeds.max(1) as f64
             );
+            println!(
+                "  loss_err {} with the single-lost-packet residual check (extension, not in the paper; {} more buckets explained)",
+                f(ac.loss_one_lost_rel_err()),
+                ac.recovery.one_lost
+            );
         }
     }
     println!("(relative errors |estimate − truth| / truth averaged over seeds; \"seeds\": seeds with a delay estimate)");

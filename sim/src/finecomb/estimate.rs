@@ -36,16 +36,21 @@
 //! (`ISD ^= D, TS −= τ, C −= 1`: packets of another interval counted here). The first subset after which
 //! the receiver's ISD and count equal the sender's repairs the bucket. Buckets with more than
 //! [`MAX_SUBSET_ENTRIES`] candidates are left alone (2^k subsets; with W < M a bucket has O(W/M) of them).
+//! [`recover`] can also explain unrecoverable buckets by one lost packet for the loss estimate (an
+//! extension, reported beside the paper's estimate, never in its place).
 //!
 //! ## Several banks (§III-E)
 //! Delay: banks have the same number of buckets; for every row i the useful bucket with the largest count
 //! over the banks is taken, and rows are summed as one bank (mean and σ̂ as above). Loss: the estimate of
 //! the bank whose estimate is closest (in ratio) to the loss rate it was tuned for.
 
-use golden::finecomb::{bucket_index, BankReadout, Bucket, Stash, StashEntry};
+use golden::finecomb::{bucket_index, BankReadout, Bucket, Digest, Stash, StashEntry};
 
 /// Most stash entries of one bucket whose 2^k subsets recovery tries.
 pub const MAX_SUBSET_ENTRIES: usize = 20;
+
+/// Expected false single-loss explanations per bucket above which [`recover`] does not try them.
+pub const MAX_FALSE_EXPLANATIONS: f64 = 0.05;
 
 /// How a bucket pair is judged useful.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +172,18 @@ pub struct RecoveryStats {
     pub too_many: usize,
     /// Subsets tried in all.
     pub subsets: u64,
+    /// Not recovered, but explained by stash entries plus one lost packet (the loss-only extension).
+    pub one_lost: usize,
+}
+
+impl RecoveryStats {
+    pub fn add(&mut self, o: &RecoveryStats) {
+        self.attempted += o.attempted;
+        self.recovered += o.recovered;
+        self.too_many += o.too_many;
+        self.subsets += o.subsets;
+        self.one_lost += o.one_lost;
+    }
 }
 
 fn apply(b: &mut Bucket, e: &StashEntry, dir: Direction, undo: bool) {
@@ -181,10 +198,32 @@ fn apply(b: &mut Bucket, e: &StashEntry, dir: Direction, undo: bool) {
     }
 }
 
-/// Stash recovery of one bank (module docs): the receiver's buckets after recovery.
-pub fn recover(sender: &BankReadout, receiver: &BankReadout) -> (Vec<Bucket>, RecoveryStats) {
+/// The receiver's buckets of one bank after stash recovery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recovered {
+    /// §III-D recovery: a bucket is changed only when a subset makes ISD and count match the sender's.
+    pub buckets: Vec<Bucket>,
+    /// Additionally, buckets explained by a subset plus exactly one lost packet (extension, see
+    /// [`recover`]): for the loss estimate only (such a bucket is still useless for delay).
+    pub loss_buckets: Vec<Bucket>,
+    pub stats: RecoveryStats,
+}
+
+/// Stash recovery of one bank (module docs).
+///
+/// Extension beyond the paper, for the loss estimate only: §III-C-3 notes that a bucket holding both a
+/// lost and a reordered packet cannot be recovered, so its counts mislead the loss estimator. But the
+/// residual `ISD_s ⊕ ISD_r'` left by a subset is then exactly the digest of the lost packet when one packet
+/// was lost, and a real digest must pass this bank's sampling test (`threshold`) and map to this bucket —
+/// about log2(M/p) bits of redundancy (≈ 11 bits at M = 144, p = 0.04), on top of `C_s = C_r' + 1`. The
+/// first subset that passes all three is taken as the explanation, and `loss_buckets` holds the bucket
+/// with those stash entries applied. A random residual passes with probability ≈ p/M, so the explanation
+/// is only taken where the subsets that give the right count (`C_r' = C_s − 1`) are few enough to expect
+/// fewer than [`MAX_FALSE_EXPLANATIONS`] false passes. `threshold = None` turns this off.
+pub fn recover(sender: &BankReadout, receiver: &BankReadout, threshold: Option<u32>) -> Recovered {
     let m = receiver.buckets.len();
     let mut out = receiver.buckets.clone();
+    let mut loss_out = receiver.buckets.clone();
     let mut stats = RecoveryStats::default();
     let mut candidates: Vec<Vec<(StashEntry, Direction)>> = vec![Vec::new(); m];
     for (e, dir) in stash_entries(&receiver.stash) {
@@ -206,6 +245,8 @@ pub fn recover(sender: &BankReadout, receiver: &BankReadout) -> (Vec<Bucket>, Re
         let target = sender.buckets[i];
         let mut b = receiver.buckets[i];
         let mut chosen = vec![false; cand.len()];
+        let (mut one_lost, mut eligible): (Option<Bucket>, u64) = (None, 0);
+        let mut recovered = false;
         for g in 1u64..(1u64 << cand.len()) {
             // Gray code: step g toggles entry trailing_zeros(g).
             let j = g.trailing_zeros() as usize;
@@ -214,12 +255,26 @@ pub fn recover(sender: &BankReadout, receiver: &BankReadout) -> (Vec<Bucket>, Re
             stats.subsets += 1;
             if b.isd == target.isd && b.count == target.count {
                 out[i] = b;
+                loss_out[i] = b;
                 stats.recovered += 1;
+                recovered = true;
                 break;
             }
+            if let Some(t) = threshold.filter(|_| target.count == b.count.wrapping_add(1)) {
+                eligible += 1;
+                let residual = target.isd ^ b.isd;
+                if one_lost.is_none() && Digest::sampled(residual, t) && bucket_index(residual, m) == i {
+                    one_lost = Some(b);
+                }
+            }
+        }
+        let false_passes = eligible as f64 * threshold.map(golden::finecomb::probability_of).unwrap_or(0.0) / m as f64;
+        if let (false, Some(b), true) = (recovered, one_lost, false_passes <= MAX_FALSE_EXPLANATIONS) {
+            loss_out[i] = b;
+            stats.one_lost += 1;
         }
     }
-    (out, stats)
+    Recovered { buckets: out, loss_buckets: loss_out, stats }
 }
 
 /// §III-E delay combination: per row the useful bucket with the largest count over the banks.
@@ -244,7 +299,6 @@ pub fn closest_to_tuned(estimates: &[(Option<f64>, f64)]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use golden::finecomb::Digest;
 
     fn b(ts: u64, count: u32, isd: u64) -> Bucket {
         Bucket { ts, count, isd }
@@ -304,10 +358,12 @@ mod tests {
         let dg = Digest::new();
         // Keys per bucket.
         let mut keys: Vec<Vec<u128>> = vec![vec![]; m];
+        // Keys whose digests a bank with p = 0.1 samples.
+        let t10 = golden::finecomb::threshold_for(0.1);
         let mut k = 1u128;
         while keys.iter().any(|v| v.len() < 6) {
             let i = bucket_index(dg.of(k), m);
-            if keys[i].len() < 6 {
+            if keys[i].len() < 6 && Digest::sampled(dg.of(k), t10) {
                 keys[i].push(k);
             }
             k += 1;
@@ -337,11 +393,28 @@ mod tests {
             post_end: vec![],
         };
         let receiver = BankReadout { buckets: vec![r0, r1, Bucket::default(), Bucket::default()], stash };
-        let (out, st) = recover(&sender, &receiver);
+        let rec = recover(&sender, &receiver, None);
+        let (out, st) = (&rec.buckets, rec.stats);
         assert_eq!((out[0].count, out[0].isd), (s0.count, s0.isd));
         assert_eq!(delay_sum(&s0, &out[0]), 15 - 10 + 5 + 5);
         assert_eq!(out[1], r1);
-        assert_eq!((st.attempted, st.recovered, st.too_many), (2, 1, 0));
+        assert_eq!((st.attempted, st.recovered, st.too_many, st.one_lost), (2, 1, 0, 0));
+        assert_eq!(&rec.loss_buckets, out);
+        // With the residual check, bucket 1 is explained as "k1[2] reordered, k1[0] lost" for the loss
+        // estimate: one packet short, and the residual is k1[0]'s digest.
+        // (At p = 1 and M = 4 the check has 2 bits of redundancy: not trusted.)
+        assert_eq!(recover(&sender, &receiver, Some(u32::MAX)).stats.one_lost, 0);
+        let rec = recover(&sender, &receiver, Some(t10));
+        assert_eq!(rec.buckets, *out);
+        assert_eq!(rec.stats.one_lost, 1);
+        assert_eq!(rec.loss_buckets[1].count + 1, s1.count);
+        assert_eq!(rec.loss_buckets[1].isd ^ s1.isd, dg.of(k1[0]));
+        assert_eq!(loss_finecomb(&sender.buckets, &rec.loss_buckets), Some(1.0 / 5.0));
+        // A threshold that k1[0]'s digest fails rules the explanation out.
+        let t = (dg.of(k1[0]) >> 32) as u32;
+        if t > 0 {
+            assert_eq!(recover(&sender, &receiver, Some(t - 1)).stats.one_lost, 0);
+        }
     }
 
     #[test]

@@ -34,7 +34,8 @@ use super::estimate::{
 use super::params::{expected_uncorrected, expected_useful, p_no_stash, p_stash};
 use crate::traffic::finecomb::{Event, FinecombTrafficParams, IntervalTraffic, IntervalTruth};
 use golden::finecomb::{
-    BankConfig, Digest, FinecombConfig, FinecombModel, FinecombRuntime, IntervalReport, Role, MAX_BUCKETS,
+    threshold_for, BankConfig, Bucket, Digest, FinecombConfig, FinecombModel, FinecombRuntime, IntervalReport, Role,
+    MAX_BUCKETS,
 };
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -215,6 +216,9 @@ pub struct Outcome {
     pub mean_ns: Option<f64>,
     pub stddev_ns: Option<f64>,
     pub loss: Option<f64>,
+    /// The loss estimate with the single-lost-packet explanation of [`recover`] (an extension; equal to
+    /// `loss` for methods without stash).
+    pub loss_one_lost: Option<f64>,
     pub useful_samples: u64,
     pub expected_useful_samples: Option<f64>,
     pub recovery: RecoveryStats,
@@ -286,23 +290,21 @@ fn evaluate(
 ) -> Result<Outcome, String> {
     let mut recovery = RecoveryStats::default();
     let started = Instant::now();
-    let recovered: Vec<Vec<golden::finecomb::Bucket>> = sender
+    let (recovered, loss_view): (Vec<Vec<Bucket>>, Vec<Vec<Bucket>>) = sender
         .banks
         .iter()
         .zip(&receiver.banks)
-        .map(|(s, r)| {
+        .zip(&plan.banks)
+        .map(|((s, r), b)| {
             if method == Method::Finecomb && plan.stash_entries() > 0 {
-                let (b, st) = recover(s, r);
-                recovery.attempted += st.attempted;
-                recovery.recovered += st.recovered;
-                recovery.too_many += st.too_many;
-                recovery.subsets += st.subsets;
-                b
+                let rec = recover(s, r, Some(threshold_for(b.p)));
+                recovery.add(&rec.stats);
+                (rec.buckets, rec.loss_buckets)
             } else {
-                r.buckets.clone()
+                (r.buckets.clone(), r.buckets.clone())
             }
         })
-        .collect();
+        .unzip();
     let recovery_time = started.elapsed();
     let check = match method {
         Method::Finecomb | Method::FinecombNoStash => Check::Isd,
@@ -314,21 +316,28 @@ fn evaluate(
     let used: Vec<Row> =
         if per_bank.len() == 1 { per_bank[0].iter().flatten().copied().collect() } else { combine_rows(&per_bank)? };
     let delay = delay_estimate(&used);
-    let losses: Vec<(Option<f64>, f64)> = sender
-        .banks
-        .iter()
-        .zip(&recovered)
-        .zip(&plan.banks)
-        .map(|((s, r), b)| {
-            let l = if plan.isd { loss_finecomb(&s.buckets, r) } else { loss_lda(&s.buckets, r) };
-            (l, b.tuned_loss)
-        })
-        .collect();
-    let loss = if losses.len() == 1 { losses[0].0 } else { closest_to_tuned(&losses) };
+    let loss_of = |view: &[Vec<Bucket>]| {
+        let losses: Vec<(Option<f64>, f64)> = sender
+            .banks
+            .iter()
+            .zip(view)
+            .zip(&plan.banks)
+            .map(|((s, r), b)| {
+                let l = if plan.isd { loss_finecomb(&s.buckets, r) } else { loss_lda(&s.buckets, r) };
+                (l, b.tuned_loss)
+            })
+            .collect();
+        if losses.len() == 1 {
+            losses[0].0
+        } else {
+            closest_to_tuned(&losses)
+        }
+    };
     Ok(Outcome {
         mean_ns: delay.mean_ns,
         stddev_ns: delay.stddev_ns,
-        loss,
+        loss: loss_of(&recovered),
+        loss_one_lost: loss_of(&loss_view),
         useful_samples: delay.samples,
         expected_useful_samples: expected,
         recovery,
@@ -412,6 +421,7 @@ pub struct Accumulator {
     mean: Vec<Option<f64>>,
     stddev: Vec<Option<f64>>,
     loss: Vec<Option<f64>>,
+    loss_one_lost: Vec<Option<f64>>,
     samples: Vec<f64>,
     expected: Vec<Option<f64>>,
     /// Seeds, recovered/attempted buckets and recovery time in all.
@@ -430,14 +440,16 @@ impl Accumulator {
         self.mean.push(rel_err(o.mean_ns, truth.mean_delay_ns));
         self.stddev.push(rel_err(o.stddev_ns, truth.stddev_ns));
         self.loss.push(rel_err(o.loss, truth.loss_rate));
+        self.loss_one_lost.push(rel_err(o.loss_one_lost, truth.loss_rate));
         self.samples.push(o.useful_samples as f64);
         self.expected.push(o.expected_useful_samples);
         self.seeds += 1;
-        self.recovery.attempted += o.recovery.attempted;
-        self.recovery.recovered += o.recovery.recovered;
-        self.recovery.too_many += o.recovery.too_many;
-        self.recovery.subsets += o.recovery.subsets;
+        self.recovery.add(&o.recovery);
         self.recovery_time += o.recovery_time;
+    }
+    /// Mean relative error of [`Outcome::loss_one_lost`].
+    pub fn loss_one_lost_rel_err(&self) -> Option<f64> {
+        average(&self.loss_one_lost)
     }
     /// Seeds in which the method gave a mean-delay estimate.
     pub fn seeds_with_estimate(&self) -> usize {
