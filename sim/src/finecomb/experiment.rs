@@ -151,7 +151,15 @@ fn finecomb_bank(s: usize, beta: f64, rho: f64, t: f64, stash: StashChoice) -> R
     Ok(BankPlan { buckets: s - 4 * w, stash_depth: w, p, tuned_loss: beta })
 }
 
+/// LDA's buckets for the memory of FineComb banks: 1.5 · (M + W/2) (module docs).
+fn lda_buckets(finecomb: &[BankPlan]) -> usize {
+    let m: usize = finecomb.iter().map(|b| b.buckets).sum();
+    let w: usize = finecomb.iter().map(|b| 4 * b.stash_depth).sum();
+    (1.5 * (m as f64 + w as f64 / 2.0)).round() as usize
+}
+
 fn lda_bank(buckets: usize, beta: f64, t: f64) -> BankPlan {
+    let buckets = buckets.min(MAX_BUCKETS);
     BankPlan { buckets, stash_depth: 0, p: p_no_stash(buckets as f64, 0.0, beta, t), tuned_loss: beta }
 }
 
@@ -176,8 +184,8 @@ pub fn plans(setup: &Setup) -> Result<(Plan, Plan, Plan), String> {
             let rho = tp.tuple().provisioned_r() as f64 / t;
             let fc = finecomb_bank(s, tp.loss, rho, t, setup.stash)?;
             let ns = finecomb_bank(s, tp.loss, rho, t, StashChoice::Fixed(0))?;
-            let m_lda = (1.5 * (fc.buckets as f64 + 2.0 * fc.stash_depth as f64)).round() as usize;
-            (vec![fc], vec![ns], vec![lda_bank(m_lda.min(MAX_BUCKETS), tp.loss, t)])
+            let lda = lda_bank(lda_buckets(&[fc]), tp.loss, t);
+            (vec![fc], vec![ns], vec![lda])
         }
         4 => {
             if setup.stash != StashChoice::Auto {
@@ -199,10 +207,8 @@ pub fn plans(setup: &Setup) -> Result<(Plan, Plan, Plan), String> {
             let ns: Result<Vec<_>, _> =
                 BANK_REGIONS.iter().map(|&(b, r)| finecomb_bank(part, b, r, t, StashChoice::Fixed(0))).collect();
             let fc = equalize(fc?)?;
-            let m: usize = fc.iter().map(|b| b.buckets).sum();
-            let w: usize = fc.iter().map(|b| 4 * b.stash_depth).sum();
-            let half = ((1.5 * (m as f64 + w as f64 / 2.0)) / 2.0).round() as usize;
-            (fc, equalize(ns?)?, LDA_BANK_LOSSES.iter().map(|&b| lda_bank(half.min(MAX_BUCKETS), b, t)).collect())
+            let half = lda_buckets(&fc) / LDA_BANK_LOSSES.len();
+            (fc, equalize(ns?)?, LDA_BANK_LOSSES.iter().map(|&b| lda_bank(half, b, t)).collect())
         }
         n => return Err(format!("--banks {n}: the paper defines 1 bank or the 4-bank layout of §III-E")),
     };
