@@ -364,15 +364,16 @@ pub fn expected_samples(plan: &Plan, traffic: &FinecombTrafficParams) -> Option<
     Some(expected_useful(b.p, good, b.buckets as f64, l))
 }
 
-/// Stash entries FineComb may want around a marker, in packets: enough margin for the rings.
-fn margin(plans: &[&Plan]) -> u64 {
+/// Packets of the neighbouring intervals beyond the drifting ones: enough for the stash queues around
+/// both markers to fill (4w/p), at most one interval.
+fn margin(plans: &[&Plan], packets: u64) -> u64 {
     let need = plans
         .iter()
         .flat_map(|p| &p.banks)
         .map(|b| (4.0 * b.stash_depth as f64 / b.p).ceil() as u64)
         .max()
         .unwrap_or(0);
-    need + 1000
+    (need + 1000).min(packets)
 }
 
 /// Runs every method of the setup on the interval of `seed`.
@@ -394,7 +395,7 @@ pub fn run_interval(setup: &Setup, seed: u64) -> Result<IntervalOutcome, String>
         runs.push((lda_methods, &lda));
     }
     let plan_refs: Vec<&Plan> = runs.iter().map(|r| r.1).collect();
-    let traffic = IntervalTraffic::new(setup.traffic, seed, margin(&plan_refs))?;
+    let traffic = IntervalTraffic::new(setup.traffic, seed, margin(&plan_refs, setup.traffic.packets))?;
     let reports = run_cores(&traffic, &plan_refs)?;
     let mut results = Vec::new();
     for ((methods, plan), (s, r)) in runs.iter().zip(&reports) {
