@@ -10,4 +10,5 @@
 //! memory read before the reset sweep reached a word) are `None` and are not compared.
 
 pub mod common;
+pub mod finecomb;
 pub mod fridge;

@@ -3,12 +3,15 @@
 //! Library half of the `sim` crate (the `netmeas` CLI in `main.rs` is the other half). Data flows one way:
 //! trace → packet descriptors → core (golden or RTL) → report stream → estimator → metrics/plots.
 //!
+//! - [`finecomb`]: FineComb's estimators (useful buckets, mean delay, standard deviation, loss, stash
+//!   recovery, multi-bank combination, LDA and LDA+), the §IV parameter formulas and the §V experiments.
 //! - [`fridge`]: the fridge's estimators (correction factors, weighted CDF, inverse-variance combination,
 //!   the |log2| percentile metric) and its §2.4 experiments.
 //! - [`traffic`]: where descriptors come from — the synthetic generators of the papers' evaluations and a
 //!   self-contained pcap/pcapng reader that turns real TCP captures into request/response descriptors, each
 //!   with its exact ground truth.
 
+pub mod finecomb;
 pub mod fridge;
 pub mod plot;
 pub mod table;

@@ -65,3 +65,45 @@ fn bad_input_is_a_clear_error_not_a_panic() {
         assert!(err.contains("error"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn run_finecomb_json_has_the_issue_keys_per_method() {
+    let o = netmeas(&["run", "finecomb", "--packets", "200000", "--seeds", "2", "--rho", "0.004", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    let obj = v.as_object().unwrap();
+    assert_eq!(obj.len(), 4, "{v}");
+    for method in ["finecomb", "finecomb_nostash", "lda", "lda_plus"] {
+        let m = v[method].as_object().unwrap_or_else(|| panic!("{method} in {v}"));
+        assert_eq!(m.len(), 5, "{method}: {v}");
+        for key in ["mean_delay_rel_err", "stddev_rel_err", "loss_rel_err", "useful_samples", "expected_useful_samples"] {
+            assert!(m[key].is_number(), "{method}.{key} in {v}");
+        }
+    }
+    // One method, four banks: the combination has no expected-sample formula, so that key is null.
+    let o = netmeas(&["run", "finecomb", "--packets", "200000", "--seeds", "1", "--banks", "4", "--method", "finecomb", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
+    assert!(v["finecomb"]["expected_useful_samples"].is_null() && v["finecomb"]["mean_delay_rel_err"].is_number());
+}
+
+#[test]
+fn run_finecomb_bad_input_is_a_clear_error() {
+    for (args, says) in [
+        (&["run", "finecomb", "--engine", "rtl"][..], "RTL FineComb core not built yet"),
+        (&["run", "finecomb", "--loss", "1.5"], "--loss"),
+        (&["run", "finecomb", "--rho", "2"], "--rho"),
+        (&["run", "finecomb", "--stash", "many"], "--stash"),
+        (&["run", "finecomb", "--banks", "3"], "--banks"),
+        (&["run", "finecomb", "--buckets", "100", "--stash", "400"], "no buckets"),
+        (&["run", "finecomb", "--method", "ldaa"], "error"),
+        (&["run", "finecomb", "--reorder", "sideways"], "error"),
+    ] {
+        let o = netmeas(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -6,6 +6,8 @@
 //! - [`synthetic()`] and [`wide()`] ([`synthetic`](mod@synthetic) module): the generators of the fridge paper's §2.4 —
 //!   requests at a constant rate, a random subset answered, log-uniform delays — and a wide-range variant
 //!   for multi-fridge experiments.
+//! - [`finecomb`](mod@finecomb): the FineComb paper's §V-A interval traffic — Weibull delays, random loss and
+//!   the deterministic reordering model around sync messages — for a sender and a receiver.
 //! - [`capture`]: a self-contained reader of classic pcap and pcapng files (no libpcap), yielding frames;
 //!   [`packet`] decodes the link, IP and TCP headers of a frame; [`tcp`] turns TCP segments into
 //!   request/response descriptors ([`TcpMode::DataAck`]: data segment → the ACK that acknowledges exactly
@@ -15,6 +17,7 @@
 //! core that sees the same stream is judged against the pairs it could in principle have found.
 
 pub mod capture;
+pub mod finecomb;
 pub mod packet;
 mod rng;
 pub mod synthetic;
