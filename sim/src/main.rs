@@ -253,8 +253,8 @@ struct FridgeArgs {
     /// §2.2.3); D is the 95th-percentile delay, estimated by a pilot run whose lifetime spans the trace.
     #[arg(long, default_value = "auto")]
     p: String,
-    /// Fridges of the multi-fridge method (2, 4 or 8; it runs when more than 1), each of M/N entries and
-    /// aimed at its own delay range.
+    /// Fridges of the multi-fridge method (2..=8; it runs when more than 1): M/2, M/4, ..., the last two
+    /// equal, the largest aimed at the 95th-percentile delay and the others at shorter ones.
     #[arg(long, default_value_t = 1)]
     fridges: usize,
     /// Repetitions (new trace and PRNG seed each; a capture is reused); metrics are averaged.
