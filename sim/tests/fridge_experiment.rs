@@ -54,8 +54,12 @@ fn bad_settings_are_errors() {
     let mut s = setup(Engine::Golden, 1);
     s.memory = 1000;
     assert!(run_methods(&s, &trace, 1).unwrap_err().contains("power of two"));
-    let mut s = setup(Engine::Golden, 3);
+    let mut s = setup(Engine::Golden, 9);
     s.memory = 1024;
+    assert!(run_methods(&s, &trace, 1).unwrap_err().contains("--fridges"));
+    // Three fridges of 8 entries: M/2, M/4, M/4 leaves 2 entries in the smallest.
+    let mut s = setup(Engine::Golden, 3);
+    s.memory = 8;
     assert!(run_methods(&s, &trace, 1).unwrap_err().contains("--fridges"));
     let s = Setup { p: PChoice::Fixed(1.5), ..setup(Engine::Golden, 1) };
     assert!(run_methods(&s, &trace, 1).unwrap_err().contains("--p"));
