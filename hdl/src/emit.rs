@@ -184,7 +184,7 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
                 &desc,
                 false,
                 params,
-                FridgeCore::<11, 16, 24, 20, 61, 47, 4, 5, 288, 9, 12>::new(&cfg).map_err(err)?,
+                FridgeCore::<10, 16, 24, 20, 61, 47, 4, 5, 288, 9, 12>::new(&cfg).map_err(err)?,
             )?,
             other => return Err(format!("no generics spelled out for fridge top {other}")),
         }

@@ -233,9 +233,10 @@ pub fn fridge_tops() -> Vec<(&'static str, golden::fridge::FridgeConfig)> {
     use golden::fridge::FridgeConfig;
     let single = FridgeConfig::default();
     let four = FridgeConfig {
-        // Four fridges of different sizes, narrow fields: 16-bit signatures, 24-bit timestamps in 256 ns
-        // units (they wrap every 4.3 s), 20-bit counters, and a 16-entry report FIFO that overflows.
-        addr_bits: vec![10, 9, 8, 8],
+        // Four fridges of different sizes — the multi-fridge layout of 1024 entries (M/2, M/4, M/8, M/8) —
+        // narrow fields: 16-bit signatures, 24-bit timestamps in 256 ns units (they wrap every 4.3 s),
+        // 20-bit counters, and a 16-entry report FIFO that overflows.
+        addr_bits: vec![9, 8, 7, 7],
         sig_bits: 16,
         ts_bits: 24,
         ts_shift: 8,

@@ -55,18 +55,25 @@ fn main() {
             .collect();
         report(&format!("single fridge p = {p}"), &ests, &truths);
     }
-    for n in 2..=4 {
-        let setup =
-            Setup { memory, p: PChoice::Auto, fridges: n, engine: Engine::Golden, core: FridgeConfig::default() };
+    for (n, model_variance) in [(2, true), (3, true), (4, true), (3, false), (4, false)] {
+        let setup = Setup {
+            memory,
+            p: PChoice::Auto,
+            fridges: n,
+            model_variance,
+            engine: Engine::Golden,
+            core: FridgeConfig::default(),
+        };
         let (mut single, mut multi) = (vec![], vec![]);
         for (i, t) in traces.iter().enumerate() {
             let o = run_methods(&setup, t, i as u64 + 1).expect("methods");
             single.push(o.fridge.estimate);
             multi.push(o.multi_fridge.expect("multi-fridge ran").estimate);
         }
-        if n == 2 {
+        if n == 2 && model_variance {
             report("single fridge, p auto", &single, &truths);
         }
-        report(&format!("multi-fridge N = {n}"), &multi, &truths);
+        let v = if model_variance { "model" } else { "samples" };
+        report(&format!("multi-fridge N = {n}, --variance {v}"), &multi, &truths);
     }
 }

@@ -257,6 +257,12 @@ struct FridgeArgs {
     /// equal, the largest aimed at the 95th-percentile delay and the others at shorter ones.
     #[arg(long, default_value_t = 1)]
     fridges: usize,
+    /// How the multi-fridge combination weighs the fridges in each delay bin: `samples` = inverse of
+    /// V̂_k = Σ w² of the fridge's samples there (§2.3.2, eq. 2.7), `model` = inverse of the same variance
+    /// computed from the fridge's M, p, share and the request rate, so the weights do not depend on the
+    /// samples themselves.
+    #[arg(long, default_value = "model", value_parser = ["samples", "model"])]
+    variance: String,
     /// Repetitions (new trace and PRNG seed each; a capture is reused); metrics are averaged.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
     seeds: u64,
@@ -303,7 +309,14 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
     };
     let engine = if a.engine == "rtl" { Engine::Rtl } else { Engine::Golden };
     let setup =
-        Setup { memory: a.memory, p, fridges: a.fridges, engine, core: golden::fridge::FridgeConfig::default() };
+        Setup {
+            memory: a.memory,
+            p,
+            fridges: a.fridges,
+            model_variance: a.variance == "model",
+            engine,
+            core: golden::fridge::FridgeConfig::default(),
+        };
     let file_trace = match &source {
         TraceSource::File(..) => Some(source.generate(0)?),
         _ => None,
@@ -526,6 +539,7 @@ fn demo_fridge_experiment(seed: u64) -> Result<(), String> {
         memory: 1024,
         p: PChoice::Auto,
         fridges: 1,
+        model_variance: true,
         engine: Engine::Rtl,
         core: golden::fridge::FridgeConfig::default(),
     };

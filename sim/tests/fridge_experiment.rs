@@ -11,7 +11,7 @@ fn small_trace(seed: u64) -> sim::traffic::Trace {
 }
 
 fn setup(engine: Engine, fridges: usize) -> Setup {
-    Setup { memory: 1024, p: PChoice::Auto, fridges, engine, core: FridgeConfig::default() }
+    Setup { memory: 1024, p: PChoice::Auto, fridges, model_variance: true, engine, core: FridgeConfig::default() }
 }
 
 #[test]

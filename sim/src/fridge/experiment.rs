@@ -23,11 +23,14 @@
 //!   combined by inverse-variance weighting. Why this split: under the max-over-percentiles metric the
 //!   long tail decides, and only a fridge aimed at it samples it, so it keeps most of the memory; the small
 //!   fridges add many short-delay samples cheaply. (Measured on the wide trace, 30 seeds, M = 1024: an equal
-//!   split [256 × 4] gave max_err_5_95 0.21–0.28, [512, 256, 256] 0.08–0.09; `cargo run --release -p sim
-//!   --example multi_fridge_sweep` prints the sweep.)
+//!   split [256 × 4] gave max_err_5_95 0.21–0.28, [512, 256, 256] 0.08–0.11; `cargo run --release -p sim
+//!   --example multi_fridge_sweep` prints the sweep.) The per-bin variances come from the model by default
+//!   ([`Variance`], `Setup::model_variance`).
 //! - Expiry baseline: threshold = the true 99th-percentile delay (the paper's setting).
 
-use super::estimate::{corrected, errors, from_tally, inverse_variance, Errors, FridgeParams, Sample, WeightedCdf};
+use super::estimate::{
+    corrected, errors, from_tally, inverse_variance, Errors, FridgeParams, Sample, Variance, WeightedCdf,
+};
 use crate::traffic::{self, Trace};
 use golden::fridge::tally::TallyRecord;
 use golden::fridge::{threshold_for, FridgeConfig, FridgeMode, FridgeModel, FridgeRuntime, PacketKind, Report};
@@ -85,6 +88,12 @@ pub fn run_core(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace, engine: E
     Ok(CoreRun { samples: reports.iter().map(|r| Sample::from_report(cfg, r)).collect(), tally })
 }
 
+/// The built RTL configuration with these fridge sizes (its field widths may differ from `cfg`'s), if any:
+/// `--engine rtl` runs the multi-fridge on the four-fridge build (`--fridges 4` at the default 1024 entries).
+fn rtl_config(cfg: &FridgeConfig) -> Option<FridgeConfig> {
+    ["fridge_dp", "fridge4_dp"].map(testbench::fridge::top_config).into_iter().find(|t| t.addr_bits == cfg.addr_bits)
+}
+
 fn rtl_run(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<(Vec<Report>, Vec<TallyRecord>), String> {
     use testbench::fridge::{run_trace, top_config};
     use testbench::models::{Fridge4Dp, FridgeDp};
@@ -95,7 +104,9 @@ fn rtl_run(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<(Vec
     } else {
         return Err(format!(
             "no RTL build of this configuration ({} fridge(s) of {:?} address bits); the built ones are \
-             fridge_dp (one fridge of 1024 entries) and fridge4_dp (fridges of 1024, 512, 256, 256 entries)",
+             fridge_dp (one fridge of 1024 entries: --memory 1024) and fridge4_dp (fridges of 512, 256, 128, \
+             128 entries, 16-bit signatures, 24-bit timestamps in 256 ns units, 20-bit counters: --memory 1024 \
+             --fridges 4)",
             cfg.fridges(),
             cfg.addr_bits
         ));
@@ -175,6 +186,8 @@ pub struct Setup {
     pub p: PChoice,
     /// Fridges of the multi-fridge method (it runs when > 1).
     pub fridges: usize,
+    /// The multi-fridge combination's variances from the model rather than the samples ([`Variance`]).
+    pub model_variance: bool,
     pub engine: Engine,
     /// Field widths and port structure of the core (the fridge count and sizes are set per method).
     pub core: FridgeConfig,
@@ -230,6 +243,7 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
             auto_p(m, rate, d * 1e-9)
         }
     };
+    let variance = if setup.model_variance { Variance::Model { request_rate: rate } } else { Variance::Samples };
     // A method's outcome from the samples, and (fridge methods) the same from the in-hardware tally.
     let method2 = |cfg: &FridgeConfig,
                    rt: &FridgeRuntime,
@@ -243,12 +257,12 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
         let estimate = if naive {
             WeightedCdf::unweighted(s.iter().map(|x| x.delay_ns))
         } else if multi {
-            inverse_variance(s, &params)
+            inverse_variance(s, &params, variance)
         } else {
             corrected(s, &params)
         };
         let tally = (!naive && !run.tally.is_empty()).then(|| Outcome {
-            estimate: from_tally(cfg, &params, &run.tally, multi),
+            estimate: from_tally(cfg, &params, &run.tally, multi.then_some(variance)),
             samples: s.len(),
             p: p.clone(),
         });
@@ -264,7 +278,10 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
             None => pilot()?,
         };
         let (addr_bits, targets) = multi_fridge_plan(bits, n, &c)?;
-        let cfg = FridgeConfig { addr_bits, ..setup.core.clone() };
+        let mut cfg = FridgeConfig { addr_bits, ..setup.core.clone() };
+        if setup.engine == Engine::Rtl {
+            cfg = rtl_config(&cfg).unwrap_or(cfg);
+        }
         let ps: Vec<f64> =
             (0..n).map(|k| auto_p(cfg.entries(k), rate * cfg.share(k), targets[k] * 1e-9)).collect();
         Some(method2(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true, false)?)
