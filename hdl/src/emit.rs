@@ -9,6 +9,7 @@ use crate::common::prng::Prng;
 use crate::common::reg::with_initial_values;
 use crate::common::rmw::FORWARD_ALL;
 use crate::common::sram::Sram;
+use crate::fridge::tally::FridgeTally;
 use crate::fridge::FridgeCore;
 use crate::tops::*;
 use golden::common::sram::RamPorts;
@@ -189,6 +190,13 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
             other => return Err(format!("no generics spelled out for fridge top {other}")),
         }
     }
+    b.add(
+        "fridge_tally",
+        "the fridge core's in-hardware tally on its own (two fridges, 24-bit delays, 16-bit counters)",
+        false,
+        serde_json::to_value(fridge_tally_config()).map_err(|e| e.to_string())?,
+        FridgeTally::<8, 11, 24, 16>::new(&fridge_tally_config()).map_err(err)?,
+    )?;
     b.add(
         "csr",
         "CSR bank with a PRNG seeded through it",

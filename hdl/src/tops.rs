@@ -228,6 +228,12 @@ impl Logic for CsrTop {
     }
 }
 
+/// Configuration of the standalone tally top `fridge_tally`: two fridges of 256 and 8 entries (ROM steps of
+/// 4 and of 1 insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step).
+pub fn fridge_tally_config() -> golden::fridge::FridgeConfig {
+    golden::fridge::FridgeConfig { addr_bits: vec![8, 3], ts_bits: 24, counter_bits: 16, ..Default::default() }
+}
+
 /// Fridge core tops: (name, configuration). The generics of each are spelled out in `emit`.
 pub fn fridge_tops() -> Vec<(&'static str, golden::fridge::FridgeConfig)> {
     use golden::fridge::FridgeConfig;

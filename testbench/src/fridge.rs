@@ -266,6 +266,7 @@ pub const ALL: &[crate::blocks::Runner] = &[
     ("fridge4_dp", run_fridge4_dp),
     ("fridge_simple", run_simple_dp),
     ("fridge_expiry", run_expiry_dp),
+    ("fridge_tally", crate::fridge_tally::run),
 ];
 
 /// What [`run_trace`] returns: the reports and tally records the RTL emitted, and the cycles it took.

@@ -7,6 +7,7 @@
 
 pub mod blocks;
 pub mod fridge;
+pub mod fridge_tally;
 pub mod harness;
 
 /// Generated Verilator bindings (see `build.rs`).

@@ -56,6 +56,18 @@ fn fridge_expiry_mode_matches_golden() {
     check("fridge_expiry_mode_matches_golden", fridge::run_expiry_dp, N, true);
 }
 
+/// The tally block alone, at a report in most cycles (the core's traffic rarely stresses it so).
+#[test]
+fn fridge_tally_block_matches_golden() {
+    let r = testbench::fridge_tally::run(&RunConfig::for_test("fridge_tally_block_matches_golden", N));
+    eprintln!("[fridge_tally] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
+    r.assert_clean();
+    for what in ["resets", "records", "walks_started", "walk_start_while_busy"] {
+        assert!(r.covered(what) > 0, "traffic never exercised `{what}`: {:?}", r.coverage);
+    }
+    assert_eq!(r.covered("fifo_drops"), 0, "the tally FIFO dropped records");
+}
+
 /// Throughput: a trace offered back to back goes in at one packet per cycle on the dual-port build and
 /// one per two cycles on the single-port build (after the reset sweep of the table).
 #[test]

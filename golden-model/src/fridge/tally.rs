@@ -105,7 +105,11 @@ pub fn rom_word(addr_bits: usize, i: usize) -> u128 {
     let step = (1u64 << rom_shift(addr_bits)) as f64;
     let g = g_exact(addr_bits, i as f64 * step + (step - 1.0) / 2.0);
     let scale = (1u64 << FRAC_BITS) as f64;
-    let fixed = |v: f64, bits: usize| ((v * scale).round().min(mask128(bits) as f64)) as u128;
+    // Saturate in the integer domain (2^56 − 1 is not an f64: a float clamp would round up past it).
+    let fixed = |v: f64, bits: usize| {
+        let x = (v * scale).round();
+        if x >= mask128(bits) as f64 { mask128(bits) } else { x as u128 }
+    };
     fixed(g, G_BITS) | fixed(g * g, G2_BITS) << G_BITS
 }
 
@@ -408,6 +412,18 @@ mod tests {
             }
         }
         assert!(worst > 0.005, "the bound is tight-ish: worst {worst}");
+    }
+
+    /// Past the covered range the words saturate at their field widths (never spill into the next field).
+    #[test]
+    fn rom_words_saturate_within_their_fields() {
+        for a in 2..=16 {
+            for i in [0, 511, 1023] {
+                let w = rom_word(a, i);
+                assert!(w >> ROM_WORD_BITS == 0, "M = 2^{a}, step {i}: {w:#x}");
+            }
+        }
+        assert_eq!(rom_word(3, 1023), mask128(ROM_WORD_BITS));
     }
 
     #[test]
