@@ -495,10 +495,10 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
         bar.inc(1);
     }
     bar.finish_and_clear();
-    println!("{:<14} {:>12} {:>13} {:>11} {:>14}", "block", "cycles", "transactions", "mismatches", "M cycles/s");
+    println!("{:<18} {:>12} {:>13} {:>11} {:>14}", "block", "cycles", "transactions", "mismatches", "M cycles/s");
     for r in &rows {
         println!(
-            "{:<14} {:>12} {:>13} {:>11} {:>14.2}",
+            "{:<18} {:>12} {:>13} {:>11} {:>14.2}",
             r.block,
             r.cycles,
             r.transactions,
