@@ -83,6 +83,22 @@ enum RunCore {
     Finecomb(FinecombArgs),
 }
 
+/// Options every `netmeas run <core>` experiment takes.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Repetitions, each with fresh random traffic (a new synthetic trace or interval, a new PRNG seed; a
+    /// capture file is reused); metrics are averaged over them.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    seeds: u64,
+    /// First seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// `golden` (the transaction-level golden model) or `rtl` (the Verilated core, checked against golden
+    /// cycle by cycle on the way; only for cores and configurations that have an RTL build).
+    #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
+    engine: String,
+}
+
 #[derive(clap::Args)]
 struct FinecombArgs {
     /// Loss rate β of the path, in [0, 1).
@@ -112,15 +128,8 @@ struct FinecombArgs {
     /// Packets per interval T (the paper: 5 M in 1 s, 0.2 µs apart).
     #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
     packets: u64,
-    /// Repetitions (a new interval each: keys, delays, losses); errors are averaged over them.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    seeds: u64,
-    /// First seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// `golden` (transaction models of both cores) or `rtl` (not built yet).
-    #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
-    engine: String,
+    #[command(flatten)]
+    run: RunArgs,
     /// Print one JSON object with a key per method run (finecomb, finecomb_nostash, lda, lda_plus), each
     /// holding mean_delay_rel_err, stddev_rel_err, loss_rel_err, useful_samples and expected_useful_samples
     /// (eq. 2), averaged over seeds, null where a method gave no estimate. Without --json a table also
@@ -133,7 +142,7 @@ struct FinecombArgs {
 fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
     use sim::finecomb::experiment::*;
     use sim::traffic::finecomb::{FinecombTrafficParams, Reorder};
-    if a.engine == "rtl" {
+    if a.run.engine == "rtl" {
         return Err("RTL FineComb core not built yet: use --engine golden".into());
     }
     if !(0.0..1.0).contains(&a.loss) {
@@ -160,11 +169,11 @@ fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
     };
     setup.traffic.check().map_err(|e| format!("--rho/--loss/--packets: {e}"))?;
     let (fc, ns, lda) = plans(&setup)?;
-    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(a.seeds) };
+    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(a.run.seeds) };
     bar.set_style(ProgressStyle::with_template("{bar:30} seed {pos}/{len} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_bar()));
     let mut acc: Vec<(Method, Accumulator)> = methods.iter().map(|m| (*m, Accumulator::default())).collect();
-    for i in 0..a.seeds {
-        let o = run_interval(&setup, a.seed + i)?;
+    for i in 0..a.run.seeds {
+        let o = run_interval(&setup, a.run.seed + i)?;
         for (m, out) in &o.results {
             if let Some((_, ac)) = acc.iter_mut().find(|(x, _)| x == m) {
                 ac.add(out, &o.truth);
@@ -183,7 +192,7 @@ fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
     }
     println!(
         "FineComb §V: T = {} packets/interval, β = {}, {} reordering ρ = {} (tuple {:?}), storage {}, {} bank(s), {} seeds, engine golden",
-        a.packets, a.loss, a.reorder, a.rho, setup.traffic.tuple(), a.buckets, a.banks, a.seeds
+        a.packets, a.loss, a.reorder, a.rho, setup.traffic.tuple(), a.buckets, a.banks, a.run.seeds
     );
     println!(
         "{:<17} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8}  banks (M, W, p)",
@@ -263,16 +272,8 @@ struct FridgeArgs {
     /// samples themselves.
     #[arg(long, default_value = "model", value_parser = ["samples", "model"])]
     variance: String,
-    /// Repetitions (new trace and PRNG seed each; a capture is reused); metrics are averaged.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    seeds: u64,
-    /// First seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// `golden` (transaction model) or `rtl` (the Verilated core, cross-checked against golden cycle by
-    /// cycle; available for the built configurations: one fridge of 1024 entries).
-    #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
-    engine: String,
+    #[command(flatten)]
+    run: RunArgs,
     /// Print one JSON object (a key per method, plus ground_truth) instead of a table.
     #[arg(long)]
     json: bool,
@@ -307,7 +308,7 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
             TraceSource::File(PathBuf::from(file), mode)
         }
     };
-    let engine = if a.engine == "rtl" { Engine::Rtl } else { Engine::Golden };
+    let engine = if a.run.engine == "rtl" { Engine::Rtl } else { Engine::Golden };
     let setup =
         Setup {
             memory: a.memory,
@@ -321,7 +322,7 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
         TraceSource::File(..) => Some(source.generate(0)?),
         _ => None,
     };
-    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(a.seeds) };
+    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(a.run.seeds) };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} seed {pos}/{len} {msg} [{elapsed_precise}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -335,8 +336,8 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
     );
     let (mut ft, mut mft) = (Accumulator::default(), Accumulator::default());
     let (mut truths, mut tn) = (Vec::new(), 0.0);
-    for i in 0..a.seeds {
-        let seed = a.seed + i;
+    for i in 0..a.run.seeds {
+        let seed = a.run.seed + i;
         bar.set_message("generating trace");
         let generated;
         let trace = match &file_trace {
@@ -382,7 +383,7 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let n = a.seeds as f64;
+    let n = a.run.seeds as f64;
     let truth = sim::fridge::estimate::WeightedCdf::pool(&truths);
     let q = |x: f64| truth.quantile(x).unwrap_or(0.0);
     let summary = Summary {
@@ -394,9 +395,9 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
         expiry: ex.summary(&truth),
         expiry_2x_memory: ex2.summary(&truth),
         ground_truth: GroundTruth { p50: q(0.5), p95: q(0.95), p99: q(0.99), samples: tn / n },
-        seeds: a.seeds as usize,
+        seeds: a.run.seeds as usize,
         memory: a.memory,
-        engine: a.engine.clone(),
+        engine: a.run.engine.clone(),
     };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
@@ -405,7 +406,7 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
     let gt = &summary.ground_truth;
     println!(
         "trace {}: {:.0} delay samples per seed; true p50 {:.1} µs, p95 {:.1} µs, p99 {:.1} µs; memory {} entries; {} seeds; engine {}",
-        a.trace, gt.samples, gt.p50 / 1e3, gt.p95 / 1e3, gt.p99 / 1e3, a.memory, a.seeds, a.engine
+        a.trace, gt.samples, gt.p50 / 1e3, gt.p95 / 1e3, gt.p99 / 1e3, a.memory, a.run.seeds, a.run.engine
     );
     println!(
         "{:<13} {:>9} {:>9} {:>9} {:>13} {:>14} {:>10}  p",
