@@ -28,6 +28,66 @@ use tally::FridgeTally;
 /// Status registers (8 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 256;
 
+/// The modify stage's write decision for one candidate table entry `old` (`golden::fridge::modify`): a
+/// request overwrites when it enters and, in expiry mode, the entry is empty or its age exceeds `expiry`;
+/// a response clears the entry when it is valid and holds the response's signature (`sig_match`, which
+/// is also the report). The core instantiates one per forward candidate of its RMW pipeline.
+#[derive(LogicBlock)]
+pub struct WriteDecision<const E: usize, const S: usize, const T: usize> {
+    pub old: Signal<In, Bits<E>>,
+    pub is_request: Signal<In, bool>,
+    pub enters: Signal<In, bool>,
+    pub sig: Signal<In, Bits<S>>,
+    pub ts: Signal<In, Bits<T>>,
+    pub mode_expiry: Signal<In, bool>,
+    pub expiry: Signal<In, Bits<32>>,
+    pub write: Signal<Out, bool>,
+    pub sig_match: Signal<Out, bool>,
+    old_sig: Slice<E, S>,
+    old_ts: Slice<E, T>,
+    age: Signal<Local, Bits<T>>,
+    zx_age32: ZeroExt<T, 32>,
+}
+
+impl<const E: usize, const S: usize, const T: usize> Default for WriteDecision<E, S, T> {
+    fn default() -> Self {
+        WriteDecision {
+            old: Default::default(),
+            is_request: Default::default(),
+            enters: Default::default(),
+            sig: Default::default(),
+            ts: Default::default(),
+            mode_expiry: Default::default(),
+            expiry: Default::default(),
+            write: Default::default(),
+            sig_match: Default::default(),
+            old_sig: Slice::new(1),
+            old_ts: Slice::new(1 + S),
+            age: Default::default(),
+            zx_age32: Default::default(),
+        }
+    }
+}
+
+impl<const E: usize, const S: usize, const T: usize> Logic for WriteDecision<E, S, T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.old_sig.din.next = self.old.val();
+        self.old_ts.din.next = self.old.val();
+        self.age.next = self.ts.val() - self.old_ts.out.val();
+        self.zx_age32.din.next = self.age.val();
+        self.sig_match.next = self.old.val().get_bit(0) && (self.old_sig.out.val() == self.sig.val());
+        if self.is_request.val() {
+            self.write.next = self.enters.val()
+                && (!self.mode_expiry.val()
+                    || !self.old.val().get_bit(0)
+                    || (self.zx_age32.out.val() > self.expiry.val()));
+        } else {
+            self.write.next = self.sig_match.val();
+        }
+    }
+}
+
 #[derive(LogicBlock)]
 pub struct FridgeCore<
     const A: usize,
@@ -92,7 +152,6 @@ pub struct FridgeCore<
     // Front register F1.
     f1_valid: Reg<bool>,
     f1_request: Reg<bool>,
-    f1_id: Reg<Bits<ID_BITS>>,
     f1_ts: Reg<Bits<TIMESTAMP_BITS>>,
     counters: Vec<Reg<Bits<C>>>,
     // F1 decisions.
@@ -119,8 +178,11 @@ pub struct FridgeCore<
     d2_ts: Reg<Bits<T>>,
     d2_count: Reg<Bits<C>>,
     // S2: modify.
-    old_valid: Signal<Local, bool>,
-    old_sig: Slice<E, S>,
+    /// The write decision on each candidate for the table entry (RAM word, S3, S4, S5: the RMW
+    /// pipeline's `mod_pick` order), so the forward mux is off the compare path.
+    decide: Vec<WriteDecision<E, S, T>>,
+    /// The decision on the entry the pipeline picked.
+    write: Signal<Local, bool>,
     old_ts: Slice<E, T>,
     old_count: Slice<E, C>,
     ts_scaled: Slice<TIMESTAMP_BITS, T>,
@@ -138,7 +200,6 @@ pub struct FridgeCore<
     zx_sig: ZeroExt<S, E>,
     zx_ts: ZeroExt<T, E>,
     zx_count: ZeroExt<C, E>,
-    zx_age32: ZeroExt<T, 32>,
     zx_rep_k: ZeroExt<3, R>,
     zx_rep_delay: ZeroExt<T, R>,
     zx_rep_x: ZeroExt<C, R>,
@@ -256,7 +317,6 @@ impl<
             csr: Csr::new(cfg.csr_layout())?,
             f1_valid: Default::default(),
             f1_request: Default::default(),
-            f1_id: Default::default(),
             f1_ts: Default::default(),
             counters: (0..n).map(|_| Reg::default()).collect(),
             accept: Default::default(),
@@ -280,8 +340,8 @@ impl<
             d2_sig: Default::default(),
             d2_ts: Default::default(),
             d2_count: Default::default(),
-            old_valid: Default::default(),
-            old_sig: Slice::new(1),
+            decide: (0..4).map(|_| WriteDecision::default()).collect(),
+            write: Default::default(),
             old_ts: Slice::new(1 + S),
             old_count: Slice::new(1 + S + T),
             ts_scaled: Slice::new(cfg.ts_shift),
@@ -298,7 +358,6 @@ impl<
             zx_sig: Default::default(),
             zx_ts: Default::default(),
             zx_count: Default::default(),
-            zx_age32: Default::default(),
             zx_rep_k: Default::default(),
             zx_rep_delay: Default::default(),
             zx_rep_x: Default::default(),
@@ -360,7 +419,6 @@ impl<
             clock,
             f1_valid,
             f1_request,
-            f1_id,
             f1_ts,
             d1_request,
             d1_k,
@@ -427,20 +485,17 @@ impl<
         }
         if self.accept.val() {
             self.f1_request.d.next = self.in_request.val();
-            self.f1_id.d.next = self.in_id.val();
             self.f1_ts.d.next = self.in_ts.val();
-            for j in 0..self.h_select.len() {
-                self.h_select[j].key.next = self.in_id.val();
-            }
-            self.h_index.key.next = self.in_id.val();
-            self.h_sig.key.next = self.in_id.val();
-        } else {
-            for j in 0..self.h_select.len() {
-                self.h_select[j].key.next = self.f1_id.q.val();
-            }
-            self.h_index.key.next = self.f1_id.q.val();
-            self.h_sig.key.next = self.f1_id.q.val();
         }
+        // The hash registers are F1's view of the id: loaded with the packet F1 takes (a clock enable).
+        for j in 0..self.h_select.len() {
+            self.h_select[j].key.next = self.in_id.val();
+            self.h_select[j].load.next = self.accept.val();
+        }
+        self.h_index.key.next = self.in_id.val();
+        self.h_index.load.next = self.accept.val();
+        self.h_sig.key.next = self.in_id.val();
+        self.h_sig.load.next = self.accept.val();
         // F1: fridge, address, entry decision, counter.
         self.k.next = self.fridge_ids[0].val();
         self.base.next = self.bases[0].val();
@@ -491,30 +546,41 @@ impl<
         self.d2_sig.d.next = self.d1_sig.q.val();
         self.d2_ts.d.next = self.d1_ts.q.val();
         self.d2_count.d.next = self.d1_count.q.val();
-        // S2: the table entry meets the packet.
-        self.old_valid.next = self.rmw.mod_old.val().get_bit(0);
-        self.old_sig.din.next = self.rmw.mod_old.val();
+        // S2: the table entry meets the packet. The write decision is taken on each forward candidate
+        // in parallel and picked; the report fields come from the forwarded entry (registered in S3).
+        self.decide[0].old.next = self.rmw.mod_ram.val();
+        self.decide[1].old.next = self.rmw.mod_s3.val();
+        self.decide[2].old.next = self.rmw.mod_s4.val();
+        self.decide[3].old.next = self.rmw.mod_s5.val();
+        self.write.next = false;
+        self.sig_match.next = false;
+        for j in 0..4 {
+            self.decide[j].is_request.next = self.d2_request.q.val();
+            self.decide[j].enters.next = self.rmw.mod_payload.val().any();
+            self.decide[j].sig.next = self.d2_sig.q.val();
+            self.decide[j].ts.next = self.d2_ts.q.val();
+            self.decide[j].mode_expiry.next = self.mode_expiry.val();
+            self.decide[j].expiry.next = self.cfg_expiry.out.val();
+            if self.rmw.mod_pick.val().get_bit(j) {
+                self.write.next = self.decide[j].write.val();
+                self.sig_match.next = self.decide[j].sig_match.val();
+            }
+        }
         self.old_ts.din.next = self.rmw.mod_old.val();
         self.old_count.din.next = self.rmw.mod_old.val();
         self.age.next = self.d2_ts.q.val() - self.old_ts.out.val();
-        self.zx_age32.din.next = self.age.val();
-        self.sig_match.next = self.old_valid.val() && (self.old_sig.out.val() == self.d2_sig.q.val());
         self.unused_mod_index.next = self.rmw.mod_index.val().any();
         self.zx_valid.din.next = self.one_1.val();
         self.zx_sig.din.next = self.d2_sig.q.val();
         self.zx_ts.din.next = self.d2_ts.q.val();
         self.zx_count.din.next = self.d2_count.q.val();
+        self.rmw.mod_write.next = self.write.val();
         if self.d2_request.q.val() {
-            self.rmw.mod_write.next = self.rmw.mod_payload.val().any()
-                && (!self.mode_expiry.val()
-                    || !self.old_valid.val()
-                    || (self.zx_age32.out.val() > self.cfg_expiry.out.val()));
             self.rmw.mod_new.next = self.zx_valid.out.val()
                 | (self.zx_sig.out.val() << self.off_sig.val())
                 | (self.zx_ts.out.val() << self.off_ts.val())
                 | (self.zx_count.out.val() << self.off_count.val());
         } else {
-            self.rmw.mod_write.next = self.sig_match.val();
             self.rmw.mod_new.next = self.zero_e.val();
         }
         // S3: report register → FIFO.
