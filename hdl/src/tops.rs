@@ -192,8 +192,8 @@ pub struct CsrTop {
     pub prng_value: Signal<Out, Bits<32>>,
     csr: Csr<128, 160>,
     prng: crate::common::prng::Prng,
-    /// The PRNG's look-ahead: this top shows the value only.
-    unused_next_value: Signal<Local, bool>,
+    /// The PRNG's look-ahead candidates: this top shows the value only.
+    unused_lookahead: Signal<Local, bool>,
     seed_addr: Constant<Bits<8>>,
 }
 
@@ -216,7 +216,7 @@ impl CsrTop {
             prng_value: Default::default(),
             csr: Csr::new(layout)?,
             prng: Default::default(),
-            unused_next_value: Default::default(),
+            unused_lookahead: Default::default(),
             seed_addr: Constant::new(Bits::from(seed_addr as u64)),
         })
     }
@@ -240,7 +240,7 @@ impl Logic for CsrTop {
         self.prng.seed.next = self.wr_data.val();
         self.prng.advance.next = self.advance.val();
         self.prng_value.next = self.prng.value.val();
-        self.unused_next_value.next = self.prng.next_value.val().any();
+        self.unused_lookahead.next = self.prng.advanced_value.val().any() || self.prng.seed_value.val().any();
     }
 }
 

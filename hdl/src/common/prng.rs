@@ -19,7 +19,8 @@ pub struct Prng {
     pub seed: Signal<In, Bits<32>>,
     pub advance: Signal<In, bool>,
     pub value: Signal<Out, Bits<32>>,
-    pub next_value: Signal<Out, Bits<32>>,
+    pub advanced_value: Signal<Out, Bits<32>>,
+    pub seed_value: Signal<Out, Bits<32>>,
     state: Reg<Bits<32>>,
     /// `xorshift(state)`, registered alongside `state`.
     advanced: Reg<Bits<32>>,
@@ -38,7 +39,8 @@ impl Default for Prng {
             seed: Default::default(),
             advance: Default::default(),
             value: Default::default(),
-            next_value: Default::default(),
+            advanced_value: Default::default(),
+            seed_value: Default::default(),
             state: Default::default(),
             advanced: Default::default(),
             next_state: Default::default(),
@@ -54,6 +56,12 @@ impl Logic for Prng {
     fn update(&mut self) {
         dff_setup!(self, clock, state, advanced);
         self.value.next = self.state.q.val();
+        self.advanced_value.next = self.advanced.q.val();
+        if self.seed.val() == 0 {
+            self.seed_value.next = self.default_seed.val();
+        } else {
+            self.seed_value.next = self.seed.val();
+        }
         self.next_state.next = self.state.q.val();
         if self.reset.val() {
             self.next_state.next = self.default_seed.val();
@@ -70,6 +78,5 @@ impl Logic for Prng {
         self.s17.next = self.s13.val() ^ (self.s13.val() >> 17);
         self.advanced.d.next = self.s17.val() ^ (self.s17.val() << 5);
         self.state.d.next = self.next_state.val();
-        self.next_value.next = self.next_state.val();
     }
 }

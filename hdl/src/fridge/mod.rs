@@ -227,11 +227,10 @@ pub struct FridgeCore<
     k: Signal<Local, Bits<3>>,
     /// `prng ≤ threshold` of the selected fridge, from `le_q`.
     le: Signal<Local, bool>,
-    /// Per fridge, `prng ≤ threshold` as they will be next cycle (the PRNG's next value against the
-    /// threshold register's next value): F1's entry decision reads a register instead of a carry chain.
+    /// Per fridge, `prng ≤ threshold` as they will be next cycle: the PRNG's candidates for its next value
+    /// (held, advanced, seed) against the threshold register's candidates (held, written), compared side
+    /// by side and picked by the PRNG's priority. F1's entry decision reads a register, not a carry chain.
     le_q: Vec<Reg<bool>>,
-    /// The PRNG's current value: the core compares its next value (`le_q`).
-    unused_prng_value: Signal<Local, bool>,
     base: Signal<Local, Bits<A>>,
     index_mask: Signal<Local, Bits<A>>,
     count: Signal<Local, Bits<C>>,
@@ -414,7 +413,6 @@ impl<
             k: Default::default(),
             le: Default::default(),
             le_q: (0..n).map(|_| Reg::default()).collect(),
-            unused_prng_value: Default::default(),
             base: Default::default(),
             index_mask: Default::default(),
             count: Default::default(),
@@ -630,13 +628,22 @@ impl<
         self.enters.next = self.f1_request.q.val() && (!self.mode_fridge.q.val() || self.le.val());
         // Next cycle's `prng ≤ threshold`, per fridge (a reset's defaults need no look-ahead: F1 is empty
         // in the cycle after a reset).
-        self.unused_prng_value.next = self.prng.value.val().any();
         for i in 0..self._n {
             self.le_q[i].clock.next = self.clock.val();
             if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_thresholds[i].val()) {
-                self.le_q[i].d.next = self.prng.next_value.val() <= self.csr_wr_data.val();
+                if self.seed_pending.q.val() {
+                    self.le_q[i].d.next = self.prng.seed_value.val() <= self.csr_wr_data.val();
+                } else if self.transfer.val() && self.f1_request.q.val() {
+                    self.le_q[i].d.next = self.prng.advanced_value.val() <= self.csr_wr_data.val();
+                } else {
+                    self.le_q[i].d.next = self.prng.value.val() <= self.csr_wr_data.val();
+                }
+            } else if self.seed_pending.q.val() {
+                self.le_q[i].d.next = self.prng.seed_value.val() <= self.cfg_thresholds[i].out.val();
+            } else if self.transfer.val() && self.f1_request.q.val() {
+                self.le_q[i].d.next = self.prng.advanced_value.val() <= self.cfg_thresholds[i].out.val();
             } else {
-                self.le_q[i].d.next = self.prng.next_value.val() <= self.cfg_thresholds[i].out.val();
+                self.le_q[i].d.next = self.prng.value.val() <= self.cfg_thresholds[i].out.val();
             }
         }
         self.prng.advance.next = self.transfer.val() && self.f1_request.q.val();
