@@ -192,12 +192,43 @@ fn prng_configs() -> Result<Vec<SynthConfig>, String> {
     })?])
 }
 
+/// What a fridge configuration's algorithm stores: the table (all fridges, `1 + S + T + C` bits per entry),
+/// the report FIFO and, with a tally (`golden::fridge::tally`), its two banks of `fridges × 128` words, the
+/// weight ROM (`fridges × 1024` words) and the tally FIFO.
+fn fridge_memories(cfg: &golden::fridge::FridgeConfig) -> Vec<MemoryNeed> {
+    use golden::fridge::tally::{BINS, FIFO_BITS, RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, WORD_BITS};
+    let need = |name: &str, entries: usize, width: usize| MemoryNeed {
+        name: name.into(),
+        entries: entries as u64,
+        width: width as u64,
+    };
+    let entries: usize = (0..cfg.fridges()).map(|k| cfg.entries(k)).sum();
+    let mut m = vec![
+        need("table", entries, cfg.entry_bits()),
+        need("report_fifo", 1 << cfg.report_fifo_bits, cfg.report_bits()),
+    ];
+    if cfg.tally {
+        let n = cfg.fridges();
+        m.push(need("tally_bank0", n * BINS, WORD_BITS));
+        m.push(need("tally_bank1", n * BINS, WORD_BITS));
+        m.push(need("tally_rom", n << ROM_INDEX_BITS, ROM_WORD_BITS));
+        m.push(need("tally_fifo", 1 << FIFO_BITS, RECORD_BITS));
+    }
+    m
+}
+
+/// Address bits of the largest fridge table that fits the LFE5U-85F next to the rest of the core: one
+/// fridge of 2^15 entries of the default 97-bit entry is 176 DP16KD (2048 × 9 tiles); with the report FIFO
+/// (2), the tally banks (2 × 4) and ROM (5), 191 of 208. 2^16 entries would need 352.
+pub const FRIDGE_SYNTH_LARGE_BITS: usize = 15;
+
 /// The fridge tops of [`crate::emit::all_tops`] as they are (configurations: [`crate::tops::fridge_tops`]),
-/// taken from there so that the generics are spelled out in one place. Memory: the table (all fridges,
-/// `1 + S + T + C` bits per entry) and the report FIFO.
+/// taken from there so that the generics are spelled out in one place, plus the default single fridge at
+/// the largest table that fits ([`FRIDGE_SYNTH_LARGE_BITS`]) for the scaling target (synthesized only, not
+/// co-simulated: the RTL is the same at every depth).
 fn fridge_configs() -> Result<Vec<SynthConfig>, String> {
     let tops = crate::emit::all_tops(true, false)?;
-    crate::tops::fridge_tops()
+    let mut out = crate::tops::fridge_tops()
         .into_iter()
         .map(|(name, cfg)| {
             let top = tops
@@ -205,17 +236,18 @@ fn fridge_configs() -> Result<Vec<SynthConfig>, String> {
                 .find(|t| t.name == name)
                 .cloned()
                 .ok_or_else(|| format!("fridge top {name} is not in emit::all_tops"))?;
-            let entries: usize = (0..cfg.fridges()).map(|k| cfg.entries(k)).sum();
-            let memories = vec![
-                MemoryNeed { name: "table".into(), entries: entries as u64, width: cfg.entry_bits() as u64 },
-                MemoryNeed {
-                    name: "report_fifo".into(),
-                    entries: 1 << cfg.report_fifo_bits,
-                    width: cfg.report_bits() as u64,
-                },
-            ];
             let config = name.strip_prefix("fridge_").unwrap_or(name).to_string();
-            Ok(SynthConfig { core: "fridge", config, ii1: cfg.ports == RamPorts::Dual, top, memories })
+            let ii1 = cfg.ports == RamPorts::Dual;
+            Ok(SynthConfig { core: "fridge", config, ii1, top, memories: fridge_memories(&cfg) })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    const A: usize = FRIDGE_SYNTH_LARGE_BITS;
+    let cfg = golden::fridge::FridgeConfig { addr_bits: vec![A], ..Default::default() };
+    let params = serde_json::to_value(&cfg).map_err(|e| e.to_string())?;
+    out.push(one("fridge", format!("dp_a{A}"), true, fridge_memories(&cfg), |b, name| {
+        let core = crate::fridge::FridgeCore::<A, 32, 32, 32, 97, 67, 9, 10, 192, 7, 10>::new(&cfg)
+            .map_err(|e| e.to_string())?;
+        b.add(name, &format!("fridge core: one fridge of 2^{A} entries, dual-port table"), false, params, core)
+    })?);
+    Ok(out)
 }

@@ -70,9 +70,13 @@ impl<const K: usize> Logic for HashTop<K> {
     fn update(&mut self) {
         clock!(self, clock, u_crc16_umts, u_crc16_en13757, u_crc32_mpeg2, u_h3);
         self.u_crc16_umts.key.next = self.key.val();
+        self.u_crc16_umts.load.next = true;
         self.u_crc16_en13757.key.next = self.key.val();
+        self.u_crc16_en13757.load.next = true;
         self.u_crc32_mpeg2.key.next = self.key.val();
+        self.u_crc32_mpeg2.load.next = true;
         self.u_h3.key.next = self.key.val();
+        self.u_h3.load.next = true;
         self.crc16_umts.next = self.u_crc16_umts.hash.val();
         self.crc16_en13757.next = self.u_crc16_en13757.hash.val();
         self.crc32_mpeg2.next = self.u_crc32_mpeg2.hash.val();
@@ -96,6 +100,8 @@ pub struct RmwAddTop<const A: usize, const W: usize> {
     pub out_new: Signal<Out, Bits<W>>,
     rmw: RmwPipeline<A, W, W>,
     new_value: Signal<Local, Bits<W>>,
+    /// The forward candidates: an add after the mux is short enough (`mod_old` suffices).
+    unused_candidates: Signal<Local, bool>,
     r_valid: Reg<bool>,
     r_index: Reg<Bits<A>>,
     r_old: Reg<Bits<W>>,
@@ -117,6 +123,7 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
             out_new: Default::default(),
             rmw: RmwPipeline::with_forwarding(ports, forward_enable),
             new_value: Default::default(),
+            unused_candidates: Default::default(),
             r_valid: Default::default(),
             r_index: Default::default(),
             r_old: Default::default(),
@@ -138,6 +145,11 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
         self.new_value.next = self.rmw.mod_old.val() + self.rmw.mod_payload.val();
         self.rmw.mod_new.next = self.new_value.val();
         self.rmw.mod_write.next = self.rmw.mod_payload.val().any();
+        self.unused_candidates.next = self.rmw.mod_ram.val().any()
+            || self.rmw.mod_s3.val().any()
+            || self.rmw.mod_s4.val().any()
+            || self.rmw.mod_s5.val().any()
+            || self.rmw.mod_pick.val().any();
         self.r_valid.d.next = self.rmw.mod_valid.val() && !self.reset.val();
         self.r_index.d.next = self.rmw.mod_index.val();
         self.r_old.d.next = self.rmw.mod_old.val();
@@ -180,6 +192,8 @@ pub struct CsrTop {
     pub prng_value: Signal<Out, Bits<32>>,
     csr: Csr<128, 160>,
     prng: crate::common::prng::Prng,
+    /// The PRNG's look-ahead candidates: this top shows the value only.
+    unused_lookahead: Signal<Local, bool>,
     seed_addr: Constant<Bits<8>>,
 }
 
@@ -202,6 +216,7 @@ impl CsrTop {
             prng_value: Default::default(),
             csr: Csr::new(layout)?,
             prng: Default::default(),
+            unused_lookahead: Default::default(),
             seed_addr: Constant::new(Bits::from(seed_addr as u64)),
         })
     }
@@ -225,6 +240,7 @@ impl Logic for CsrTop {
         self.prng.seed.next = self.wr_data.val();
         self.prng.advance.next = self.advance.val();
         self.prng_value.next = self.prng.value.val();
+        self.unused_lookahead.next = self.prng.advanced_value.val().any() || self.prng.seed_value.val().any();
     }
 }
 

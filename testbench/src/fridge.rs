@@ -276,6 +276,9 @@ pub struct TraceRun {
     pub tally: Vec<golden::fridge::tally::TallyRecord>,
     /// Cycles until the last report (before the tally readout).
     pub cycles: u64,
+    /// Cycles from the second accepted packet to the last, both included: the input rate once the pipeline
+    /// runs (the first packet waits in F1 through the table's reset sweep).
+    pub accept_cycles: u64,
 }
 
 /// Drives a trace through a fridge top at full rate (a packet offered every cycle, reports drained every
@@ -296,7 +299,8 @@ pub fn run_trace<M: FridgeTop>(
     for (k, t) in rt.thresholds.iter().enumerate() {
         writes.push((CSR_THRESHOLD0 + k as u8, *t));
     }
-    let mut out = TraceRun { reports: Vec::new(), tally: Vec::new(), cycles: 0 };
+    let mut out = TraceRun { reports: Vec::new(), tally: Vec::new(), cycles: 0, accept_cycles: 0 };
+    let mut second_accept = None;
     let mut next = 0usize;
     let mut idle = 0u32;
     let records = if fcfg.tally { fcfg.fridges() * golden::fridge::tally::BINS } else { 0 };
@@ -344,6 +348,10 @@ pub fn run_trace<M: FridgeTop>(
         }
         if i.in_valid && o[0] == 1 {
             next += 1;
+            if next >= 2 {
+                let second = *second_accept.get_or_insert(sim.cycle);
+                out.accept_cycles = sim.cycle - second + 1;
+            }
         }
         idle = if next >= packets.len() && o[1] == 0 { idle + 1 } else { 0 };
         if sim.cycle > 4 * packets.len() as u64 + 100_000 {

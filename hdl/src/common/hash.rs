@@ -1,4 +1,6 @@
-//! Hash unit (`HashUnit<K, W>`): one K-bit key per cycle, W-bit hash registered one cycle later.
+//! Hash unit (`HashUnit<K, W>`): one K-bit key per cycle, W-bit hash registered one cycle later when
+//! `load` is high (the register holds otherwise: a clock enable, so a core's input handshake drives a few
+//! enables instead of selecting the key bits in front of the XOR trees).
 //!
 //! Generated from a [`golden::common::hash::XorHash`]: output bit `i` is `^(key & MASK_i)`, inverted where
 //! the CRC's affine constant has a one — a masked reduction XOR per bit, never a loop-accumulated chain.
@@ -13,6 +15,7 @@ use rust_hdl::prelude::*;
 pub struct HashUnit<const K: usize, const W: usize> {
     pub clock: Signal<In, Clock>,
     pub key: Signal<In, Bits<K>>,
+    pub load: Signal<In, bool>,
     pub hash: Signal<Out, Bits<W>>,
     _fn: XorHash,
 }
@@ -29,7 +32,13 @@ impl<const K: usize, const W: usize> HashUnit<K, W> {
             )));
         }
         let f = f.truncated(W)?;
-        Ok(HashUnit { clock: Default::default(), key: Default::default(), hash: Default::default(), _fn: f })
+        Ok(HashUnit {
+            clock: Default::default(),
+            key: Default::default(),
+            load: Default::default(),
+            hash: Default::default(),
+            _fn: f,
+        })
     }
     pub fn function(&self) -> &XorHash {
         &self._fn
@@ -38,7 +47,7 @@ impl<const K: usize, const W: usize> HashUnit<K, W> {
 
 impl<const K: usize, const W: usize> Logic for HashUnit<K, W> {
     fn update(&mut self) {
-        if self.clock.pos_edge() {
+        if self.clock.pos_edge() && self.load.val() {
             let key = self.key.val().to_u128();
             self.hash.next = Bits::<W>::from(self._fn.eval(key));
         }
@@ -54,14 +63,14 @@ impl<const K: usize, const W: usize> Logic for HashUnit<K, W> {
             let inv = if (f.constant >> i) & 1 == 1 { "~" } else { "" };
             v += &format!("assign h[{i}] = {inv}(^(key & {K}'h{m:0hex$x}));\n");
         }
-        v += "always @(posedge clock) hash <= h;\n";
+        v += "always @(posedge clock) if (load) hash <= h;\n";
         Verilog::Custom(v)
     }
     fn timing(&self) -> Vec<TimingInfo> {
         vec![TimingInfo {
             name: "hash".into(),
             clock: "clock".into(),
-            inputs: vec!["key".into()],
+            inputs: vec!["key".into(), "load".into()],
             outputs: vec!["hash".into()],
         }]
     }

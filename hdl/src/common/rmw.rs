@@ -19,6 +19,12 @@
 //! so reads (even) and S3 writes (odd) never collide. `in_ready` is low during reset and the RAM's reset
 //! sweep. Model: `golden::common::rmw`.
 //!
+//! Cores whose decision after the mux is deep (compares on carry chains) can take the mux off that path:
+//! `mod_ram`, `mod_s3`, `mod_s4`, `mod_s5` are the four candidates for `mod_old` (all registers) and
+//! `mod_pick` says one-hot which one `mod_old` is (bit 0 RAM, 1 S3, 2 S4, 3 S5; from six register bits),
+//! so the core can decide on each candidate in parallel and pick the one-bit answer. Cores that do not
+//! use them name them `unused_*` for the lint.
+//!
 //! `forward_enable` is a test-only generation parameter (bit k-1 enables forwarding across distance k);
 //! production builds pass [`FORWARD_ALL`] and the constant folds away. The co-simulation suite builds one
 //! deliberately broken variant to prove its RMW test catches a missing forwarding path.
@@ -43,6 +49,11 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     pub mod_index: Signal<Out, Bits<A>>,
     pub mod_payload: Signal<Out, Bits<P>>,
     pub mod_old: Signal<Out, Bits<W>>,
+    pub mod_ram: Signal<Out, Bits<W>>,
+    pub mod_s3: Signal<Out, Bits<W>>,
+    pub mod_s4: Signal<Out, Bits<W>>,
+    pub mod_s5: Signal<Out, Bits<W>>,
+    pub mod_pick: Signal<Out, Bits<4>>,
     pub mod_write: Signal<In, bool>,
     pub mod_new: Signal<In, Bits<W>>,
     ram: Sram<A, W>,
@@ -67,6 +78,10 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     s5_we: Reg<bool>,
     s5_data: Reg<Bits<W>>,
     single_port: Constant<bool>,
+    pick_ram: Constant<Bits<4>>,
+    pick_s3: Constant<Bits<4>>,
+    pick_s4: Constant<Bits<4>>,
+    pick_s5: Constant<Bits<4>>,
     forward_enable: Constant<Bits<3>>,
 }
 
@@ -87,6 +102,11 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             mod_index: Default::default(),
             mod_payload: Default::default(),
             mod_old: Default::default(),
+            mod_ram: Default::default(),
+            mod_s3: Default::default(),
+            mod_s4: Default::default(),
+            mod_s5: Default::default(),
+            mod_pick: Default::default(),
             mod_write: Default::default(),
             mod_new: Default::default(),
             ram: Sram::new(ports, true),
@@ -111,6 +131,10 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             s5_we: Default::default(),
             s5_data: Default::default(),
             single_port: Constant::new(ports == RamPorts::Single),
+            pick_ram: Constant::new(Bits::from(0b0001u64)),
+            pick_s3: Constant::new(Bits::from(0b0010u64)),
+            pick_s4: Constant::new(Bits::from(0b0100u64)),
+            pick_s5: Constant::new(Bits::from(0b1000u64)),
             forward_enable: Constant::new(Bits::from(forward_enable)),
         }
     }
@@ -147,14 +171,22 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         self.mod_valid.next = self.s2_valid.q.val() && !self.reset.val();
         self.mod_index.next = self.s2_index.q.val();
         self.mod_payload.next = self.s2_payload.q.val();
+        self.mod_ram.next = self.s2_data.q.val();
+        self.mod_s3.next = self.s3_data.q.val();
+        self.mod_s4.next = self.s4_data.q.val();
+        self.mod_s5.next = self.s5_data.q.val();
         if self.fwd3.q.val() && self.s3_we.q.val() {
             self.mod_old.next = self.s3_data.q.val();
+            self.mod_pick.next = self.pick_s3.val();
         } else if self.fwd4.q.val() && self.s4_we.q.val() {
             self.mod_old.next = self.s4_data.q.val();
+            self.mod_pick.next = self.pick_s4.val();
         } else if self.fwd5.q.val() && self.s5_we.q.val() {
             self.mod_old.next = self.s5_data.q.val();
+            self.mod_pick.next = self.pick_s5.val();
         } else {
             self.mod_old.next = self.s2_data.q.val();
+            self.mod_pick.next = self.pick_ram.val();
         }
         // S3: write; S4, S5: write history for forwarding.
         self.s3_we.d.next = self.s2_valid.q.val() && self.mod_write.val() && !self.reset.val();

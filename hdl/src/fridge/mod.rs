@@ -28,6 +28,133 @@ use tally::FridgeTally;
 /// Status registers (8 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 256;
 
+/// The modify stage's write decision for one candidate table entry `old` (`golden::fridge::modify`): a
+/// request overwrites when it enters and, in expiry mode, the entry is empty or its age
+/// `(ts − old.ts) mod 2^T` exceeds the expiry; a response clears the entry when it is valid and holds the
+/// response's signature (`sig_match`, which is also the report). The core instantiates one per forward
+/// candidate of its RMW pipeline.
+///
+/// The age compare takes no subtraction here: the ages above the expiry E are the stored timestamps in
+/// the cyclic interval `[ts+1, hi]`, `hi = ts − E − 1 mod 2^T`, prepared a stage earlier ([`FridgeCore`]'s
+/// S1: `hi`, whether the interval wraps past zero, whether `ts` is 2^T−1, whether E ≥ 2^T−1 so that
+/// `never` an age exceeds it), so the decision is two compares side by side.
+#[derive(LogicBlock)]
+pub struct WriteDecision<const E: usize, const S: usize, const T: usize> {
+    pub old: Signal<In, Bits<E>>,
+    pub is_request: Signal<In, bool>,
+    pub enters: Signal<In, bool>,
+    pub sig: Signal<In, Bits<S>>,
+    pub ts: Signal<In, Bits<T>>,
+    pub mode_expiry: Signal<In, bool>,
+    pub hi: Signal<In, Bits<T>>,
+    pub wrap: Signal<In, bool>,
+    pub ts_max: Signal<In, bool>,
+    pub never: Signal<In, bool>,
+    pub write: Signal<Out, bool>,
+    pub sig_match: Signal<Out, bool>,
+    old_sig: Slice<E, S>,
+    old_ts: Slice<E, T>,
+    newer: Signal<Local, bool>,
+    up_to_hi: Signal<Local, bool>,
+    expired: Signal<Local, bool>,
+}
+
+impl<const E: usize, const S: usize, const T: usize> Default for WriteDecision<E, S, T> {
+    fn default() -> Self {
+        WriteDecision {
+            old: Default::default(),
+            is_request: Default::default(),
+            enters: Default::default(),
+            sig: Default::default(),
+            ts: Default::default(),
+            mode_expiry: Default::default(),
+            hi: Default::default(),
+            wrap: Default::default(),
+            ts_max: Default::default(),
+            never: Default::default(),
+            write: Default::default(),
+            sig_match: Default::default(),
+            old_sig: Slice::new(1),
+            old_ts: Slice::new(1 + S),
+            newer: Default::default(),
+            up_to_hi: Default::default(),
+            expired: Default::default(),
+        }
+    }
+}
+
+impl<const E: usize, const S: usize, const T: usize> Logic for WriteDecision<E, S, T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.old_sig.din.next = self.old.val();
+        self.old_ts.din.next = self.old.val();
+        self.newer.next = self.old_ts.out.val() > self.ts.val();
+        self.up_to_hi.next = self.old_ts.out.val() <= self.hi.val();
+        if self.wrap.val() {
+            self.expired.next = !self.never.val() && (self.newer.val() || self.up_to_hi.val());
+        } else {
+            self.expired.next = !self.never.val() && (self.newer.val() || self.ts_max.val()) && self.up_to_hi.val();
+        }
+        self.sig_match.next = self.old.val().get_bit(0) && (self.old_sig.out.val() == self.sig.val());
+        if self.is_request.val() {
+            self.write.next =
+                self.enters.val() && (!self.mode_expiry.val() || !self.old.val().get_bit(0) || self.expired.val());
+        } else {
+            self.write.next = self.sig_match.val();
+        }
+    }
+}
+
+/// The expiry interval of a timestamp (see [`WriteDecision`]): `hi = ts − E − 1 mod 2^T`, whether
+/// `ts ≥ E + 1` (then the interval `[ts+1, hi]` wraps past zero unless ts is 2^T−1) and whether no age
+/// can exceed E (`never`: E ≥ 2^T−1). One adder: `ts + !E` in 34 bits is `ts − E − 1`.
+#[derive(LogicBlock)]
+pub struct ExpiryInterval<const T: usize> {
+    pub ts: Signal<In, Bits<T>>,
+    pub expiry: Signal<In, Bits<32>>,
+    pub hi: Signal<Out, Bits<T>>,
+    pub late: Signal<Out, bool>,
+    pub never: Signal<Out, bool>,
+    zx_ts: ZeroExt<T, 34>,
+    zx_expiry: ZeroExt<32, 34>,
+    diff: Signal<Local, Bits<34>>,
+    hi_bits: Slice<34, T>,
+    zx_max: ZeroExt<T, 34>,
+    ones: Constant<Bits<T>>,
+}
+
+impl<const T: usize> Default for ExpiryInterval<T> {
+    fn default() -> Self {
+        ExpiryInterval {
+            ts: Default::default(),
+            expiry: Default::default(),
+            hi: Default::default(),
+            late: Default::default(),
+            never: Default::default(),
+            zx_ts: Default::default(),
+            zx_expiry: Default::default(),
+            diff: Default::default(),
+            hi_bits: Slice::new(0),
+            zx_max: Default::default(),
+            ones: Constant::new(Bits::from((1u64 << T) - 1)),
+        }
+    }
+}
+
+impl<const T: usize> Logic for ExpiryInterval<T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.zx_ts.din.next = self.ts.val();
+        self.zx_expiry.din.next = self.expiry.val();
+        self.diff.next = self.zx_ts.out.val() + !self.zx_expiry.out.val();
+        self.hi_bits.din.next = self.diff.val();
+        self.hi.next = self.hi_bits.out.val();
+        self.late.next = !self.diff.val().get_bit(33);
+        self.zx_max.din.next = self.ones.val();
+        self.never.next = self.zx_expiry.out.val() >= self.zx_max.out.val();
+    }
+}
+
 #[derive(LogicBlock)]
 pub struct FridgeCore<
     const A: usize,
@@ -92,21 +219,27 @@ pub struct FridgeCore<
     // Front register F1.
     f1_valid: Reg<bool>,
     f1_request: Reg<bool>,
-    f1_id: Reg<Bits<ID_BITS>>,
     f1_ts: Reg<Bits<TIMESTAMP_BITS>>,
     counters: Vec<Reg<Bits<C>>>,
     // F1 decisions.
     accept: Signal<Local, bool>,
     transfer: Signal<Local, bool>,
     k: Signal<Local, Bits<3>>,
-    threshold: Signal<Local, Bits<32>>,
+    /// `prng ≤ threshold` of the selected fridge, from `le_q`.
+    le: Signal<Local, bool>,
+    /// Per fridge, `prng ≤ threshold` as they will be next cycle: the PRNG's candidates for its next value
+    /// (held, advanced, seed) against the threshold register's candidates (held, written), compared side
+    /// by side and picked by the PRNG's priority. F1's entry decision reads a register, not a carry chain.
+    le_q: Vec<Reg<bool>>,
     base: Signal<Local, Bits<A>>,
     index_mask: Signal<Local, Bits<A>>,
     count: Signal<Local, Bits<C>>,
     snapshot: Signal<Local, Bits<C>>,
     enters: Signal<Local, bool>,
-    mode_fridge: Signal<Local, bool>,
-    mode_expiry: Signal<Local, bool>,
+    /// The `mode` register decoded, registered alongside it (loaded by the same CSR write or reset).
+    mode_fridge: Reg<bool>,
+    mode_expiry: Reg<bool>,
+    wr_mode: Signal<Local, bool>,
     // F1 fields delayed alongside the RMW pipeline's S1 and S2.
     d1_request: Reg<bool>,
     d1_k: Reg<Bits<3>>,
@@ -118,13 +251,24 @@ pub struct FridgeCore<
     d2_sig: Reg<Bits<S>>,
     d2_ts: Reg<Bits<T>>,
     d2_count: Reg<Bits<C>>,
+    // S1: the expiry interval of the packet's timestamp (see [`WriteDecision`]), with the expiry
+    // register's value of the next cycle.
+    /// With the expiry register, and with the CSR write data (a write of `expiry` this cycle).
+    interval_cfg: ExpiryInterval<T>,
+    interval_wr: ExpiryInterval<T>,
+    d2_hi: Reg<Bits<T>>,
+    d2_wrap: Reg<bool>,
+    d2_ts_max: Reg<bool>,
+    d2_never: Reg<bool>,
     // S2: modify.
-    old_valid: Signal<Local, bool>,
-    old_sig: Slice<E, S>,
+    /// The write decision on each candidate for the table entry (RAM word, S3, S4, S5: the RMW
+    /// pipeline's `mod_pick` order), so the forward mux is off the compare path.
+    decide: Vec<WriteDecision<E, S, T>>,
+    /// The decision on the entry the pipeline picked.
+    write: Signal<Local, bool>,
     old_ts: Slice<E, T>,
     old_count: Slice<E, C>,
     ts_scaled: Slice<TIMESTAMP_BITS, T>,
-    cfg_mode: Slice<CW, 32>,
     cfg_expiry: Slice<CW, 32>,
     cfg_seed: Slice<CW, 32>,
     cfg_thresholds: Vec<Slice<CW, 32>>,
@@ -138,7 +282,6 @@ pub struct FridgeCore<
     zx_sig: ZeroExt<S, E>,
     zx_ts: ZeroExt<T, E>,
     zx_count: ZeroExt<C, E>,
-    zx_age32: ZeroExt<T, 32>,
     zx_rep_k: ZeroExt<3, R>,
     zx_rep_delay: ZeroExt<T, R>,
     zx_rep_x: ZeroExt<C, R>,
@@ -169,6 +312,12 @@ pub struct FridgeCore<
     zero_1: Constant<Bits<1>>,
     zero_32: Constant<Bits<32>>,
     csr_seed: Constant<Bits<8>>,
+    csr_mode: Constant<Bits<8>>,
+    csr_expiry: Constant<Bits<8>>,
+    csr_thresholds: Vec<Constant<Bits<8>>>,
+    default_mode_fridge: Constant<bool>,
+    default_mode_expiry: Constant<bool>,
+    ts_max_c: Constant<Bits<T>>,
     mode_simple: Constant<Bits<32>>,
     mode_expiry_code: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
@@ -198,6 +347,7 @@ impl<
     pub fn new(cfg: &FridgeConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
         let n = cfg.fridges();
+        let default_mode = FridgeMode::from_csr(cfg.csr_layout().config[CSR_MODE as usize].1);
         let expect = [
             ("A", A, cfg.ram_addr_bits()),
             ("S", S, cfg.sig_bits),
@@ -256,13 +406,13 @@ impl<
             csr: Csr::new(cfg.csr_layout())?,
             f1_valid: Default::default(),
             f1_request: Default::default(),
-            f1_id: Default::default(),
             f1_ts: Default::default(),
             counters: (0..n).map(|_| Reg::default()).collect(),
             accept: Default::default(),
             transfer: Default::default(),
             k: Default::default(),
-            threshold: Default::default(),
+            le: Default::default(),
+            le_q: (0..n).map(|_| Reg::default()).collect(),
             base: Default::default(),
             index_mask: Default::default(),
             count: Default::default(),
@@ -270,6 +420,7 @@ impl<
             enters: Default::default(),
             mode_fridge: Default::default(),
             mode_expiry: Default::default(),
+            wr_mode: Default::default(),
             d1_request: Default::default(),
             d1_k: Default::default(),
             d1_sig: Default::default(),
@@ -280,12 +431,17 @@ impl<
             d2_sig: Default::default(),
             d2_ts: Default::default(),
             d2_count: Default::default(),
-            old_valid: Default::default(),
-            old_sig: Slice::new(1),
+            interval_cfg: ExpiryInterval::default(),
+            interval_wr: ExpiryInterval::default(),
+            d2_hi: Default::default(),
+            d2_wrap: Default::default(),
+            d2_ts_max: Default::default(),
+            d2_never: Default::default(),
+            decide: (0..4).map(|_| WriteDecision::default()).collect(),
+            write: Default::default(),
             old_ts: Slice::new(1 + S),
             old_count: Slice::new(1 + S + T),
             ts_scaled: Slice::new(cfg.ts_shift),
-            cfg_mode: Slice::new(32 * CSR_MODE as usize),
             cfg_expiry: Slice::new(32 * CSR_EXPIRY as usize),
             cfg_seed: Slice::new(32 * CSR_PRNG_SEED as usize),
             cfg_thresholds: (0..n).map(|k| Slice::new(32 * (CSR_THRESHOLD0 as usize + k))).collect(),
@@ -298,7 +454,6 @@ impl<
             zx_sig: Default::default(),
             zx_ts: Default::default(),
             zx_count: Default::default(),
-            zx_age32: Default::default(),
             zx_rep_k: Default::default(),
             zx_rep_delay: Default::default(),
             zx_rep_x: Default::default(),
@@ -326,6 +481,12 @@ impl<
             zero_1: Constant::new(Bits::default()),
             zero_32: Constant::new(Bits::default()),
             csr_seed: Constant::new(Bits::from(CSR_PRNG_SEED as u64)),
+            csr_mode: Constant::new(Bits::from(CSR_MODE as u64)),
+            csr_expiry: Constant::new(Bits::from(CSR_EXPIRY as u64)),
+            csr_thresholds: consts((0..n).map(|k| CSR_THRESHOLD0 as u64 + k as u64)),
+            default_mode_fridge: Constant::new(default_mode == FridgeMode::Fridge),
+            default_mode_expiry: Constant::new(default_mode == FridgeMode::Expiry),
+            ts_max_c: Constant::new(Bits::from((1u64 << T) - 1)),
             mode_simple: Constant::new(Bits::from(FridgeMode::Simple as u64)),
             mode_expiry_code: Constant::new(Bits::from(FridgeMode::Expiry as u64)),
             one_32: Constant::new(Bits::from(1u64)),
@@ -360,7 +521,6 @@ impl<
             clock,
             f1_valid,
             f1_request,
-            f1_id,
             f1_ts,
             d1_request,
             d1_k,
@@ -372,6 +532,12 @@ impl<
             d2_sig,
             d2_ts,
             d2_count,
+            d2_hi,
+            d2_wrap,
+            d2_ts_max,
+            d2_never,
+            mode_fridge,
+            mode_expiry,
             r_valid,
             r_data,
             st_packets,
@@ -396,14 +562,20 @@ impl<
         self.csr.rd_en.next = self.csr_rd_en.val();
         self.csr_rd_valid.next = self.csr.rd_valid.val();
         self.csr_rd_data.next = self.csr.rd_data.val();
-        self.cfg_mode.din.next = self.csr.cfg.val();
         self.cfg_expiry.din.next = self.csr.cfg.val();
         self.cfg_seed.din.next = self.csr.cfg.val();
         for i in 0..self._n {
             self.cfg_thresholds[i].din.next = self.csr.cfg.val();
         }
-        self.mode_expiry.next = self.cfg_mode.out.val() == self.mode_expiry_code.val();
-        self.mode_fridge.next = !self.mode_expiry.val() && (self.cfg_mode.out.val() != self.mode_simple.val());
+        self.wr_mode.next = self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_mode.val());
+        if self.reset.val() {
+            self.mode_expiry.d.next = self.default_mode_expiry.val();
+            self.mode_fridge.d.next = self.default_mode_fridge.val();
+        } else if self.wr_mode.val() {
+            self.mode_expiry.d.next = self.csr_wr_data.val() == self.mode_expiry_code.val();
+            self.mode_fridge.d.next = (self.csr_wr_data.val() != self.mode_expiry_code.val())
+                && (self.csr_wr_data.val() != self.mode_simple.val());
+        }
         // A write of prng_seed loads the PRNG from the register one cycle later.
         self.seed_pending.d.next =
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
@@ -427,37 +599,53 @@ impl<
         }
         if self.accept.val() {
             self.f1_request.d.next = self.in_request.val();
-            self.f1_id.d.next = self.in_id.val();
             self.f1_ts.d.next = self.in_ts.val();
-            for j in 0..self.h_select.len() {
-                self.h_select[j].key.next = self.in_id.val();
-            }
-            self.h_index.key.next = self.in_id.val();
-            self.h_sig.key.next = self.in_id.val();
-        } else {
-            for j in 0..self.h_select.len() {
-                self.h_select[j].key.next = self.f1_id.q.val();
-            }
-            self.h_index.key.next = self.f1_id.q.val();
-            self.h_sig.key.next = self.f1_id.q.val();
         }
+        // The hash registers are F1's view of the id: loaded with the packet F1 takes (a clock enable).
+        for j in 0..self.h_select.len() {
+            self.h_select[j].key.next = self.in_id.val();
+            self.h_select[j].load.next = self.accept.val();
+        }
+        self.h_index.key.next = self.in_id.val();
+        self.h_index.load.next = self.accept.val();
+        self.h_sig.key.next = self.in_id.val();
+        self.h_sig.load.next = self.accept.val();
         // F1: fridge, address, entry decision, counter.
         self.k.next = self.fridge_ids[0].val();
         self.base.next = self.bases[0].val();
         self.index_mask.next = self.index_masks[0].val();
-        self.threshold.next = self.cfg_thresholds[0].out.val();
+        self.le.next = self.le_q[0].q.val();
         self.count.next = self.counters[0].q.val();
         for i in 1..self._n {
             if self.h_select[0].hash.val() >= self.bounds[i - 1].val() {
                 self.k.next = self.fridge_ids[i].val();
                 self.base.next = self.bases[i].val();
                 self.index_mask.next = self.index_masks[i].val();
-                self.threshold.next = self.cfg_thresholds[i].out.val();
+                self.le.next = self.le_q[i].q.val();
                 self.count.next = self.counters[i].q.val();
             }
         }
-        self.enters.next =
-            self.f1_request.q.val() && (!self.mode_fridge.val() || (self.prng.value.val() <= self.threshold.val()));
+        self.enters.next = self.f1_request.q.val() && (!self.mode_fridge.q.val() || self.le.val());
+        // Next cycle's `prng ≤ threshold`, per fridge (a reset's defaults need no look-ahead: F1 is empty
+        // in the cycle after a reset).
+        for i in 0..self._n {
+            self.le_q[i].clock.next = self.clock.val();
+            if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_thresholds[i].val()) {
+                if self.seed_pending.q.val() {
+                    self.le_q[i].d.next = self.prng.seed_value.val() <= self.csr_wr_data.val();
+                } else if self.transfer.val() && self.f1_request.q.val() {
+                    self.le_q[i].d.next = self.prng.advanced_value.val() <= self.csr_wr_data.val();
+                } else {
+                    self.le_q[i].d.next = self.prng.value.val() <= self.csr_wr_data.val();
+                }
+            } else if self.seed_pending.q.val() {
+                self.le_q[i].d.next = self.prng.seed_value.val() <= self.cfg_thresholds[i].out.val();
+            } else if self.transfer.val() && self.f1_request.q.val() {
+                self.le_q[i].d.next = self.prng.advanced_value.val() <= self.cfg_thresholds[i].out.val();
+            } else {
+                self.le_q[i].d.next = self.prng.value.val() <= self.cfg_thresholds[i].out.val();
+            }
+        }
         self.prng.advance.next = self.transfer.val() && self.f1_request.q.val();
         if self.enters.val() {
             self.snapshot.next = self.count.val() + self.one_c.val();
@@ -490,31 +678,61 @@ impl<
         self.d2_k.d.next = self.d1_k.q.val();
         self.d2_sig.d.next = self.d1_sig.q.val();
         self.d2_ts.d.next = self.d1_ts.q.val();
+        // S1: the expiry interval with the expiry register's next value, both candidates computed side by
+        // side (no packet reaches S2 right after a reset, so the reset default needs no look-ahead).
+        self.interval_cfg.ts.next = self.d1_ts.q.val();
+        self.interval_cfg.expiry.next = self.cfg_expiry.out.val();
+        self.interval_wr.ts.next = self.d1_ts.q.val();
+        self.interval_wr.expiry.next = self.csr_wr_data.val();
+        self.d2_ts_max.d.next = self.d1_ts.q.val() == self.ts_max_c.val();
+        if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_expiry.val()) {
+            self.d2_hi.d.next = self.interval_wr.hi.val();
+            self.d2_wrap.d.next = self.interval_wr.late.val() && (self.d1_ts.q.val() != self.ts_max_c.val());
+            self.d2_never.d.next = self.interval_wr.never.val();
+        } else {
+            self.d2_hi.d.next = self.interval_cfg.hi.val();
+            self.d2_wrap.d.next = self.interval_cfg.late.val() && (self.d1_ts.q.val() != self.ts_max_c.val());
+            self.d2_never.d.next = self.interval_cfg.never.val();
+        }
         self.d2_count.d.next = self.d1_count.q.val();
-        // S2: the table entry meets the packet.
-        self.old_valid.next = self.rmw.mod_old.val().get_bit(0);
-        self.old_sig.din.next = self.rmw.mod_old.val();
+        // S2: the table entry meets the packet. The write decision is taken on each forward candidate
+        // in parallel and picked; the report fields come from the forwarded entry (registered in S3).
+        self.decide[0].old.next = self.rmw.mod_ram.val();
+        self.decide[1].old.next = self.rmw.mod_s3.val();
+        self.decide[2].old.next = self.rmw.mod_s4.val();
+        self.decide[3].old.next = self.rmw.mod_s5.val();
+        self.write.next = false;
+        self.sig_match.next = false;
+        for j in 0..4 {
+            self.decide[j].is_request.next = self.d2_request.q.val();
+            self.decide[j].enters.next = self.rmw.mod_payload.val().any();
+            self.decide[j].sig.next = self.d2_sig.q.val();
+            self.decide[j].ts.next = self.d2_ts.q.val();
+            self.decide[j].mode_expiry.next = self.mode_expiry.q.val();
+            self.decide[j].hi.next = self.d2_hi.q.val();
+            self.decide[j].wrap.next = self.d2_wrap.q.val();
+            self.decide[j].ts_max.next = self.d2_ts_max.q.val();
+            self.decide[j].never.next = self.d2_never.q.val();
+            if self.rmw.mod_pick.val().get_bit(j) {
+                self.write.next = self.decide[j].write.val();
+                self.sig_match.next = self.decide[j].sig_match.val();
+            }
+        }
         self.old_ts.din.next = self.rmw.mod_old.val();
         self.old_count.din.next = self.rmw.mod_old.val();
         self.age.next = self.d2_ts.q.val() - self.old_ts.out.val();
-        self.zx_age32.din.next = self.age.val();
-        self.sig_match.next = self.old_valid.val() && (self.old_sig.out.val() == self.d2_sig.q.val());
         self.unused_mod_index.next = self.rmw.mod_index.val().any();
         self.zx_valid.din.next = self.one_1.val();
         self.zx_sig.din.next = self.d2_sig.q.val();
         self.zx_ts.din.next = self.d2_ts.q.val();
         self.zx_count.din.next = self.d2_count.q.val();
+        self.rmw.mod_write.next = self.write.val();
         if self.d2_request.q.val() {
-            self.rmw.mod_write.next = self.rmw.mod_payload.val().any()
-                && (!self.mode_expiry.val()
-                    || !self.old_valid.val()
-                    || (self.zx_age32.out.val() > self.cfg_expiry.out.val()));
             self.rmw.mod_new.next = self.zx_valid.out.val()
                 | (self.zx_sig.out.val() << self.off_sig.val())
                 | (self.zx_ts.out.val() << self.off_ts.val())
                 | (self.zx_count.out.val() << self.off_count.val());
         } else {
-            self.rmw.mod_write.next = self.sig_match.val();
             self.rmw.mod_new.next = self.zero_e.val();
         }
         // S3: report register → FIFO.
@@ -552,7 +770,7 @@ impl<
             self.tally[t].rep_k.next = self.rep_k[t].out.val();
             self.tally[t].rep_delay.next = self.rep_delay[t].out.val();
             self.tally[t].rep_x.next = self.rep_x[t].out.val();
-            self.tally[t].corrected.next = self.mode_fridge.val();
+            self.tally[t].corrected.next = self.mode_fridge.q.val();
             self.tally[t].active.next = self.cfg_tally_bank[t].out.val().any();
             self.tally[t].dump_start.next = self.dump_pending[t].q.val();
             self.tally[t].out_ready.next = self.tally_ready.val();

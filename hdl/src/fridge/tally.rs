@@ -115,6 +115,8 @@ pub struct FridgeTally<const TA: usize, const RA: usize, const T: usize, const C
     zx_sum_g2: Vec<ZeroExt<SUM_G2_BITS, WORD_BITS>>,
     zx_rec_addr: Vec<ZeroExt<TA, RECORD_BITS>>,
     zx_rec_word: Vec<ZeroExt<WORD_BITS, RECORD_BITS>>,
+    /// The banks' forward candidates: the adds work on `mod_old`.
+    unused_candidates: Signal<Local, bool>,
     // T4: record register.
     out_v: Reg<bool>,
     out_d: Reg<Bits<RECORD_BITS>>,
@@ -206,6 +208,7 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> FridgeTal
             zx_sum_g2: (0..2).map(|_| ZeroExt::default()).collect(),
             zx_rec_addr: (0..2).map(|_| ZeroExt::default()).collect(),
             zx_rec_word: (0..2).map(|_| ZeroExt::default()).collect(),
+            unused_candidates: Default::default(),
             out_v: Default::default(),
             out_d: Default::default(),
             bank_ids: vec![Constant::new(false), Constant::new(true)],
@@ -308,6 +311,7 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
         self.inc_g.next = self.zx_rom_g.out.val();
         self.inc_g2.next = self.zx_rom_g2.out.val();
         self.out_v.d.next = false;
+        self.unused_candidates.next = false;
         for b in 0..2 {
             if self.banks[b].mod_valid.val() && self.banks[b].mod_payload.val().get_bit(1) {
                 self.inc_g.next = self.unit_g.val();
@@ -322,6 +326,12 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
             self.zx_rec_addr[b].din.next = self.banks[b].mod_index.val();
             self.zx_rec_word[b].din.next = self.banks[b].mod_old.val();
             self.banks[b].mod_write.next = true;
+            self.unused_candidates.next = self.unused_candidates.val()
+                || self.banks[b].mod_ram.val().any()
+                || self.banks[b].mod_s3.val().any()
+                || self.banks[b].mod_s4.val().any()
+                || self.banks[b].mod_s5.val().any()
+                || self.banks[b].mod_pick.val().any();
             if self.banks[b].mod_payload.val().get_bit(0) {
                 self.banks[b].mod_new.next = self.zero_word.val();
                 if self.banks[b].mod_valid.val() {
