@@ -244,33 +244,27 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
         }
     };
     let variance = if setup.model_variance { Variance::Model { request_rate: rate } } else { Variance::Samples };
-    // A method's outcome from the samples, and (fridge methods) the same from the in-hardware tally.
-    let method2 = |cfg: &FridgeConfig,
-                   rt: &FridgeRuntime,
-                   multi: bool,
-                   naive: bool|
-     -> Result<(Outcome, Option<Outcome>), String> {
+    // A fridge method's outcome from the samples, and the same from the in-hardware tally (if any).
+    let fridge_method = |cfg: &FridgeConfig, rt: &FridgeRuntime, multi: bool| -> Result<(Outcome, Option<Outcome>), String> {
         let run = run_core(cfg, rt, trace, setup.engine)?;
         let s = &run.samples;
         let params = FridgeParams::of(cfg, rt);
         let p = params.iter().map(|f| f.p).collect::<Vec<_>>();
-        let estimate = if naive {
-            WeightedCdf::unweighted(s.iter().map(|x| x.delay_ns))
-        } else if multi {
-            inverse_variance(s, &params, variance)
-        } else {
-            corrected(s, &params)
-        };
-        let tally = (!naive && !run.tally.is_empty()).then(|| Outcome {
+        let estimate = if multi { inverse_variance(s, &params, variance) } else { corrected(s, &params) };
+        let tally = (!run.tally.is_empty()).then(|| Outcome {
             estimate: from_tally(cfg, &params, &run.tally, multi.then_some(variance)),
             samples: s.len(),
             p: p.clone(),
         });
         Ok((Outcome { estimate, samples: s.len(), p }, tally))
     };
-    let method =
-        |cfg: &FridgeConfig, rt: &FridgeRuntime, multi: bool, naive: bool| method2(cfg, rt, multi, naive).map(|o| o.0);
-    let (fridge, fridge_tally) = method2(&one, &runtime(FridgeMode::Fridge, &[p], u32::MAX, seed), false, false)?;
+    // A baseline's outcome: its samples unweighted.
+    let baseline = |cfg: &FridgeConfig, rt: &FridgeRuntime, engine: Engine| -> Result<Outcome, String> {
+        let s = run_core(cfg, rt, trace, engine)?.samples;
+        let p = FridgeParams::of(cfg, rt).iter().map(|f| f.p).collect();
+        Ok(Outcome { estimate: WeightedCdf::unweighted(s.iter().map(|x| x.delay_ns)), samples: s.len(), p })
+    };
+    let (fridge, fridge_tally) = fridge_method(&one, &runtime(FridgeMode::Fridge, &[p], u32::MAX, seed), false)?;
     let multi_fridge = if setup.fridges > 1 {
         let n = setup.fridges;
         let c = match &pilot_cdf {
@@ -284,27 +278,18 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
         }
         let ps: Vec<f64> =
             (0..n).map(|k| auto_p(cfg.entries(k), rate * cfg.share(k), targets[k] * 1e-9)).collect();
-        Some(method2(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true, false)?)
+        Some(fridge_method(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true)?)
     } else {
         None
     };
-    let (multi_fridge, multi_fridge_tally) = match multi_fridge {
-        Some((o, t)) => (Some(o), t),
-        None => (None, None),
-    };
-    let simple = method(&one, &runtime(FridgeMode::Simple, &[1.0], u32::MAX, seed), false, true)?;
+    let (multi_fridge, multi_fridge_tally) = multi_fridge.map_or((None, None), |(o, t)| (Some(o), t));
+    let simple = baseline(&one, &runtime(FridgeMode::Simple, &[1.0], u32::MAX, seed), setup.engine)?;
     let p99 = truth.quantile(0.99).unwrap_or(0.0);
     let expiry_units = ((p99 / (1u64 << one.ts_shift) as f64).round() as u64).min(u32::MAX as u64) as u32;
-    let expiry = method(&one, &runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed), false, true)?;
-    let two = single_cfg(&setup.core, bits + 1);
-    let expiry_2x = if setup.engine == Engine::Rtl {
-        // Only the built RTL configurations exist; the doubled table runs on the golden model.
-        let s =
-            run_core(&two, &runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed), trace, Engine::Golden)?.samples;
-        Outcome { estimate: WeightedCdf::unweighted(s.iter().map(|x| x.delay_ns)), samples: s.len(), p: vec![1.0] }
-    } else {
-        method(&two, &runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed), false, true)?
-    };
+    let expiry_rt = runtime(FridgeMode::Expiry, &[1.0], expiry_units, seed);
+    let expiry = baseline(&one, &expiry_rt, setup.engine)?;
+    // Only the built RTL configurations exist; the doubled table always runs on the golden model.
+    let expiry_2x = baseline(&single_cfg(&setup.core, bits + 1), &expiry_rt, Engine::Golden)?;
     Ok(TraceOutcome { truth, fridge, fridge_tally, multi_fridge, multi_fridge_tally, simple, expiry, expiry_2x })
 }
 
