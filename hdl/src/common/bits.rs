@@ -67,3 +67,8 @@ impl<const I: usize, const O: usize> Logic for Slice<I, O> {
 pub fn constant<const W: usize>(v: u64) -> Constant<Bits<W>> {
     Constant::new(Bits::from(v))
 }
+
+/// Generation-time constants of W bits, one per value (per-fridge tables and the like).
+pub fn consts<const W: usize>(v: impl IntoIterator<Item = u64>) -> Vec<Constant<Bits<W>>> {
+    v.into_iter().map(constant).collect()
+}

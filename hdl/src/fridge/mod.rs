@@ -11,7 +11,7 @@
 
 pub mod tally;
 
-use crate::common::bits::{Slice, ZeroExt};
+use crate::common::bits::{consts, Slice, ZeroExt};
 use crate::common::csr::Csr;
 use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
@@ -326,9 +326,6 @@ pub struct FridgeCore<
     _cfg: FridgeConfig,
 }
 
-fn consts<const W: usize>(v: impl IntoIterator<Item = u64>) -> Vec<Constant<Bits<W>>> {
-    v.into_iter().map(|x| Constant::new(Bits::from(x))).collect()
-}
 
 impl<
         const A: usize,

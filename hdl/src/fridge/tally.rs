@@ -12,7 +12,7 @@
 //! registered; T3 the bank's modify stage adds (48- and 70-bit adders) or clears and captures; T4 record
 //! → [`ReportFifo`].
 
-use crate::common::bits::{constant, Slice, ZeroExt};
+use crate::common::bits::{constant, consts, Slice, ZeroExt};
 use crate::common::fifo::ReportFifo;
 use crate::common::reg::Reg;
 use crate::common::rmw::RmwPipeline;
@@ -212,8 +212,8 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> FridgeTal
             out_v: Default::default(),
             out_d: Default::default(),
             bank_ids: vec![Constant::new(false), Constant::new(true)],
-            fridge_ids: (0..n as u64).map(|k| Constant::new(Bits::from(k))).collect(),
-            shifts: (0..n).map(|k| Constant::new(Bits::from(rom_shift(cfg.addr_bits[k]) as u64))).collect(),
+            fridge_ids: consts(0..n as u64),
+            shifts: consts(cfg.addr_bits.iter().map(|&a| rom_shift(a) as u64)),
             idx_max: constant((1 << ROM_INDEX_BITS) - 1),
             unit_g: constant(1 << FRAC_BITS),
             unit_g2: constant(1 << FRAC_BITS),
