@@ -489,5 +489,6 @@ impl FinecombModel {
     }
 }
 
+pub mod cycle;
 #[cfg(test)]
 mod tests;
