@@ -9,6 +9,7 @@ use crate::common::prng::Prng;
 use crate::common::reg::with_initial_values;
 use crate::common::rmw::FORWARD_ALL;
 use crate::common::sram::Sram;
+use crate::finecomb::FinecombCore;
 use crate::fridge::tally::FridgeTally;
 use crate::fridge::FridgeCore;
 use crate::tops::*;
@@ -188,6 +189,29 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
                 FridgeCore::<10, 16, 24, 20, 61, 47, 4, 5, 288, 9, 12>::new(&cfg).map_err(err)?,
             )?,
             other => return Err(format!("no generics spelled out for fridge top {other}")),
+        }
+    }
+    for (name, cfg) in finecomb_tops() {
+        let desc = format!(
+            "FineComb core: {:?}, {} bank(s) of up to 2^{} buckets, {}",
+            cfg.shape.role,
+            cfg.banks(),
+            cfg.bucket_addr_bits,
+            if !cfg.shape.isd {
+                "LDA mode (no ISD)".to_string()
+            } else if cfg.has_stash() {
+                format!("stash of up to 2^{} entries per substash", cfg.stash_slot_bits)
+            } else {
+                "no stash".to_string()
+            }
+        );
+        let params = serde_json::to_value(&cfg).map_err(|e| e.to_string())?;
+        match name {
+            "finecomb_tx" => b.add(name, &desc, false, params, FinecombCore::<6, 2, 128>::new(&cfg).map_err(err)?)?,
+            "finecomb_rx" => b.add(name, &desc, false, params, FinecombCore::<6, 4, 128>::new(&cfg).map_err(err)?)?,
+            "finecomb" => b.add(name, &desc, false, params, FinecombCore::<13, 11, 416>::new(&cfg).map_err(err)?)?,
+            "finecomb_lda" => b.add(name, &desc, false, params, FinecombCore::<13, 2, 416>::new(&cfg).map_err(err)?)?,
+            other => return Err(format!("no generics spelled out for FineComb top {other}")),
         }
     }
     b.add(

@@ -12,6 +12,7 @@
 //! rust-hdl `update()`.
 
 pub mod common;
+pub mod finecomb;
 pub mod fridge;
 pub mod emit;
 pub mod lint;

@@ -274,3 +274,26 @@ pub fn fridge_tops() -> Vec<(&'static str, golden::fridge::FridgeConfig)> {
         ("fridge4_dp", four),
     ]
 }
+
+/// FineComb core tops: (name, configuration). The generics of each are spelled out in `emit`.
+///
+/// Bucket counts and stash depths are run-time CSRs, so the two large builds (2^13 buckets per set and
+/// bank, 2^10 stash slots) run every experiment of `netmeas run finecomb --engine rtl`; co-simulation
+/// also runs them with small run-time M and w (same-bucket hazards). A receiver with every w_b = 0
+/// behaves as a sender; `finecomb_tx` is the sender build (no stash memories) on its own.
+pub fn finecomb_tops() -> Vec<(&'static str, golden::finecomb::cycle::FinecombCoreConfig)> {
+    use golden::finecomb::cycle::FinecombCoreConfig;
+    use golden::finecomb::{BankConfig, FinecombConfig, Role};
+    let bank = |buckets, stash_depth| BankConfig { buckets, stash_depth };
+    let core = |role, isd, banks: Vec<BankConfig>, ia, sa| FinecombCoreConfig {
+        shape: FinecombConfig { role, banks, isd },
+        bucket_addr_bits: ia,
+        stash_slot_bits: sa,
+    };
+    vec![
+        ("finecomb_tx", core(Role::Sender, true, vec![bank(61, 0)], 6, 1)),
+        ("finecomb_rx", core(Role::Receiver, true, vec![bank(61, 5)], 6, 3)),
+        ("finecomb", core(Role::Receiver, true, vec![bank(1000, 50); 4], 13, 10)),
+        ("finecomb_lda", core(Role::Receiver, false, vec![bank(1500, 0); 4], 13, 1)),
+    ]
+}
