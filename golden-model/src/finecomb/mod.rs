@@ -38,17 +38,24 @@
 //! u and the start of u+1. Between an `end` and the next `start` packets are not counted (they still pass
 //! through the stash rings).
 //!
+//! A marker is *effective* iff `(end && counting) || (start && !counting)` (a sync while counting is an
+//! effective end and then an effective start). An ineffective marker — `end` while not counting, `start`
+//! while counting — has no effect at all, exactly as in the hardware ([`cycle`]).
+//!
 //! ## The receiver's stash (§III-D), per bank (each bank samples its own packets)
 //! Four substashes of w entries {digest, timestamp} of *sampled* packets:
-//! - pre-start: a cyclic queue of the last w sampled packets, frozen when `start` arrives;
+//! - pre-start: the last w sampled packets before `start` (since the previous effective marker);
 //! - post-start: the first w sampled packets after `start`;
 //! - pre-end / post-end: likewise around `end`.
 //!
-//! One ring holds the last w sampled packets at all times; a marker copies it into the pre-start or
-//! pre-end substash (in hardware: the ring's write pointer is latched and the ring bank swapped). The
+//! One ring holds the last w sampled packets since the previous effective marker: every effective marker
+//! copies it into the pre-start and/or pre-end substash and the ring restarts empty (in hardware: the
+//! ring's write pointer is latched, the ring region swapped and the pointer cleared). So a marker's pre
+//! substash holds min(w, n) entries where n is the number of sampled packets since the previous effective
+//! marker (or since reset); a sync's capture serves as both the pre-end of u and the pre-start of u+1. The
 //! post-end substash fills *after* the interval ended, so a receiver's interval report is complete (and
-//! emitted) once every bank's post-end substash is full, or at the next marker, or at [`FinecombModel::flush`].
-//! A sender keeps no stash (§III-B-2): its report is emitted at `end`.
+//! emitted) once every bank's post-end substash is full, or at the next effective marker, or at
+//! [`FinecombModel::flush`]. A sender keeps no stash (§III-B-2): its report is emitted at `end`.
 
 use crate::common::config::{check_range, ConfigError, TIMESTAMP_BITS};
 use crate::common::hash::{HashKind, XorHash};
@@ -278,12 +285,13 @@ pub struct BankReadout {
 /// The readout of one finished interval (every bank).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct IntervalReport {
-    /// Interval number: the n-th `start` opened it (from 0).
+    /// Interval number: the n-th effective `start` opened it (from 0).
     pub interval: u64,
     pub banks: Vec<BankReadout>,
 }
 
-/// Cyclic queue of the last `depth` entries (the pre-start / pre-end source).
+/// Cyclic queue of the last `depth` entries since the previous effective marker (the pre-start / pre-end
+/// source).
 #[derive(Debug, Clone)]
 struct Ring {
     buf: Vec<StashEntry>,
@@ -306,13 +314,16 @@ impl Ring {
         }
         self.next = (self.next + 1) % self.depth;
     }
-    /// Contents, oldest first.
-    fn snapshot(&self) -> Vec<StashEntry> {
-        if self.buf.len() < self.depth {
-            self.buf.clone()
+    /// Contents, oldest first; the ring restarts empty.
+    fn take(&mut self) -> Vec<StashEntry> {
+        let out = if self.buf.len() < self.depth {
+            std::mem::take(&mut self.buf)
         } else {
             self.buf[self.next..].iter().chain(&self.buf[..self.next]).copied().collect()
-        }
+        };
+        self.buf.clear();
+        self.next = 0;
+        out
     }
 }
 
@@ -335,7 +346,7 @@ pub struct FinecombModel {
     active: usize,
     /// Inside an interval (after `start`, before `end`).
     counting: bool,
-    /// Starts seen so far.
+    /// Effective starts seen so far.
     starts: u64,
     /// Interval number of the active set.
     active_interval: u64,
@@ -456,12 +467,19 @@ impl FinecombModel {
     }
 
     fn marker(&mut self, start: bool, end: bool) -> Option<IntervalReport> {
+        let end_effective = end && self.counting;
+        let start_effective = start && (end_effective || !self.counting);
+        if !end_effective && !start_effective {
+            return None;
+        }
         // A still-pending readout is completed first (its post-end substash stops filling here).
-        let mut out = if self.frozen.is_some() { self.read_frozen() } else { None };
-        if end && self.counting {
+        let mut out = self.read_frozen();
+        // The ring's contents become this marker's pre substash (pre-end and/or pre-start); it restarts empty.
+        let pre: Vec<Vec<StashEntry>> = self.banks.iter_mut().map(|bank| bank.ring.take()).collect();
+        if end_effective {
             let f = self.active;
-            for bank in &mut self.banks {
-                bank.stashes[f].pre_end = bank.ring.snapshot();
+            for (bank, pre) in self.banks.iter_mut().zip(&pre) {
+                bank.stashes[f].pre_end = pre.clone();
             }
             self.frozen = Some((f, self.active_interval));
             self.active = 1 - f;
@@ -471,10 +489,10 @@ impl FinecombModel {
                 out = self.read_frozen();
             }
         }
-        if start && !self.counting {
+        if start_effective {
             let a = self.active;
-            for bank in &mut self.banks {
-                bank.stashes[a].pre_start = bank.ring.snapshot();
+            for (bank, pre) in self.banks.iter_mut().zip(pre) {
+                bank.stashes[a].pre_start = pre;
             }
             self.counting = true;
             self.active_interval = self.starts;

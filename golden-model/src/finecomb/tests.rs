@@ -284,3 +284,38 @@ fn bad_configurations_are_errors() {
     // A sender instantiates no stash whatever the bank config says.
     assert_eq!(d.with_role(Role::Sender).stash_depth(0), 0);
 }
+
+#[test]
+fn ring_restarts_at_every_effective_marker_and_ineffective_markers_do_nothing() {
+    let w = 4;
+    let mut m = FinecombModel::new(&one_bank(Role::Receiver, 8, w), all()).unwrap();
+    let dg = Digest::new();
+    let e = |k: u128| StashEntry { digest: dg.of(k), ts: k as u64 };
+    let p = |k: u128| Descriptor::packet(k, k as u64);
+    let mut reports = vec![];
+    let mut feed = |ds: &[Descriptor]| reports.extend(ds.iter().filter_map(|d| m.step(d)));
+    // An end while not counting is ineffective: the ring keeps 1..=3 and the start after it sees them.
+    feed(&[p(1), p(2), Descriptor::end(), p(3), Descriptor::start()]);
+    // A start while counting is ineffective: post-start keeps filling across it.
+    feed(&[p(4), p(5), Descriptor::start(), p(6), p(7), p(8)]);
+    // Interval 1 ends 2 sampled packets after the sync: the end cuts interval 0's post-end (reported
+    // here), and interval 1's pre-end holds only what the ring got since the sync.
+    feed(&[Descriptor::sync(), p(9), p(10), Descriptor::end()]);
+    // A second end is ineffective: interval 1's post-end keeps filling across it.
+    feed(&[Descriptor::end(), p(11), Descriptor::end(), p(12)]);
+    assert_eq!(reports.len(), 1, "interval 0, its post-end cut by the effective end");
+    let s = &reports[0].banks[0].stash;
+    assert_eq!(reports[0].interval, 0);
+    assert_eq!(reports[0].banks[0].buckets.iter().map(|b| b.count).sum::<u32>(), 5);
+    assert_eq!(s.pre_start, vec![e(1), e(2), e(3)]);
+    assert_eq!(s.post_start, vec![e(4), e(5), e(6), e(7)]);
+    assert_eq!(s.pre_end, vec![e(5), e(6), e(7), e(8)]);
+    assert_eq!(s.post_end, vec![e(9), e(10)]);
+    let last = m.flush().expect("interval 1 pending");
+    let s = &last.banks[0].stash;
+    assert_eq!(last.interval, 1);
+    assert_eq!(s.pre_start, vec![e(5), e(6), e(7), e(8)]);
+    assert_eq!(s.post_start, vec![e(9), e(10)], "cut by the end");
+    assert_eq!(s.pre_end, vec![e(9), e(10)], "the ring restarted at the sync");
+    assert_eq!(s.post_end, vec![e(11), e(12)]);
+}
