@@ -6,6 +6,7 @@
 //!   `tests/` and by `netmeas demo`.
 
 pub mod blocks;
+pub mod finecomb;
 pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;

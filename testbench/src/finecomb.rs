@@ -1,0 +1,396 @@
+//! FineComb core co-simulation: the Verilated `FinecombCore` against
+//! `golden::finecomb::cycle::FinecombCycleModel`, cycle by cycle, on randomized traffic.
+//!
+//! Traffic: packets with random 128-bit keys, ≥10 % of them repeating the previous key (same digest, so
+//! the same bucket of every bank back to back); timestamps starting 2^30 ns before the 48-bit wrap (the
+//! input wraps about half a million packets in); intervals of a few hundred to a few thousand packets, a
+//! few very short ones (captures cut by the next marker), sync markers mostly, end-only and start-only
+//! pairs and ineffective markers now and then; a reader that stalls at random and in long phases (the
+//! engine then holds markers back); CSR reads of every register; a flush now and then; the run-time
+//! settings (thresholds, bucket counts, stash depths) random after every reset, and a reset in the middle
+//! and at random in the second half. The first interval after the first reset is long (≥ 2^17 packets, p = 1, bank 0 with one
+//! bucket) so bank 0's 64-bit timestamp accumulator wraps.
+
+use crate::blocks::Run;
+use crate::harness::{Model, RunConfig, RunReport, Scoreboard, Sim};
+use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx};
+use golden::common::config::CSR_STATUS_BASE;
+use golden::finecomb::cycle::{
+    FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs, Record, RecordKind,
+};
+use golden::finecomb::{threshold_for, Descriptor};
+use rand::Rng;
+
+/// Outputs of a FineComb top during one cycle.
+#[derive(Debug, Clone, Copy)]
+pub struct Outputs {
+    pub in_ready: bool,
+    pub rec_valid: bool,
+    pub rec_data: [u32; 6],
+    pub csr_rd_valid: bool,
+    pub csr_rd_data: u32,
+}
+
+/// Ports of a FineComb top (generated per top; this trait lets one runner drive them all).
+pub trait FinecombTop: Model {
+    fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor);
+    fn outputs(&self) -> Outputs;
+}
+
+macro_rules! impl_finecomb_top {
+    ($model:ident) => {
+        impl FinecombTop for $model {
+            fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
+                let d = i.desc.unwrap_or(*garbage);
+                self.set_reset(i.reset as u64);
+                self.set_in_valid(i.in_valid as u64);
+                self.set_in_key(d.key);
+                self.set_in_ts(d.timestamp);
+                self.set_in_start(d.start as u64);
+                self.set_in_end(d.end as u64);
+                self.set_rec_ready(i.rec_ready as u64);
+                self.set_csr_addr(i.csr_addr as u64);
+                self.set_csr_wr_en(i.csr_wr_en as u64);
+                self.set_csr_wr_data(i.csr_wr_data as u64);
+                self.set_csr_rd_en(i.csr_rd_en as u64);
+            }
+            fn outputs(&self) -> Outputs {
+                Outputs {
+                    in_ready: self.in_ready() != 0,
+                    rec_valid: self.rec_valid() != 0,
+                    rec_data: self.rec_data(),
+                    csr_rd_valid: self.csr_rd_valid() != 0,
+                    csr_rd_data: self.csr_rd_data() as u32,
+                }
+            }
+        }
+    };
+}
+impl_finecomb_top!(FinecombTx);
+impl_finecomb_top!(FinecombRx);
+impl_finecomb_top!(Finecomb);
+impl_finecomb_top!(FinecombLda);
+
+/// The configuration of a FineComb top, from hdl's list.
+pub fn top_config(name: &str) -> FinecombCoreConfig {
+    hdl::tops::finecomb_tops()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| panic!("no FineComb top {name}"))
+}
+
+/// Compares one cycle's outputs (those the golden model defines).
+pub fn compare(sb: &mut Scoreboard, c: u64, e: &FinecombOutputs, o: &Outputs) {
+    sb.check(c, "in_ready", e.in_ready.map(u128::from), o.in_ready as u128);
+    sb.check(c, "rec_valid", e.rec_valid.map(u128::from), o.rec_valid as u128);
+    if e.rec_valid == Some(true) {
+        let words = |w: &[u32; 6], lo: bool| {
+            let r = if lo { 0..4 } else { 4..6 };
+            r.clone().fold(0u128, |a, k| a | (w[k] as u128) << (32 * (k - r.start)))
+        };
+        sb.check(c, "rec_data[127:0]", e.rec_data.map(|w| words(&w, true)), words(&o.rec_data, true));
+        sb.check(c, "rec_data[181:128]", e.rec_data.map(|w| words(&w, false)), words(&o.rec_data, false));
+    }
+    sb.check(c, "csr_rd_valid", e.csr_rd_valid.map(u128::from), o.csr_rd_valid as u128);
+    sb.check(c, "csr_rd_data", e.csr_rd_data.map(u128::from), o.csr_rd_data as u128);
+}
+
+/// CSR writes of random run-time settings that fit the core (`wrap_phase`: bank 0 with one bucket and
+/// p = 1, for the accumulator wrap).
+fn settings(cfg: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool) -> Vec<(u8, u32)> {
+    let r = &mut run.rng;
+    let mut w = vec![];
+    for b in 0..cfg.banks() {
+        let max_m = 1usize << cfg.bucket_addr_bits;
+        let m = if wrap_phase && b == 0 {
+            1
+        } else if r.gen_ratio(1, 10) {
+            max_m.min(2048)
+        } else {
+            r.gen_range(1..=max_m.min(300))
+        };
+        let p = if wrap_phase || r.gen_bool(0.3) { 1.0 } else { r.gen_range(0.2..1.0) };
+        let depth = if cfg.has_stash() { r.gen_range(0..=(1usize << cfg.stash_slot_bits).min(12)) } else { 0 };
+        w.push((cfg.csr_threshold(b), threshold_for(p)));
+        w.push((cfg.csr_buckets(b), m as u32));
+        w.push((cfg.csr_stash_depth(b), depth as u32));
+    }
+    w
+}
+
+/// Random packets and markers (module docs).
+struct Traffic {
+    ts: u64,
+    last_key: Option<u128>,
+    /// Packets left in this interval, and whether the interval is open (a start was sent).
+    left: u64,
+    open: bool,
+    /// An end-only marker was sent: the next marker is a start.
+    start_due: bool,
+}
+
+impl Traffic {
+    fn new() -> Self {
+        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false, start_due: false }
+    }
+    fn packet(&mut self, run: &mut Run) -> Descriptor {
+        self.ts += run.rng.gen_range(0..4000);
+        let key = match self.last_key {
+            Some(k) if run.rng.gen_ratio(12, 100) => {
+                run.count("same_bucket_back_to_back", 1);
+                k
+            }
+            _ => run.rng.gen(),
+        };
+        self.last_key = Some(key);
+        Descriptor::packet(key, self.ts & ((1 << 48) - 1))
+    }
+    fn interval_length(run: &mut Run) -> u64 {
+        if run.rng.gen_ratio(1, 12) {
+            run.rng.gen_range(0..20)
+        } else {
+            run.rng.gen_range(300..5000)
+        }
+    }
+    /// The next descriptor; `long` asks for the accumulator-wrap interval.
+    fn next(&mut self, run: &mut Run, long: &mut bool) -> Descriptor {
+        if self.left > 0 {
+            self.left -= 1;
+            return self.packet(run);
+        }
+        self.left = if std::mem::take(long) { 140_000 } else { Self::interval_length(run) };
+        if !self.open && !self.start_due {
+            self.open = true;
+            return Descriptor::start();
+        }
+        if self.start_due {
+            self.start_due = false;
+            self.open = true;
+            return Descriptor::start();
+        }
+        match run.rng.gen_range(0..100) {
+            0..=79 => Descriptor::sync(),
+            80..=89 => {
+                self.open = false;
+                self.start_due = true;
+                Descriptor::end()
+            }
+            _ => {
+                // Ineffective: a start while counting (the interval goes on).
+                run.count("ineffective_markers", 1);
+                Descriptor::start()
+            }
+        }
+    }
+}
+
+/// Runs `cfg.transactions` accepted packets through a FineComb top and compares every cycle.
+pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
+    let core = top_config(name);
+    let mut run = Run::new(name, cfg);
+    let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
+    let mut gold = FinecombCycleModel::new(&core).expect("valid FineComb configuration");
+    let layout = core.csr_layout();
+    let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
+    let mut traffic = Traffic::new();
+    let mut pending_csr: Vec<(u8, u32)> = vec![];
+    let mut held: Option<Descriptor> = None;
+    let mut stall_left = 0u32;
+    let mut mid_reset_due = true;
+    let mut long_interval = true;
+    let mut packets = 0u64;
+    let mut last_marker_cycle = 0u64;
+    let mut last_wrap_ts = traffic.ts >> 48;
+    while packets < cfg.transactions {
+        let halfway = mid_reset_due && packets >= cfg.transactions / 2;
+        mid_reset_due &= !halfway;
+        // Random resets only in the second half: the first one holds the accumulator-wrap interval.
+        let reset = sim.cycle == 0 || halfway || (!mid_reset_due && run.rng.gen_ratio(1, 400_000));
+        if reset {
+            run.count("resets", 1);
+            pending_csr = settings(&core, &mut run, sim.cycle == 0);
+            held = None;
+            traffic.left = 0;
+            traffic.open = false;
+            traffic.start_due = false;
+        }
+        let r = &mut run.rng;
+        if stall_left == 0 && r.gen_ratio(1, 4000) {
+            stall_left = r.gen_range(100..6000);
+            run.count("reader_stalls", 1);
+        }
+        let r = &mut run.rng;
+        stall_left = stall_left.saturating_sub(1);
+        let mut i = FinecombInputs { reset, rec_ready: stall_left == 0 && r.gen_bool(0.85), ..Default::default() };
+        if !reset {
+            if let Some((a, v)) = pending_csr.first().copied() {
+                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
+                pending_csr.remove(0);
+            } else if r.gen_ratio(1, 30_000) && sim.cycle > last_marker_cycle + 4 {
+                // A flush (not next to a marker: the cut request and a marker's capture would race).
+                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_flush(), true, 1);
+                run.count("flushes", 1);
+            } else if r.gen_ratio(1, 20) {
+                i.csr_rd_en = true;
+                i.csr_addr =
+                    if r.gen_bool(0.5) { r.gen_range(0..n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..n_stat) };
+            }
+        }
+        // Descriptors start once the settings are written.
+        let r = &mut run.rng;
+        let garbage = Descriptor { key: r.gen(), timestamp: r.gen(), start: r.gen(), end: r.gen() };
+        if held.is_none() && pending_csr.is_empty() && !reset && run.rng.gen_bool(0.9) {
+            held = Some(traffic.next(&mut run, &mut long_interval));
+        }
+        i.in_valid = held.is_some();
+        i.desc = held;
+        sim.m.drive(&i, &garbage);
+        sim.settle();
+        let e = gold.step(&i);
+        let o = sim.m.outputs();
+        let c = sim.cycle;
+        compare(&mut run.sb, c, &e, &o);
+        if e.rec_valid == Some(true) && i.rec_ready {
+            if let Some(rec) = e.rec_data.as_ref().and_then(Record::unpack) {
+                match rec.kind {
+                    RecordKind::Bucket => {
+                        run.count("bucket_records", 1);
+                        run.count("bucket_records_nonzero", (rec.count > 0) as u64);
+                        run.count("accumulator_wraps", (rec.count >= 1 << 17) as u64);
+                    }
+                    RecordKind::Pre | RecordKind::Post => run.count("stash_records", 1),
+                    RecordKind::DoneA => run.count("readouts", 1),
+                    RecordKind::DoneB => run.count("captures", 1),
+                }
+            }
+        }
+        if let Some(d) = held {
+            if !reset && d.is_marker() && e.in_ready == Some(false) && e.in_ready.is_some() {
+                run.count("marker_waits", 1);
+            }
+            if !reset && e.in_ready == Some(true) {
+                run.transactions += 1;
+                if d.is_marker() {
+                    last_marker_cycle = c;
+                } else {
+                    packets += 1;
+                }
+                held = None;
+            }
+        }
+        if traffic.ts >> 48 > last_wrap_ts {
+            last_wrap_ts = traffic.ts >> 48;
+            run.count("timestamp_wraps", 1);
+        }
+        if !run.sb.is_clean() {
+            break;
+        }
+        sim.tick();
+    }
+    run.count("packets", packets);
+    run.count("record_fifo_drops", gold.fifo_drops() as u64);
+    run.finish(sim.cycle)
+}
+
+pub fn run_finecomb_tx(cfg: &RunConfig) -> RunReport {
+    run_top("finecomb_tx", cfg, FinecombTx::new)
+}
+pub fn run_finecomb_rx(cfg: &RunConfig) -> RunReport {
+    run_top("finecomb_rx", cfg, FinecombRx::new)
+}
+pub fn run_finecomb4(cfg: &RunConfig) -> RunReport {
+    run_top("finecomb", cfg, Finecomb::new)
+}
+pub fn run_finecomb_lda(cfg: &RunConfig) -> RunReport {
+    run_top("finecomb_lda", cfg, FinecombLda::new)
+}
+
+/// What [`run_trace`] returns: the records the RTL read out, and the cycles it took.
+pub struct TraceRun {
+    pub records: Vec<Record>,
+    /// Cycles from reset until the last record left.
+    pub cycles: u64,
+}
+
+/// Drives a descriptor stream through a FineComb top at full rate (a descriptor offered every cycle, the
+/// reader always ready), checking every cycle against the golden cycle model, and returns the records.
+/// Software's part, as in a deployment: after reset the run-time settings are written through the CSR
+/// port (`thresholds`, and per bank of `shape` the bucket count and stash depth); after the stream a
+/// flush closes the last capture; the run ends when the readout has drained.
+pub fn run_trace<M: FinecombTop>(
+    name: &str,
+    shape: &golden::finecomb::FinecombConfig,
+    thresholds: &[u32],
+    descs: &[Descriptor],
+    make: impl FnOnce(u64) -> M,
+) -> Result<TraceRun, String> {
+    let core = top_config(name);
+    core.fits(shape).map_err(|e| format!("{name}: {e}"))?;
+    if thresholds.len() != core.banks() {
+        return Err(format!("{name}: {} thresholds for {} banks", thresholds.len(), core.banks()));
+    }
+    let mut sim = Sim::new(make(1), None);
+    let mut gold = FinecombCycleModel::new(&core).map_err(|e| e.to_string())?;
+    let mut sb = Scoreboard::new(name, 0);
+    let mut writes = vec![];
+    for (b, bank) in shape.banks.iter().enumerate() {
+        writes.push((core.csr_threshold(b), thresholds[b]));
+        writes.push((core.csr_buckets(b), bank.buckets as u32));
+        writes.push((core.csr_stash_depth(b), shape.stash_depth(b) as u32));
+    }
+    let mut out = TraceRun { records: Vec::new(), cycles: 0 };
+    let (mut next, mut quiet, mut flushed_at) = (0usize, 0u64, None);
+    let garbage = Descriptor::packet(0, 0);
+    loop {
+        let mut i = FinecombInputs { reset: sim.cycle == 0, rec_ready: true, ..Default::default() };
+        if !i.reset {
+            if let Some((a, v)) = writes.first().copied() {
+                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
+                writes.remove(0);
+            } else if next >= descs.len() && flushed_at.is_none() && quiet >= 8 {
+                // The last marker has passed D2: close the last capture.
+                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_flush(), true, 1);
+                flushed_at = Some(sim.cycle);
+            }
+        }
+        i.desc = descs.get(next).copied().filter(|_| writes.is_empty() && !i.reset);
+        i.in_valid = i.desc.is_some();
+        sim.m.drive(&i, &garbage);
+        sim.settle();
+        let e = gold.step(&i);
+        let o = sim.m.outputs();
+        compare(&mut sb, sim.cycle, &e, &o);
+        if !sb.is_clean() {
+            return Err(sb.to_string());
+        }
+        if o.rec_valid && !i.reset {
+            let rec = Record::unpack(&o.rec_data).ok_or_else(|| format!("{name}: bad record {:x?}", o.rec_data))?;
+            out.records.push(rec);
+            out.cycles = sim.cycle;
+        }
+        if i.in_valid && o.in_ready {
+            next += 1;
+        }
+        quiet = if next >= descs.len() && !o.rec_valid { quiet + 1 } else { 0 };
+        if flushed_at.is_some_and(|f| sim.cycle > f + 8) && quiet >= 64 && !gold.busy() {
+            break;
+        }
+        if sim.cycle > 4 * descs.len() as u64 + 200_000 {
+            return Err(format!("{name}: no end after {} cycles ({} of {} descriptors in)", sim.cycle, next, descs.len()));
+        }
+        sim.tick();
+    }
+    if gold.fifo_drops() > 0 {
+        return Err(format!("{name}: the record FIFO dropped {} records", gold.fifo_drops()));
+    }
+    Ok(out)
+}
+
+/// The FineComb runners (demo order).
+pub const ALL: &[crate::blocks::Runner] = &[
+    ("finecomb_tx", run_finecomb_tx),
+    ("finecomb_rx", run_finecomb_rx),
+    ("finecomb", run_finecomb4),
+    ("finecomb_lda", run_finecomb_lda),
+];
