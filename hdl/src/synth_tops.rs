@@ -49,7 +49,7 @@ pub struct SynthConfig {
 /// Builds the configurations of one core.
 pub type CoreConfigs = fn() -> Result<Vec<SynthConfig>, String>;
 
-/// Every core with synthesis configurations. Later cores (fridge, FineComb, …) add a line here.
+/// Every core with synthesis configurations. Later cores (MAPLE, IFPD, …) add a line here.
 pub const CORES: &[(&str, CoreConfigs)] = &[
     ("rmw", rmw_configs),
     ("hash", hash_configs),
@@ -57,6 +57,7 @@ pub const CORES: &[(&str, CoreConfigs)] = &[
     ("csr", csr_configs),
     ("prng", prng_configs),
     ("fridge", fridge_configs),
+    ("finecomb", finecomb_configs),
 ];
 
 /// The configurations of `core` (`None` or `"all"`: every core), optionally only those named in `only`.
@@ -248,6 +249,68 @@ fn fridge_configs() -> Result<Vec<SynthConfig>, String> {
         let core = crate::fridge::FridgeCore::<A, 32, 32, 32, 97, 67, 9, 10, 192, 7, 10>::new(&cfg)
             .map_err(|e| e.to_string())?;
         b.add(name, &format!("fridge core: one fridge of 2^{A} entries, dual-port table"), false, params, core)
+    })?);
+    Ok(out)
+}
+
+/// What a FineComb core stores: per bank two bucket sets of 2^IA words (a 96-bit `TS | C` table and, unless
+/// LDA, a 64-bit ISD table each), with a stash two ring and two post regions of 2^SA entries of 112 bits,
+/// and the record FIFO.
+fn finecomb_memories(cfg: &golden::finecomb::cycle::FinecombCoreConfig) -> Vec<MemoryNeed> {
+    use golden::finecomb::cycle::{FIFO_BITS, RECORD_BITS, STASH_WORD_BITS, TSC_WORD_BITS};
+    let need = |name: String, entries: u64, width: usize| MemoryNeed { name, entries, width: width as u64 };
+    let words = 1u64 << cfg.bucket_addr_bits;
+    let mut m = vec![];
+    for b in 0..cfg.banks() {
+        for s in 0..2 {
+            m.push(need(format!("bank{b}_set{s}_tsc"), words, TSC_WORD_BITS));
+            if cfg.shape.isd {
+                m.push(need(format!("bank{b}_set{s}_isd"), words, 64));
+            }
+        }
+        if cfg.has_stash() {
+            m.push(need(format!("bank{b}_ring"), 2 << cfg.stash_slot_bits, STASH_WORD_BITS));
+            m.push(need(format!("bank{b}_post"), 2 << cfg.stash_slot_bits, STASH_WORD_BITS));
+        }
+    }
+    m.push(need("record_fifo".into(), 1 << FIFO_BITS, RECORD_BITS));
+    m
+}
+
+/// FineComb: the co-simulated sender and receiver builds of [`crate::tops::finecomb_tops`] (one bank of up
+/// to 64 buckets), and the §III-E four-bank receiver at a size that fits the LFE5U-85F: 2^10 buckets per
+/// bank and set, substashes of up to 2^8 entries (the `finecomb` experiment build, 2^13 buckets per bank,
+/// needs 10.5 Mbit of tables, three times the device's block RAM).
+fn finecomb_configs() -> Result<Vec<SynthConfig>, String> {
+    use golden::finecomb::cycle::FinecombCoreConfig;
+    use golden::finecomb::{BankConfig, FinecombConfig, Role};
+    let tops = crate::emit::all_tops(true, false)?;
+    let mut out = crate::tops::finecomb_tops()
+        .into_iter()
+        .filter(|(name, _)| matches!(*name, "finecomb_tx" | "finecomb_rx"))
+        .map(|(name, cfg)| {
+            let top = tops
+                .iter()
+                .find(|t| t.name == name)
+                .cloned()
+                .ok_or_else(|| format!("FineComb top {name} is not in emit::all_tops"))?;
+            let config = name.strip_prefix("finecomb_").unwrap_or(name).to_string();
+            Ok(SynthConfig { core: "finecomb", config, ii1: true, top, memories: finecomb_memories(&cfg) })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let cfg = FinecombCoreConfig {
+        shape: FinecombConfig {
+            role: Role::Receiver,
+            banks: vec![BankConfig { buckets: 1000, stash_depth: 200 }; 4],
+            isd: true,
+        },
+        bucket_addr_bits: 10,
+        stash_slot_bits: 8,
+    };
+    let params = serde_json::to_value(&cfg).map_err(|e| e.to_string())?;
+    out.push(one("finecomb", "rx4_a10", true, finecomb_memories(&cfg), |b, name| {
+        let core = crate::finecomb::FinecombCore::<10, 9, 416>::new(&cfg).map_err(|e| e.to_string())?;
+        b.add(name, "FineComb receiver: 4 banks of up to 2^10 buckets, substashes of up to 2^8", false, params, core)
     })?);
     Ok(out)
 }

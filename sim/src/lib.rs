@@ -11,6 +11,16 @@
 //!   self-contained pcap/pcapng reader that turns real TCP captures into request/response descriptors, each
 //!   with its exact ground truth.
 
+/// Which model runs a core in an experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The golden transaction model (fast).
+    Golden,
+    /// The Verilated RTL, checked cycle by cycle against the golden cycle model on the way, and its
+    /// output against the golden transaction model's.
+    Rtl,
+}
+
 pub mod finecomb;
 pub mod fridge;
 pub mod plot;

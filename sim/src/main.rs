@@ -142,9 +142,6 @@ struct FinecombArgs {
 fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
     use sim::finecomb::experiment::*;
     use sim::traffic::finecomb::{FinecombTrafficParams, Reorder};
-    if a.run.engine == "rtl" {
-        return Err("RTL FineComb core not built yet: use --engine golden".into());
-    }
     if !(0.0..1.0).contains(&a.loss) {
         return Err(format!("--loss {}: must be in [0, 1)", a.loss));
     }
@@ -166,22 +163,10 @@ fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
         stash,
         banks: a.banks,
         methods: methods.clone(),
+        engine: if a.run.engine == "rtl" { sim::Engine::Rtl } else { sim::Engine::Golden },
     };
     setup.traffic.check().map_err(|e| format!("--rho/--loss/--packets: {e}"))?;
-    let (fc, ns, lda) = plans(&setup)?;
-    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(a.run.seeds) };
-    bar.set_style(ProgressStyle::with_template("{bar:30} seed {pos}/{len} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_bar()));
-    let mut acc: Vec<(Method, Accumulator)> = methods.iter().map(|m| (*m, Accumulator::default())).collect();
-    for i in 0..a.run.seeds {
-        let o = run_interval(&setup, a.run.seed + i)?;
-        for (m, out) in &o.results {
-            if let Some((_, ac)) = acc.iter_mut().find(|(x, _)| x == m) {
-                ac.add(out, &o.truth);
-            }
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
+    let acc = finecomb_accumulate(&setup, a.run.seeds, a.run.seed, !a.json)?;
     if a.json {
         let obj: serde_json::Map<String, serde_json::Value> = acc
             .iter()
@@ -191,16 +176,50 @@ fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
         return Ok(());
     }
     println!(
-        "FineComb §V: T = {} packets/interval, β = {}, {} reordering ρ = {} (tuple {:?}), storage {}, {} bank(s), {} seeds, engine golden",
-        a.packets, a.loss, a.reorder, a.rho, setup.traffic.tuple(), a.buckets, a.banks, a.run.seeds
+        "FineComb §V: T = {} packets/interval, β = {}, {} reordering ρ = {} (tuple {:?}), storage {}, {} bank(s), {} seeds, engine {}",
+        a.packets, a.loss, a.reorder, a.rho, setup.traffic.tuple(), a.buckets, a.banks, a.run.seeds, a.run.engine
     );
+    print_finecomb_rows(&setup, &acc)
+}
+
+/// Runs the experiment of `setup` over `seeds` seeds from `first` (with a progress bar if `progress`).
+fn finecomb_accumulate(
+    setup: &sim::finecomb::experiment::Setup,
+    seeds: u64,
+    first: u64,
+    progress: bool,
+) -> Result<Vec<(sim::finecomb::experiment::Method, sim::finecomb::experiment::Accumulator)>, String> {
+    use sim::finecomb::experiment::*;
+    let bar = if progress { ProgressBar::new(seeds) } else { ProgressBar::hidden() };
+    bar.set_style(ProgressStyle::with_template("{bar:30} seed {pos}/{len} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let mut acc: Vec<(Method, Accumulator)> = setup.methods.iter().map(|m| (*m, Accumulator::default())).collect();
+    for i in 0..seeds {
+        let o = run_interval(setup, first + i)?;
+        for (m, out) in &o.results {
+            if let Some((_, ac)) = acc.iter_mut().find(|(x, _)| x == m) {
+                ac.add(out, &o.truth);
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(acc)
+}
+
+/// The table of `netmeas run finecomb` (and of the demo's FineComb experiment).
+fn print_finecomb_rows(
+    setup: &sim::finecomb::experiment::Setup,
+    acc: &[(sim::finecomb::experiment::Method, sim::finecomb::experiment::Accumulator)],
+) -> Result<(), String> {
+    use sim::finecomb::experiment::*;
+    let (fc, ns, lda) = plans(setup)?;
     println!(
         "{:<17} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8}  banks (M, W, p)",
         "method", "mean_err", "sd_err", "loss_err", "useful", "expected", "seeds"
     );
     let f = |v: Option<f64>| v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "-".into());
     let g = |v: Option<f64>| v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "-".into());
-    for (m, ac) in &acc {
+    for (m, ac) in acc {
         let plan = match m {
             Method::Finecomb => &fc,
             Method::FinecombNoStash => &ns,
@@ -478,7 +497,7 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
     let seed = seed.unwrap_or_else(testbench::harness::fresh_seed);
     println!("traffic seed {seed} (reproduce: netmeas demo --seed {seed} --transactions {transactions})\n");
     let blocks: Vec<testbench::blocks::Runner> =
-        testbench::blocks::ALL.iter().chain(testbench::fridge::ALL).copied().collect();
+        testbench::blocks::ALL.iter().chain(testbench::fridge::ALL).chain(testbench::finecomb::ALL).copied().collect();
     let bar = ProgressBar::new(blocks.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -522,7 +541,8 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
         return Err(format!("{} blocks differ from golden", bad.len()));
     }
     println!("\nall {} blocks match their golden models cycle by cycle", rows.len());
-    demo_fridge_experiment(seed)
+    demo_fridge_experiment(seed)?;
+    demo_finecomb_experiment(seed)
 }
 
 /// The fridge on the RTL engine against ground truth: a reduced §2.4 synthetic trace (100 000 samples,
@@ -562,6 +582,30 @@ fn demo_fridge_experiment(seed: u64) -> Result<(), String> {
     println!(
         "(|log2(estimated / true)| of percentile delays, one seed; `netmeas run fridge` runs the full experiment)"
     );
+    Ok(())
+}
+
+/// FineComb on the RTL engine against ground truth: one reduced §V interval (200 000 packets, β = 0.01,
+/// backward reordering ρ = 0.004, storage 1000), every method, sender and receiver Verilated.
+fn demo_finecomb_experiment(seed: u64) -> Result<(), String> {
+    use sim::finecomb::experiment::{Method, Setup, StashChoice};
+    use sim::traffic::finecomb::{FinecombTrafficParams, Reorder};
+    let setup = Setup {
+        traffic: FinecombTrafficParams { packets: 200_000, ..FinecombTrafficParams::paper(0.01, Reorder::Backward, 0.004) },
+        storage: 1000,
+        stash: StashChoice::Auto,
+        banks: 1,
+        methods: Method::ALL.to_vec(),
+        engine: sim::Engine::Rtl,
+    };
+    println!(
+        "\nFineComb experiment on the RTL (both ends Verilated, cross-checked against golden cycle by cycle and \
+         against the golden transaction model): one interval of 200 000 packets, β = 0.01, backward ρ = 0.004, \
+         storage 1000"
+    );
+    let acc = finecomb_accumulate(&setup, 1, seed, true)?;
+    print_finecomb_rows(&setup, &acc)?;
+    println!("(one seed at 1/25 of the paper's interval; `netmeas run finecomb` runs the full experiment)");
     Ok(())
 }
 

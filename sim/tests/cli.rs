@@ -91,7 +91,7 @@ fn run_finecomb_json_has_the_issue_keys_per_method() {
 #[test]
 fn run_finecomb_bad_input_is_a_clear_error() {
     for (args, says) in [
-        (&["run", "finecomb", "--engine", "rtl"][..], "RTL FineComb core not built yet"),
+        (&["run", "finecomb", "--engine", "rtl", "--buckets", "20000"][..], "2^13 buckets"),
         (&["run", "finecomb", "--loss", "1.5"], "--loss"),
         (&["run", "finecomb", "--rho", "2"], "--rho"),
         (&["run", "finecomb", "--stash", "many"], "--stash"),

@@ -5,6 +5,7 @@
 
 use sim::finecomb::experiment::{run_interval, Accumulator, Method, MethodSummary, Setup, StashChoice};
 use sim::traffic::finecomb::{FinecombTrafficParams, Reorder};
+use sim::Engine;
 
 const T: u64 = 1_000_000;
 
@@ -15,6 +16,7 @@ fn setup(loss: f64, reorder: Reorder, rho: f64, banks: usize, methods: &[Method]
         stash: StashChoice::Auto,
         banks,
         methods: methods.to_vec(),
+        engine: Engine::Golden,
     }
 }
 
@@ -152,4 +154,26 @@ fn bad_setups_are_errors() {
     assert!(run_interval(&s, 1).is_err());
     let s = setup(0.01, Reorder::Backward, 0.004, 1, &[]);
     assert!(run_interval(&s, 1).is_err());
+}
+
+/// The RTL engine (sender and receiver Verilated, cycle-checked against the golden cycle model, readouts
+/// checked against the golden transaction model inside `run_interval`) gives exactly golden's numbers:
+/// one bank with stash (and FineComb−, LDA) and the four-bank layout, at T = 100 000.
+#[test]
+fn rtl_engine_gives_exactly_golden_results() {
+    for banks in [1, 4] {
+        let golden = Setup {
+            traffic: FinecombTrafficParams { packets: 100_000, ..FinecombTrafficParams::paper(0.01, Reorder::Backward, 4e-3) },
+            ..setup(0.01, Reorder::Backward, 4e-3, banks, &Method::ALL)
+        };
+        let rtl = Setup { engine: Engine::Rtl, ..golden.clone() };
+        let (g, r) = (run_interval(&golden, 7).unwrap(), run_interval(&rtl, 7).unwrap());
+        assert_eq!(g.results.len(), 4);
+        for ((mg, og), (mr, or)) in g.results.iter().zip(&r.results) {
+            assert_eq!(mg, mr);
+            let key = |o: &sim::finecomb::experiment::Outcome| (o.mean_ns, o.stddev_ns, o.loss, o.useful_samples);
+            assert_eq!(key(og), key(or), "{banks} bank(s), {mg:?}");
+            assert!(og.useful_samples > 1000, "{banks} bank(s), {mg:?}: {} useful samples", og.useful_samples);
+        }
+    }
 }

@@ -32,6 +32,7 @@ use super::estimate::{
     closest_to_tuned, combine_rows, delay_estimate, loss_finecomb, loss_lda, recover, rows, Check, RecoveryStats, Row,
 };
 use super::params::{expected_uncorrected, expected_useful, p_no_stash, p_stash};
+use crate::Engine;
 use crate::traffic::finecomb::{Event, FinecombTrafficParams, IntervalTraffic, IntervalTruth};
 use golden::finecomb::{
     threshold_for, BankConfig, Bucket, Digest, FinecombConfig, FinecombModel, FinecombRuntime, IntervalReport, Role,
@@ -132,6 +133,8 @@ pub struct Setup {
     /// 1 or 4.
     pub banks: usize,
     pub methods: Vec<Method>,
+    /// Golden transaction model, or the Verilated core (cross-checked against golden).
+    pub engine: Engine,
 }
 
 /// A FineComb bank for storage `s` tuned for (β, ρ) (module docs).
@@ -238,8 +241,80 @@ pub struct IntervalOutcome {
     pub results: Vec<(Method, Outcome)>,
 }
 
-/// Runs both ends of every plan over the traffic and returns the readouts of the measured interval.
-fn run_cores(traffic: &IntervalTraffic, plans: &[&Plan]) -> Result<Vec<(IntervalReport, IntervalReport)>, String> {
+/// Runs both ends of every plan over the traffic and returns the readouts of the measured interval. The RTL
+/// engine runs each end on the Verilated core (checked cycle by cycle against the golden cycle model) and
+/// its readout must also equal the golden transaction model's.
+fn run_cores(
+    traffic: &IntervalTraffic,
+    plans: &[&Plan],
+    engine: Engine,
+) -> Result<Vec<(IntervalReport, IntervalReport)>, String> {
+    let golden = golden_cores(traffic, plans)?;
+    if engine == Engine::Golden {
+        return Ok(golden);
+    }
+    let mut out = Vec::new();
+    for (plan, (gs, gr)) in plans.iter().zip(golden) {
+        let s = rtl_end(traffic, plan, Role::Sender)?;
+        let r = rtl_end(traffic, plan, Role::Receiver)?;
+        for (end, rtl, gold) in [("sender", &s, &gs), ("receiver", &r, &gr)] {
+            if rtl != gold {
+                let bank = rtl.banks.iter().zip(&gold.banks).position(|(a, b)| a != b);
+                return Err(format!(
+                    "{end}: the RTL readout of the measured interval differs from the golden transaction model's \
+                     (first differing bank: {bank:?})"
+                ));
+            }
+        }
+        out.push((s, r));
+    }
+    Ok(out)
+}
+
+/// The Verilated core that runs a plan: `finecomb` (ISD) or `finecomb_lda`, four banks of up to 2^13
+/// buckets and 2^10-entry substashes. A plan with fewer banks leaves the others idle (one bucket,
+/// threshold 0); a sender is the receiver build with every stash depth 0 (it then behaves as one).
+fn rtl_end(traffic: &IntervalTraffic, plan: &Plan, role: Role) -> Result<IntervalReport, String> {
+    use golden::finecomb::cycle::Assembler;
+    use golden::finecomb::Descriptor;
+    let top = if plan.isd { "finecomb" } else { "finecomb_lda" };
+    let core = testbench::finecomb::top_config(top);
+    if plan.banks.len() > core.banks() {
+        return Err(format!("the RTL build {top} has {} banks, the plan {}", core.banks(), plan.banks.len()));
+    }
+    let mut shape = plan.config(Role::Receiver);
+    if role == Role::Sender {
+        shape.banks.iter_mut().for_each(|b| b.stash_depth = 0);
+    }
+    shape.banks.resize(core.banks(), BankConfig { buckets: 1, stash_depth: 0 });
+    core.fits(&shape).map_err(|e| {
+        format!("--engine rtl: {e} (the RTL build {top} holds up to 2^{} buckets per bank)", core.bucket_addr_bits)
+    })?;
+    let mut thresholds = plan.runtime().thresholds;
+    thresholds.resize(core.banks(), 0);
+    let runs = if role == Role::Sender { traffic.sender() } else { traffic.receiver() };
+    let mut descs = Vec::new();
+    traffic.events(&runs, role == Role::Receiver, |e| match e {
+        Event::Packet(i) => {
+            let p = traffic.packet(i);
+            descs.push(Descriptor::packet(p.key, if role == Role::Sender { p.sent } else { p.received() }));
+        }
+        Event::Marker(m) => descs.push(m),
+    });
+    let run = if plan.isd {
+        testbench::finecomb::run_trace(top, &shape, &thresholds, &descs, testbench::models::Finecomb::new)?
+    } else {
+        testbench::finecomb::run_trace(top, &shape, &thresholds, &descs, testbench::models::FinecombLda::new)?
+    };
+    let mut asm = Assembler::new(&shape);
+    let mut measured = run.records.iter().filter_map(|r| asm.push(r)).find(|r| r.interval == 1);
+    let mut report = measured.take().ok_or("the RTL did not read out the measured interval")?;
+    report.banks.truncate(plan.banks.len());
+    Ok(report)
+}
+
+/// [`run_cores`] on the golden transaction model.
+fn golden_cores(traffic: &IntervalTraffic, plans: &[&Plan]) -> Result<Vec<(IntervalReport, IntervalReport)>, String> {
     let digest = Digest::new();
     let mut out = Vec::new();
     let mut ends: Vec<Vec<Option<IntervalReport>>> = Vec::new();
@@ -396,7 +471,7 @@ pub fn run_interval(setup: &Setup, seed: u64) -> Result<IntervalOutcome, String>
     }
     let plan_refs: Vec<&Plan> = runs.iter().map(|r| r.1).collect();
     let traffic = IntervalTraffic::new(setup.traffic, seed, margin(&plan_refs, setup.traffic.packets))?;
-    let reports = run_cores(&traffic, &plan_refs)?;
+    let reports = run_cores(&traffic, &plan_refs, setup.engine)?;
     let mut results = Vec::new();
     for ((methods, plan), (s, r)) in runs.iter().zip(&reports) {
         for &m in methods {

@@ -43,14 +43,7 @@ pub enum PChoice {
     Auto,
 }
 
-/// Which model runs the core.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    /// The golden transaction model (fast).
-    Golden,
-    /// The Verilated RTL, checked cycle by cycle against the golden cycle model on the way.
-    Rtl,
-}
+pub use crate::Engine;
 
 /// A method's result on one trace.
 #[derive(Debug, Clone)]
