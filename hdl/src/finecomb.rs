@@ -255,14 +255,13 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
     pub fn new(cfg: &FinecombCoreConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
         let n = cfg.banks();
-        let expect = [
-            ("IA", IA, cfg.bucket_addr_bits),
-            ("SP", SP, cfg.stash_slot_bits + 1),
-            ("CW", CW, 32 * (3 * n + 1)),
-        ];
+        let expect =
+            [("IA", IA, cfg.bucket_addr_bits), ("SP", SP, cfg.stash_slot_bits + 1), ("CW", CW, 32 * (3 * n + 1))];
         for (name, got, want) in expect {
             if got != want {
-                return Err(ConfigError(format!("FinecombCore generic {name} = {got}, the configuration needs {want}")));
+                return Err(ConfigError(format!(
+                    "FinecombCore generic {name} = {got}, the configuration needs {want}"
+                )));
             }
         }
         let layout = cfg.csr_layout();
@@ -461,11 +460,10 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, flush_q, ready_q, d1_valid, d1_marker, d1_start, d1_end, d1_ts, d2_valid, d2_marker,
-            d2_start, d2_end, d2_ts, d2_digest, counting, active, par, filling, cut_req, b_pending, b_region,
-            a_queued, a_walk, a_flags, phase, job_bank, job_addr, job_set, job_region, e1_valid, e1_kind, e1_bank,
-            e1_index, e2_valid, e2_kind, e2_bank, e2_index, e2_stash, out_v, out_d, st_packets, st_markers,
-            st_records
+            self, clock, flush_q, ready_q, d1_valid, d1_marker, d1_start, d1_end, d1_ts, d2_valid, d2_marker, d2_start,
+            d2_end, d2_ts, d2_digest, counting, active, par, filling, cut_req, b_pending, b_region, a_queued, a_walk,
+            a_flags, phase, job_bank, job_addr, job_set, job_region, e1_valid, e1_kind, e1_bank, e1_index, e2_valid,
+            e2_kind, e2_bank, e2_index, e2_stash, out_v, out_d, st_packets, st_markers, st_records
         );
         clock!(self, clock, csr, h_hi, h_lo, fifo);
         for p in 0..self.tsc.len() {
@@ -519,10 +517,12 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
                 self.cfg_w[b].next = self.cfg_w_raw[b].out.val();
             }
         }
-        self.flush_q.d.next = self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_flush.val()) && !self.reset.val();
+        self.flush_q.d.next =
+            self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_flush.val()) && !self.reset.val();
 
         // Engine state as of this cycle.
-        self.idle.next = (self.phase.q.val() == self.ph_none.val()) && !self.a_queued.q.val() && !self.b_pending.q.val();
+        self.idle.next =
+            (self.phase.q.val() == self.ph_none.val()) && !self.a_queued.q.val() && !self.b_pending.q.val();
         self.job_a.next = (self.phase.q.val() == self.ph_walk.val())
             || (self.phase.q.val() == self.ph_pre.val())
             || (self.phase.q.val() == self.ph_done_a.val());
@@ -926,7 +926,8 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             || (self.slot_mask.val() | self.region_bit.val()).any()
             || self.clear_isd_payload.val().any();
         for b in 0..self._ns {
-            self.unused_candidates.next = self.unused_candidates.val() || self.ring[b].busy.val() || self.post[b].busy.val();
+            self.unused_candidates.next =
+                self.unused_candidates.val() || self.ring[b].busy.val() || self.post[b].busy.val();
         }
         for p in 0..self.tsc.len() {
             self.unused_candidates.next = self.unused_candidates.val()

@@ -377,7 +377,12 @@ pub fn run_trace<M: FinecombTop>(
             break;
         }
         if sim.cycle > 4 * descs.len() as u64 + 200_000 {
-            return Err(format!("{name}: no end after {} cycles ({} of {} descriptors in)", sim.cycle, next, descs.len()));
+            return Err(format!(
+                "{name}: no end after {} cycles ({} of {} descriptors in)",
+                sim.cycle,
+                next,
+                descs.len()
+            ));
         }
         sim.tick();
     }

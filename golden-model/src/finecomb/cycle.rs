@@ -69,8 +69,8 @@
 //! is set) && !a_queued && the engine runs no job-A phase` (all register values at the start of the
 //! cycle; the D2 marker's updates of the same cycle take precedence). So B(m) follows A(m), and B(m)
 //! precedes A(m+1) (a marker finds the engine idle; a cut makes B pending while A is queued, and a pending
-//! B starts first). A core without a stash completes every capture in the cycle after its marker's D2 —
-//! or later if job A is still queued or running — and its job B is just `DoneB`.
+//! B starts first). A core without a stash completes every capture in the first cycle after its job A
+//! has ended, and its job B is just `DoneB`.
 //!
 //! Engine registers: `phase` (None, Walk, Pre, Post, DoneA, DoneB), `bank`, `addr`, `set` (the walk's
 //! bucket set), `region` (the stash region read). In a cycle with `phase == None`: if `b_pending`, start
@@ -79,8 +79,8 @@
 //! !active`, `region = !par`); `bank = addr = 0`. No op issues in a start cycle. In a cycle with a phase:
 //! `len` = M_b (Walk), `pre_full_b ? w_b : pre_ptr_b` (Pre), `post_len_b` (Post), 1 (DoneA/DoneB). If
 //! `addr < len`: issue the op if the readout FIFO has room (`level + IN_FLIGHT ≤ 2^FIFO_BITS`, level as
-//! registered at the start of the cycle) and then `addr += 1`; otherwise wait. If `addr == len` (≥ is not
-//! reachable): a Done phase ends the job (`phase = None`); otherwise `addr = 0` and `bank += 1`, or after
+//! registered at the start of the cycle) and then `addr += 1`; otherwise wait. If `addr ≥ len` (only `=`
+//! unless software changes M_b or w_b during a stream): a Done phase ends the job (`phase = None`); otherwise `addr = 0` and `bank += 1`, or after
 //! the last bank the next phase (Walk → Pre if stash else DoneA; Pre → DoneA; Post → DoneB) with `bank =
 //! 0`. An op:
 //! - Walk `(b, a)`: into bank b's set `set` pipelines, index a, payload *clear* (write 0; capture the old
@@ -109,9 +109,6 @@
 //!   written right after the last marker still closes that marker's capture). A completion's `post_len_b`
 //!   is `post_fill_b` at the start of the cycle: a packet in D2 in that cycle is written into Q but not
 //!   read out (software writes `flush` after the last descriptor was accepted, so this does not arise).
-//! - "A core without a stash completes every capture in the cycle after its marker's D2": job A is
-//!   always queued in that cycle, so by the precise rule the capture completes in the first cycle after
-//!   job A ends (the "or later" case); the model follows the precise rule.
 //! - Record fields the text leaves open: a `DoneA` has bank 0 and index = `a_flags`; a `DoneB` has bank
 //!   0 and index 0; both have ts = count = isd = 0; `Pre`/`Post` have count 0; a `Bucket` of an LDA core
 //!   has isd 0. `ring_ptr_b` wraps at 16 bits if w_b shrinks below it while a stream runs (software must
