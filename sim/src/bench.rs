@@ -249,6 +249,63 @@ fn fridge_throughput<M: FridgeTop>(
     }
 }
 
+/// FineComb traffic: a start marker, then `n` packets 200 ns apart (15% repeat the previous key: same bucket
+/// back to back) with a sync marker every 10 000 packets, then an end marker.
+fn finecomb_descriptors(n: u64, seed: u64) -> Vec<golden::finecomb::Descriptor> {
+    use golden::finecomb::Descriptor as D;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut prev: u128 = rng.gen();
+    let mut out = vec![D::start()];
+    for i in 0..n {
+        if i > 0 && i % 10_000 == 0 {
+            out.push(D::sync());
+        }
+        if !rng.gen_ratio(15, 100) {
+            prev = rng.gen();
+        }
+        out.push(D::packet(prev, i * 200));
+    }
+    out.push(D::end());
+    out
+}
+
+/// The four-bank FineComb receiver at full rate (`testbench::finecomb::run_trace`, RTL checked against the
+/// golden cycle model every cycle): every bank samples every packet (p = 1; the bucket pipelines see a
+/// packet in every cycle), 200 buckets and substashes of 50 per bank; descriptors (packets and markers) per
+/// cycle from the first accepted to the last.
+fn finecomb_throughput(packets: u64, seed: u64) -> Throughput {
+    use golden::finecomb::{BankConfig, FinecombConfig, Role};
+    let descs = finecomb_descriptors(packets, seed);
+    let b2b = descs.windows(2).filter(|w| !w[0].is_marker() && w[0].key == w[1].key).count();
+    let shape = FinecombConfig {
+        role: Role::Receiver,
+        banks: vec![BankConfig { buckets: 200, stash_depth: 50 }; 4],
+        isd: true,
+    };
+    let (cycles, mismatches) = match testbench::finecomb::run_trace(
+        "finecomb",
+        &shape,
+        &[u32::MAX; 4],
+        &descs,
+        testbench::models::Finecomb::new,
+    ) {
+        Ok(r) => (r.accept_cycles, 0),
+        Err(e) => {
+            eprintln!("[bench] finecomb: {e}");
+            (0, 1)
+        }
+    };
+    Throughput {
+        top: "finecomb",
+        ports: RamPorts::Dual,
+        packets: descs.len() as u64,
+        cycles,
+        same_index_back_to_back: b2b as f64 / packets.max(1) as f64,
+        mismatches,
+        target: 1.0,
+    }
+}
+
 /// Every throughput benchmark (later cores add theirs).
 fn throughput_benches(packets: u64, seed: u64) -> Vec<Throughput> {
     vec![
@@ -257,6 +314,7 @@ fn throughput_benches(packets: u64, seed: u64) -> Vec<Throughput> {
         fridge_throughput("fridge_dp", FridgeDp::new, packets, seed),
         fridge_throughput("fridge_sp", FridgeSp::new, packets, seed),
         fridge_throughput("fridge4_dp", Fridge4Dp::new, packets, seed),
+        finecomb_throughput(packets, seed),
     ]
 }
 
@@ -750,7 +808,24 @@ fn golden_fridge(n: u64, seed: u64) -> f64 {
     })
 }
 
-/// Every golden-model benchmark; `block` names the `testbench::blocks::ALL` (or `testbench::fridge::ALL`)
+fn golden_finecomb(n: u64, seed: u64) -> f64 {
+    use golden::finecomb::{BankConfig, FinecombConfig, FinecombModel, FinecombRuntime, Role};
+    let descs = finecomb_descriptors(n, seed);
+    let cfg = FinecombConfig {
+        role: Role::Receiver,
+        banks: vec![BankConfig { buckets: 200, stash_depth: 50 }; 4],
+        isd: true,
+    };
+    let mut m =
+        FinecombModel::new(&cfg, FinecombRuntime { thresholds: vec![u32::MAX; 4] }).expect("valid configuration");
+    time(|| {
+        for d in &descs {
+            black_box(m.step(black_box(d)));
+        }
+    })
+}
+
+/// Every golden-model benchmark; `block` names the `testbench::blocks::ALL` (or `fridge::ALL`, `finecomb::ALL`)
 /// runner it is compared with.
 fn golden_benches() -> Vec<GoldenBench> {
     vec![
@@ -762,6 +837,7 @@ fn golden_benches() -> Vec<GoldenBench> {
         GoldenBench { block: "fifo", golden: golden_fifo },
         GoldenBench { block: "csr", golden: golden_csr },
         GoldenBench { block: "fridge_dp", golden: golden_fridge },
+        GoldenBench { block: "finecomb", golden: golden_finecomb },
     ]
 }
 
@@ -896,7 +972,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             say(&format!("golden vs co-simulation: {}", g.block));
             let secs = (g.golden)(args.transactions, args.seed);
             let runner =
-                testbench::blocks::ALL.iter().chain(testbench::fridge::ALL).find(|(n, _)| *n == g.block).map(|r| r.1);
+                testbench::blocks::ALL
+                .iter()
+                .chain(testbench::fridge::ALL)
+                .chain(testbench::finecomb::ALL)
+                .find(|(n, _)| *n == g.block)
+                .map(|r| r.1);
             let (cosim_tps, cosim_cps, clean) = match runner {
                 Some(run) => {
                     let cfg = RunConfig {

@@ -176,7 +176,8 @@ fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
         return Ok(());
     }
     println!(
-        "FineComb §V: T = {} packets/interval, β = {}, {} reordering ρ = {} (tuple {:?}), storage {}, {} bank(s), {} seeds, engine {}",
+        "FineComb §V: T = {} packets/interval, β = {}, {} reordering ρ = {} (tuple {:?}), storage {}, {} bank(s), \
+         {} seeds, engine {}",
         a.packets, a.loss, a.reorder, a.rho, setup.traffic.tuple(), a.buckets, a.banks, a.run.seeds, a.run.engine
     );
     print_finecomb_rows(&setup, &acc)
@@ -191,7 +192,10 @@ fn finecomb_accumulate(
 ) -> Result<Vec<(sim::finecomb::experiment::Method, sim::finecomb::experiment::Accumulator)>, String> {
     use sim::finecomb::experiment::*;
     let bar = if progress { ProgressBar::new(seeds) } else { ProgressBar::hidden() };
-    bar.set_style(ProgressStyle::with_template("{bar:30} seed {pos}/{len} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} seed {pos}/{len} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let mut acc: Vec<(Method, Accumulator)> = setup.methods.iter().map(|m| (*m, Accumulator::default())).collect();
     for i in 0..seeds {
         let o = run_interval(setup, first + i)?;
@@ -591,7 +595,10 @@ fn demo_finecomb_experiment(seed: u64) -> Result<(), String> {
     use sim::finecomb::experiment::{Method, Setup, StashChoice};
     use sim::traffic::finecomb::{FinecombTrafficParams, Reorder};
     let setup = Setup {
-        traffic: FinecombTrafficParams { packets: 200_000, ..FinecombTrafficParams::paper(0.01, Reorder::Backward, 0.004) },
+        traffic: FinecombTrafficParams {
+            packets: 200_000,
+            ..FinecombTrafficParams::paper(0.01, Reorder::Backward, 0.004)
+        },
         storage: 1000,
         stash: StashChoice::Auto,
         banks: 1,

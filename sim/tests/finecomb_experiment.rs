@@ -163,7 +163,10 @@ fn bad_setups_are_errors() {
 fn rtl_engine_gives_exactly_golden_results() {
     for banks in [1, 4] {
         let golden = Setup {
-            traffic: FinecombTrafficParams { packets: 100_000, ..FinecombTrafficParams::paper(0.01, Reorder::Backward, 4e-3) },
+            traffic: FinecombTrafficParams {
+                packets: 100_000,
+                ..FinecombTrafficParams::paper(0.01, Reorder::Backward, 4e-3)
+            },
             ..setup(0.01, Reorder::Backward, 4e-3, banks, &Method::ALL)
         };
         let rtl = Setup { engine: Engine::Rtl, ..golden.clone() };

@@ -8,8 +8,8 @@
 //! pairs and ineffective markers now and then; a reader that stalls at random and in long phases (the
 //! engine then holds markers back); CSR reads of every register; a flush now and then; the run-time
 //! settings (thresholds, bucket counts, stash depths) random after every reset, and a reset in the middle
-//! and at random in the second half. The first interval after the first reset is long (≥ 2^17 packets, p = 1, bank 0 with one
-//! bucket) so bank 0's 64-bit timestamp accumulator wraps.
+//! and at random in the second half. The first interval after the first reset is long (≥ 2^17 packets,
+//! p = 1, bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
 
 use crate::blocks::Run;
 use crate::harness::{Model, RunConfig, RunReport, Scoreboard, Sim};
@@ -311,6 +311,9 @@ pub struct TraceRun {
     pub records: Vec<Record>,
     /// Cycles from reset until the last record left.
     pub cycles: u64,
+    /// Cycles from the first accepted descriptor to the last, both included (the input rate; a marker
+    /// that finds the readout of the previous interval still running waits).
+    pub accept_cycles: u64,
 }
 
 /// Drives a descriptor stream through a FineComb top at full rate (a descriptor offered every cycle, the
@@ -339,7 +342,8 @@ pub fn run_trace<M: FinecombTop>(
         writes.push((core.csr_buckets(b), bank.buckets as u32));
         writes.push((core.csr_stash_depth(b), shape.stash_depth(b) as u32));
     }
-    let mut out = TraceRun { records: Vec::new(), cycles: 0 };
+    let mut out = TraceRun { records: Vec::new(), cycles: 0, accept_cycles: 0 };
+    let mut first_accept = None;
     let (mut next, mut quiet, mut flushed_at) = (0usize, 0u64, None);
     let garbage = Descriptor::packet(0, 0);
     loop {
@@ -371,6 +375,7 @@ pub fn run_trace<M: FinecombTop>(
         }
         if i.in_valid && o.in_ready {
             next += 1;
+            out.accept_cycles = sim.cycle - *first_accept.get_or_insert(sim.cycle) + 1;
         }
         quiet = if next >= descs.len() && !o.rec_valid { quiet + 1 } else { 0 };
         if flushed_at.is_some_and(|f| sim.cycle > f + 8) && quiet >= 64 && !gold.busy() {

@@ -80,9 +80,9 @@
 //! `len` = M_b (Walk), `pre_full_b ? w_b : pre_ptr_b` (Pre), `post_len_b` (Post), 1 (DoneA/DoneB). If
 //! `addr < len`: issue the op if the readout FIFO has room (`level + IN_FLIGHT ≤ 2^FIFO_BITS`, level as
 //! registered at the start of the cycle) and then `addr += 1`; otherwise wait. If `addr ≥ len` (only `=`
-//! unless software changes M_b or w_b during a stream): a Done phase ends the job (`phase = None`); otherwise `addr = 0` and `bank += 1`, or after
-//! the last bank the next phase (Walk → Pre if stash else DoneA; Pre → DoneA; Post → DoneB) with `bank =
-//! 0`. An op:
+//! unless software changes M_b or w_b during a stream): a Done phase ends the job (`phase = None`);
+//! otherwise `addr = 0` and `bank += 1`, or after the last bank the next phase (Walk → Pre if stash else
+//! DoneA; Pre → DoneA; Post → DoneB) with `bank = 0`. An op:
 //! - Walk `(b, a)`: into bank b's set `set` pipelines, index a, payload *clear* (write 0; capture the old
 //!   words at S2). The frozen set takes no packets (only the active one does), so the walk never competes;
 //! - Pre `(b, k)`: stash read of `P_b[region]` at slot `(pre_full_b ? pre_ptr_b : 0) + k`, minus w_b if that
