@@ -157,9 +157,12 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     issue: Signal<Local, bool>,
     last_bank: Signal<Local, bool>,
     op_index: Signal<Local, Bits<16>>,
-    pre_start: Signal<Local, Bits<16>>,
-    pre_sum: Signal<Local, Bits<16>>,
-    pre_slot_raw: Signal<Local, Bits<16>>,
+    /// The slot the next Pre op reads (kept incrementally: no adder in front of the stash RAM address).
+    pre_slot: Reg<Bits<16>>,
+    pre_start0: Signal<Local, Bits<16>>,
+    pre_start_next: Signal<Local, Bits<16>>,
+    next_bank: Signal<Local, Bits<3>>,
+    w_cur: Signal<Local, Bits<16>>,
     walk_index: Slice<16, IA>,
     rd_slot_pre: Slice<16, SP>,
     rd_slot_post: Slice<16, SP>,
@@ -370,9 +373,11 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             issue: Default::default(),
             last_bank: Default::default(),
             op_index: Default::default(),
-            pre_start: Default::default(),
-            pre_sum: Default::default(),
-            pre_slot_raw: Default::default(),
+            pre_slot: Default::default(),
+            pre_start0: Default::default(),
+            pre_start_next: Default::default(),
+            next_bank: Default::default(),
+            w_cur: Default::default(),
             walk_index: Slice::new(0),
             rd_slot_pre: Slice::new(0),
             rd_slot_post: Slice::new(0),
@@ -462,8 +467,8 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         dff_setup!(
             self, clock, flush_q, ready_q, d1_valid, d1_marker, d1_start, d1_end, d1_ts, d2_valid, d2_marker, d2_start,
             d2_end, d2_ts, d2_digest, counting, active, par, filling, cut_req, b_pending, b_region, a_queued, a_walk,
-            a_flags, phase, job_bank, job_addr, job_set, job_region, e1_valid, e1_kind, e1_bank, e1_index, e2_valid,
-            e2_kind, e2_bank, e2_index, e2_stash, out_v, out_d, st_packets, st_markers, st_records
+            a_flags, phase, pre_slot, job_bank, job_addr, job_set, job_region, e1_valid, e1_kind, e1_bank, e1_index,
+            e2_valid, e2_kind, e2_bank, e2_index, e2_stash, out_v, out_d, st_packets, st_markers, st_records
         );
         clock!(self, clock, csr, h_hi, h_lo, fifo);
         for p in 0..self.tsc.len() {
@@ -655,10 +660,19 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         // Readout engine: start a job, or issue one op of the current phase.
         self.room.next = self.fifo.level.val() <= self.room_level.val();
         self.len.next = self.one_16.val();
-        self.pre_start.next = self.zero_16.val();
-        self.pre_sum.next = self.zero_16.val();
-        self.pre_slot_raw.next = self.zero_16.val();
+        // Pre ops read from `pre_slot`: bank b's oldest entry first (`pre_full_b ? pre_ptr_b : 0`), then on
+        // with a wrap at w_b; its start for the next bank is prepared beside the current one.
+        self.w_cur.next = self.zero_16.val();
+        self.pre_start_next.next = self.zero_16.val();
+        self.next_bank.next = self.job_bank.q.val() + self.one_3.val();
+        self.pre_start0.next = self.zero_16.val();
+        if self.pre_full[0].q.val() {
+            self.pre_start0.next = self.pre_ptr[0].q.val();
+        }
         for b in 0..self._n {
+            if (self.next_bank.val() == self.bank_ids[b].val()) && self.pre_full[b].q.val() {
+                self.pre_start_next.next = self.pre_ptr[b].q.val();
+            }
             if self.job_bank.q.val() == self.bank_ids[b].val() {
                 if self.phase.q.val() == self.ph_walk.val() {
                     self.len.next = self.cfg_m[b].out.val();
@@ -673,15 +687,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
                 if self.phase.q.val() == self.ph_post.val() {
                     self.len.next = self.post_len[b].q.val();
                 }
-                if self.pre_full[b].q.val() {
-                    self.pre_start.next = self.pre_ptr[b].q.val();
-                }
-                self.pre_sum.next = self.pre_start.val() + self.job_addr.q.val();
-                if self.pre_sum.val() >= self.cfg_w[b].val() {
-                    self.pre_slot_raw.next = self.pre_sum.val() - self.cfg_w[b].val();
-                } else {
-                    self.pre_slot_raw.next = self.pre_sum.val();
-                }
+                self.w_cur.next = self.cfg_w[b].val();
             }
         }
         self.last_bank.next = self.job_bank.q.val() == self.last_bank_id.val();
@@ -711,6 +717,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
                 self.job_region.d.next = !self.par.q.val();
                 self.job_bank.d.next = self.zero_3.val();
                 self.job_addr.d.next = self.zero_16.val();
+                self.pre_slot.d.next = self.pre_start0.val();
                 if self.a_walk.q.val() {
                     self.phase.d.next = self.ph_walk.val();
                 } else if self.has_stash.val() {
@@ -722,12 +729,20 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         } else if self.job_addr.q.val() < self.len.val() {
             if self.room.val() {
                 self.job_addr.d.next = self.job_addr.q.val() + self.one_16.val();
+                if self.phase.q.val() == self.ph_pre.val() {
+                    if (self.pre_slot.q.val() + self.one_16.val()) == self.w_cur.val() {
+                        self.pre_slot.d.next = self.zero_16.val();
+                    } else {
+                        self.pre_slot.d.next = self.pre_slot.q.val() + self.one_16.val();
+                    }
+                }
             }
         } else if (self.phase.q.val() == self.ph_done_a.val()) || (self.phase.q.val() == self.ph_done_b.val()) {
             self.phase.d.next = self.ph_none.val();
         } else {
             self.job_addr.d.next = self.zero_16.val();
             if self.last_bank.val() {
+                self.pre_slot.d.next = self.pre_start0.val();
                 self.job_bank.d.next = self.zero_3.val();
                 if self.phase.q.val() == self.ph_post.val() {
                     self.phase.d.next = self.ph_done_b.val();
@@ -737,7 +752,8 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
                     self.phase.d.next = self.ph_done_a.val();
                 }
             } else {
-                self.job_bank.d.next = self.job_bank.q.val() + self.one_3.val();
+                self.pre_slot.d.next = self.pre_start_next.val();
+                self.job_bank.d.next = self.next_bank.val();
             }
         }
 
@@ -848,7 +864,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             }
         }
         // Stash reads: pre(m) oldest first out of the ring region, post(m) in order.
-        self.rd_slot_pre.din.next = self.pre_slot_raw.val();
+        self.rd_slot_pre.din.next = self.pre_slot.q.val();
         self.rd_slot_post.din.next = self.job_addr.q.val();
         for b in 0..self._ns {
             if self.job_region.q.val() {
