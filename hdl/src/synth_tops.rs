@@ -97,6 +97,21 @@ fn one(
     Ok(SynthConfig { core, config, ii1, top, memories })
 }
 
+/// A top of [`crate::emit::all_tops`] (`tops`) as configuration `name` without its `<core>_` prefix, so that
+/// a co-simulated top is synthesized exactly as emitted (generics spelled out once, in `emit`).
+fn emitted(
+    tops: &[crate::emit::TopInfo],
+    core: &'static str,
+    name: &str,
+    ii1: bool,
+    memories: Vec<MemoryNeed>,
+) -> Result<SynthConfig, String> {
+    let top =
+        tops.iter().find(|t| t.name == name).cloned().ok_or_else(|| format!("top {name} is not in emit::all_tops"))?;
+    let config = name.strip_prefix(core).and_then(|c| c.strip_prefix('_')).unwrap_or(name).to_string();
+    Ok(SynthConfig { core, config, ii1, top, memories })
+}
+
 fn table(entries: u64, width: u64) -> Vec<MemoryNeed> {
     vec![MemoryNeed { name: "table".into(), entries, width }]
 }
@@ -231,16 +246,7 @@ fn fridge_configs() -> Result<Vec<SynthConfig>, String> {
     let tops = crate::emit::all_tops(true, false)?;
     let mut out = crate::tops::fridge_tops()
         .into_iter()
-        .map(|(name, cfg)| {
-            let top = tops
-                .iter()
-                .find(|t| t.name == name)
-                .cloned()
-                .ok_or_else(|| format!("fridge top {name} is not in emit::all_tops"))?;
-            let config = name.strip_prefix("fridge_").unwrap_or(name).to_string();
-            let ii1 = cfg.ports == RamPorts::Dual;
-            Ok(SynthConfig { core: "fridge", config, ii1, top, memories: fridge_memories(&cfg) })
-        })
+        .map(|(name, cfg)| emitted(&tops, "fridge", name, cfg.ports == RamPorts::Dual, fridge_memories(&cfg)))
         .collect::<Result<Vec<_>, String>>()?;
     const A: usize = FRIDGE_SYNTH_LARGE_BITS;
     let cfg = golden::fridge::FridgeConfig { addr_bits: vec![A], ..Default::default() };
@@ -288,15 +294,7 @@ fn finecomb_configs() -> Result<Vec<SynthConfig>, String> {
     let mut out = crate::tops::finecomb_tops()
         .into_iter()
         .filter(|(name, _)| matches!(*name, "finecomb_tx" | "finecomb_rx"))
-        .map(|(name, cfg)| {
-            let top = tops
-                .iter()
-                .find(|t| t.name == name)
-                .cloned()
-                .ok_or_else(|| format!("FineComb top {name} is not in emit::all_tops"))?;
-            let config = name.strip_prefix("finecomb_").unwrap_or(name).to_string();
-            Ok(SynthConfig { core: "finecomb", config, ii1: true, top, memories: finecomb_memories(&cfg) })
-        })
+        .map(|(name, cfg)| emitted(&tops, "finecomb", name, true, finecomb_memories(&cfg)))
         .collect::<Result<Vec<_>, String>>()?;
     let cfg = FinecombCoreConfig {
         shape: FinecombConfig {

@@ -1,7 +1,7 @@
 //! The FineComb experiments of §V end to end on the golden cores, at T = 1 M packets per interval instead
 //! of 5 M (the useful-sample counts, and so the errors, depend on S/β and ρ, not on T: p* and p** scale
 //! as 1/T). Each test checks one of the targets (Figures 4, 6, 7, 8) where it holds at this
-//! scale and the contrast with LDA; `FINECOMB_NOTES.md` has the full-scale numbers.
+//! scale and the contrast with LDA; README.md (FineComb) has the full-scale numbers.
 
 use sim::finecomb::experiment::{run_interval, Accumulator, Method, MethodSummary, Setup, StashChoice};
 use sim::traffic::finecomb::{FinecombTrafficParams, Reorder};
@@ -67,7 +67,7 @@ fn fig6b_forward_reordering_breaks_lda_but_not_finecomb() {
     assert!(get(&v, Method::FinecombNoStash).mean_delay_rel_err.unwrap() < 0.012);
     assert!(lda.mean_delay_rel_err.unwrap() >= 1.0, "LDA should be off by ≥ 100%: {lda:?}");
     // Under the §III-A model the forward extras arrive at the start of the interval, so an LDA bucket that
-    // swapped a lost packet for one has a negative delay sum, which LDA+ drops (see FINECOMB_NOTES.md).
+    // swapped a lost packet for one has a negative delay sum, which LDA+ drops (README.md, FineComb).
     assert!(plus.mean_delay_rel_err.unwrap() < lda.mean_delay_rel_err.unwrap() / 10.0, "{plus:?}");
 }
 
@@ -93,7 +93,7 @@ fn fig7_loss_estimates_finecomb_against_lda() {
 #[test]
 fn fig7_loss_within_30_percent_with_the_single_loss_residual_extension() {
     // The paper's recovery cannot repair a bucket that holds a lost and a reordered packet, and with p*
-    // most lost packets share a bucket with reordered ones at ρ ≥ 4e-4 (FINECOMB_NOTES.md). Explaining such
+    // most lost packets share a bucket with reordered ones at ρ ≥ 4e-4 (README.md, FineComb). Explaining such
     // buckets by one lost packet (checked against the residual digest) brings the loss estimate within
     // the paper's 10–30 % up to ρ = 4e-3.
     // The check has log2(M/p) bits of redundancy and p* grows as 1/T, so this one runs at the paper's

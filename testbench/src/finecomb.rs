@@ -73,11 +73,7 @@ impl_finecomb_top!(FinecombLda);
 
 /// The configuration of a FineComb top, from hdl's list.
 pub fn top_config(name: &str) -> FinecombCoreConfig {
-    hdl::tops::finecomb_tops()
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, c)| c)
-        .unwrap_or_else(|| panic!("no FineComb top {name}"))
+    crate::harness::top_config(hdl::tops::finecomb_tops(), name)
 }
 
 /// Compares one cycle's outputs (those the golden model defines).

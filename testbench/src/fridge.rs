@@ -63,11 +63,7 @@ impl_fridge_top!(Fridge4Dp);
 
 /// The configuration of a fridge top, from hdl's list.
 pub fn top_config(name: &str) -> FridgeConfig {
-    hdl::tops::fridge_tops()
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, c)| c)
-        .unwrap_or_else(|| panic!("no fridge top {name}"))
+    crate::harness::top_config(hdl::tops::fridge_tops(), name)
 }
 
 /// Settings written through the CSR port after every reset.

@@ -27,6 +27,12 @@ pub trait Model {
     fn dump(&mut self, t: u64);
 }
 
+/// The generation-time configuration of top `name` in one of hdl's lists of `(name, configuration)`
+/// (`hdl::tops::fridge_tops()`, `finecomb_tops()`, …); panics naming the top if it is not there.
+pub fn top_config<C>(tops: Vec<(&'static str, C)>, name: &str) -> C {
+    tops.into_iter().find(|(n, _)| *n == name).map(|(_, c)| c).unwrap_or_else(|| panic!("no top {name} in hdl's list"))
+}
+
 /// A model plus its cycle counter and waveform switch.
 pub struct Sim<M: Model> {
     pub m: M,
