@@ -175,7 +175,11 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     e2_kind: Reg<Bits<3>>,
     e2_bank: Reg<Bits<3>>,
     e2_index: Reg<Bits<16>>,
-    e2_stash: Reg<Bits<STASH_WORD_BITS>>,
+    /// Every stash memory's read data, registered on its own (the bank/kind mux comes after the register:
+    /// block-RAM clock-to-out leaves no time for it in the same cycle).
+    e2_ring: Vec<Reg<Bits<STASH_WORD_BITS>>>,
+    e2_post: Vec<Reg<Bits<STASH_WORD_BITS>>>,
+    e2_stash: Signal<Local, Bits<STASH_WORD_BITS>>,
     // Modify stages.
     tsc_old_ts: Vec<Slice<TSC_WORD_BITS, 64>>,
     tsc_old_c: Vec<Slice<TSC_WORD_BITS, 32>>,
@@ -244,6 +248,7 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     clear_tsc_payload: Constant<Bits<TSC_PAYLOAD_BITS>>,
     clear_isd_payload: Constant<Bits<ISD_PAYLOAD_BITS>>,
     zero_tsc_word: Constant<Bits<TSC_WORD_BITS>>,
+    zero_stash: Constant<Bits<STASH_WORD_BITS>>,
     _n: usize,
     _ni: usize,
     _ns: usize,
@@ -389,6 +394,8 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             e2_kind: Default::default(),
             e2_bank: Default::default(),
             e2_index: Default::default(),
+            e2_ring: v(ns),
+            e2_post: v(ns),
             e2_stash: Default::default(),
             tsc_old_ts: (0..2 * n).map(|_| Slice::new(0)).collect(),
             tsc_old_c: (0..2 * n).map(|_| Slice::new(64)).collect(),
@@ -454,6 +461,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             clear_tsc_payload: constant(1 << TIMESTAMP_BITS),
             clear_isd_payload: Constant::new(Bits::<ISD_PAYLOAD_BITS>::from(1u64) << 64),
             zero_tsc_word: Constant::new(Bits::default()),
+            zero_stash: Constant::new(Bits::default()),
             _n: n,
             _ni: ni,
             _ns: ns,
@@ -468,7 +476,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             self, clock, flush_q, ready_q, d1_valid, d1_marker, d1_start, d1_end, d1_ts, d2_valid, d2_marker, d2_start,
             d2_end, d2_ts, d2_digest, counting, active, par, filling, cut_req, b_pending, b_region, a_queued, a_walk,
             a_flags, phase, pre_slot, job_bank, job_addr, job_set, job_region, e1_valid, e1_kind, e1_bank, e1_index,
-            e2_valid, e2_kind, e2_bank, e2_index, e2_stash, out_v, out_d, st_packets, st_markers, st_records
+            e2_valid, e2_kind, e2_bank, e2_index, out_v, out_d, st_packets, st_markers, st_records
         );
         clock!(self, clock, csr, h_hi, h_lo, fifo);
         for p in 0..self.tsc.len() {
@@ -885,12 +893,17 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         self.e2_kind.d.next = self.e1_kind.q.val();
         self.e2_bank.d.next = self.e1_bank.q.val();
         self.e2_index.d.next = self.e1_index.q.val();
+        self.e2_stash.next = self.zero_stash.val();
         for b in 0..self._ns {
-            if self.e1_bank.q.val() == self.bank_ids[b].val() {
-                if self.e1_kind.q.val() == self.one_3.val() {
-                    self.e2_stash.d.next = self.ring[b].rdata.val();
+            self.e2_ring[b].clock.next = self.clock.val();
+            self.e2_ring[b].d.next = self.ring[b].rdata.val();
+            self.e2_post[b].clock.next = self.clock.val();
+            self.e2_post[b].d.next = self.post[b].rdata.val();
+            if self.e2_bank.q.val() == self.bank_ids[b].val() {
+                if self.e2_kind.q.val() == self.one_3.val() {
+                    self.e2_stash.next = self.e2_ring[b].q.val();
                 } else {
-                    self.e2_stash.d.next = self.post[b].rdata.val();
+                    self.e2_stash.next = self.e2_post[b].q.val();
                 }
             }
         }
@@ -908,8 +921,8 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
                 self.rec_isd.next = self.isd[p].mod_old.val();
             }
         }
-        self.stash_ts.din.next = self.e2_stash.q.val();
-        self.stash_digest.din.next = self.e2_stash.q.val();
+        self.stash_ts.din.next = self.e2_stash.val();
+        self.stash_digest.din.next = self.e2_stash.val();
         self.zx_stash_rec_ts.din.next = self.stash_ts.out.val();
         if (self.e2_kind.q.val() == self.one_3.val()) || (self.e2_kind.q.val() == self.ph_pre.val()) {
             self.rec_ts.next = self.zx_stash_rec_ts.out.val();
