@@ -8,8 +8,8 @@
 //! address bits (2^IA words per bucket set), `SP = SA + 1` stash memory address bits (`{region, slot}`),
 //! `CW = 32·(3B + 1)` CSR config bits.
 //!
-//! Structure: two shared hash units make the 64-bit digest (D1); per bank a sampling compare and the
-//! bucket index as two 16×16 multiplies (`D[31:16]·M`, `D[15:0]·M`, D1) and one add (D2); per bank and
+//! Structure: two shared hash units and a nonlinear finaliser ([`DigestMix`]) make the 64-bit digest (D1);
+//! per bank a sampling compare and the bucket index as two 16×16 multiplies (`D[31:16]·M`, `D[15:0]·M`, D1) and one add (D2); per bank and
 //! bucket set one [`RmwPipeline`] for the 96-bit `TS | C` word and, unless LDA, one for the 64-bit ISD
 //! (forwarding through the adder for back-to-back packets to one bucket comes from the pipeline); per bank
 //! (receiver) a ring memory and a post memory of two regions each ([`Sram`], one write port for packets,
@@ -44,6 +44,40 @@ const PH_PRE: u64 = 2;
 const PH_POST: u64 = 3;
 const PH_DONE_A: u64 = 4;
 const PH_DONE_B: u64 = 5;
+
+/// The digest finaliser `golden::finecomb::mix` (S-boxes, diffusion `x ^ rotl(x, 19) ^ rotl(x, 41)`,
+/// S-boxes), combinational: generated text from the golden constants, three LUT levels.
+#[derive(LogicBlock, Default)]
+pub struct DigestMix {
+    pub din: Signal<In, Bits<64>>,
+    pub out: Signal<Out, Bits<64>>,
+}
+
+impl Logic for DigestMix {
+    fn update(&mut self) {
+        self.out.next = Bits::from(golden::finecomb::mix(self.din.val().to_u64()));
+    }
+    fn connect(&mut self) {
+        self.out.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        use golden::finecomb::{MIX_ROT, MIX_SBOX};
+        let mut v = String::from("function [3:0] sbox(input [3:0] x);\n   case (x)\n");
+        for (i, o) in MIX_SBOX.iter().enumerate() {
+            v += &format!("      4'h{i:x}: sbox = 4'h{o:x};\n");
+        }
+        v += "      default: sbox = 4'h0;\n   endcase\nendfunction\nwire [63:0] s1;\nwire [63:0] l;\n";
+        let rotl = |x: &str, r: u32| format!("{{{x}[{}:0], {x}[63:{}]}}", 63 - r, 64 - r);
+        for i in 0..16 {
+            v += &format!("assign s1[{}:{}] = sbox(din[{}:{}]);\n", 4 * i + 3, 4 * i, 4 * i + 3, 4 * i);
+        }
+        v += &format!("assign l = s1 ^ {} ^ {};\nalways @(*) begin\n", rotl("s1", MIX_ROT[0]), rotl("s1", MIX_ROT[1]));
+        for i in 0..16 {
+            v += &format!("   out[{}:{}] = sbox(l[{}:{}]);\n", 4 * i + 3, 4 * i, 4 * i + 3, 4 * i);
+        }
+        Verilog::Custom(v + "end\n")
+    }
+}
 
 #[derive(LogicBlock)]
 pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
@@ -95,6 +129,9 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     d_lo16: Slice<32, 16>,
     zx_dlo: ZeroExt<32, 64>,
     zx_dhi: ZeroExt<32, 64>,
+    mix: DigestMix,
+    mix_hi: Slice<64, 32>,
+    mix_lo: Slice<64, 32>,
     prod_a: Vec<Signal<Local, Bits<32>>>,
     prod_b: Vec<Signal<Local, Bits<32>>>,
     prod_b_hi: Vec<Slice<32, 16>>,
@@ -319,6 +356,9 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             d_lo16: Slice::new(0),
             zx_dlo: Default::default(),
             zx_dhi: Default::default(),
+            mix: Default::default(),
+            mix_hi: Slice::new(32),
+            mix_lo: Slice::new(0),
             prod_a: v(n),
             prod_b: v(n),
             prod_b_hi: (0..n).map(|_| Slice::new(16)).collect(),
@@ -571,16 +611,20 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             self.d1_ts.d.next = self.in_ts.val();
         }
 
-        // D1: sampling compares and the index's partial products, per bank.
-        self.d_hi16.din.next = self.h_lo.hash.val();
-        self.d_lo16.din.next = self.h_lo.hash.val();
+        // D1: the digest (hash registers, then the finaliser); sampling compares and the index's partial
+        // products, per bank.
         self.zx_dlo.din.next = self.h_lo.hash.val();
         self.zx_dhi.din.next = self.h_hi.hash.val();
+        self.mix.din.next = self.zx_dlo.out.val() | (self.zx_dhi.out.val() << self.off_32.val());
+        self.mix_hi.din.next = self.mix.out.val();
+        self.mix_lo.din.next = self.mix.out.val();
+        self.d_hi16.din.next = self.mix_lo.out.val();
+        self.d_lo16.din.next = self.mix_lo.out.val();
         for b in 0..self._n {
             self.prod_a[b].next = self.d_hi16.out.val() * self.cfg_m[b].out.val();
             self.prod_b[b].next = self.d_lo16.out.val() * self.cfg_m[b].out.val();
             self.prod_b_hi[b].din.next = self.prod_b[b].val();
-            self.d2_sampled[b].d.next = self.h_hi.hash.val() <= self.cfg_thr[b].out.val();
+            self.d2_sampled[b].d.next = self.mix_hi.out.val() <= self.cfg_thr[b].out.val();
             self.d2_pa[b].d.next = self.prod_a[b].val();
             self.d2_pb[b].d.next = self.prod_b_hi[b].out.val();
         }
@@ -589,7 +633,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         self.d2_start.d.next = self.d1_start.q.val();
         self.d2_end.d.next = self.d1_end.q.val();
         self.d2_ts.d.next = self.d1_ts.q.val();
-        self.d2_digest.d.next = self.zx_dlo.out.val() | (self.zx_dhi.out.val() << self.off_32.val());
+        self.d2_digest.d.next = self.mix.out.val();
 
         // D2: bucket index; a packet's updates or a marker's bookkeeping.
         self.d2_packet.next = self.d2_valid.q.val() && !self.d2_marker.q.val() && !self.reset.val();

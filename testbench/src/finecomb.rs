@@ -1,15 +1,18 @@
 //! FineComb core co-simulation: the Verilated `FinecombCore` against
 //! `golden::finecomb::cycle::FinecombCycleModel`, cycle by cycle, on randomized traffic.
 //!
-//! Traffic: packets with random 128-bit keys, ≥10 % of them repeating the previous key (same digest, so
-//! the same bucket of every bank back to back); timestamps starting 2^30 ns before the 48-bit wrap (the
-//! input wraps about half a million packets in); intervals of a few hundred to a few thousand packets, a
-//! few very short ones (captures cut by the next marker), sync markers mostly, end-only and start-only
-//! pairs and ineffective markers now and then; a reader that stalls at random and in long phases (the
-//! engine then holds markers back); CSR reads of every register; a flush now and then; the run-time
-//! settings (thresholds, bucket counts, stash depths) random after every reset, and a reset in the middle
-//! and at random in the second half. The first interval after the first reset is long (≥ 2^17 packets,
-//! p = 1, bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
+//! Traffic: packets with random 128-bit keys, 15 % of them repeating the previous key (same digest, so the
+//! same bucket of every bank back to back; counted when accepted in consecutive cycles); timestamps
+//! starting 2^30 ns before the 48-bit wrap (the input wraps about half a million packets in); intervals of
+//! a few hundred to a few thousand packets and a few very short ones (captures cut by the next marker);
+//! sync markers mostly, end-only then start-only pairs, ineffective markers of both kinds (a start while
+//! counting, an end between intervals) and syncs between intervals (only their start takes effect); a
+//! reader that stalls at random and in long phases (the engine then holds markers back); CSR reads of
+//! every register, flushes (also right behind a marker), threshold rewrites while packets flow; resets
+//! every 50 000–120 000 packets (half of them during a readout), each redrawing the settings: bucket counts
+//! including 1, 2, 2^IA − 1 and 2^IA, stash depths including 0, 1 and 2^SA, banks with and without a
+//! stash side by side. In runs of ≥ 500 000 packets the first interval is long (140 000 packets, p = 1,
+//! bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
 
 use crate::blocks::Run;
 use crate::harness::{Model, RunConfig, RunReport, Scoreboard, Sim};
@@ -92,51 +95,65 @@ pub fn compare(sb: &mut Scoreboard, c: u64, e: &FinecombOutputs, o: &Outputs) {
     sb.check(c, "csr_rd_data", e.csr_rd_data.map(u128::from), o.csr_rd_data as u128);
 }
 
-/// CSR writes of random run-time settings that fit the core (`wrap_phase`: bank 0 with one bucket and
-/// p = 1, for the accumulator wrap).
-fn settings(cfg: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool) -> Vec<(u8, u32)> {
-    let r = &mut run.rng;
-    let mut w = vec![];
-    for b in 0..cfg.banks() {
-        let max_m = 1usize << cfg.bucket_addr_bits;
-        let m = if wrap_phase && b == 0 {
-            1
-        } else if r.gen_ratio(1, 10) {
-            max_m.min(2048)
-        } else {
-            r.gen_range(1..=max_m.min(300))
+/// Random run-time settings that fit the core, as CSR writes (`wrap_phase`: bank 0 with one bucket and
+/// p = 1, for the accumulator wrap). Bucket counts are drawn from {1, 2, 2^IA − 1, 2^IA} and small values,
+/// stash depths from {0, 1, 2^SA} and small values; a multi-bank receiver often gets a bank without a stash
+/// next to banks with one. The first redraw (`draw` 1) gives bank 0 the largest table and stash.
+fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u64) -> Vec<(u8, u32)> {
+    let mut shape = core.shape.clone();
+    let mut p = vec![];
+    let (max_m, max_w) = (1usize << core.bucket_addr_bits, 1usize << core.stash_slot_bits);
+    let n = core.banks();
+    for (b, bank) in shape.banks.iter_mut().enumerate() {
+        let r = &mut run.rng;
+        bank.buckets = match r.gen_range(0..16) {
+            _ if wrap_phase && b == 0 => 1,
+            _ if draw == 1 && b == 0 => max_m,
+            0 => max_m,
+            1 => max_m - 1,
+            2 => r.gen_range(1..=2),
+            _ => r.gen_range(1..=max_m.min(300)),
         };
-        let p = if wrap_phase || r.gen_bool(0.3) { 1.0 } else { r.gen_range(0.2..1.0) };
-        let depth = if cfg.has_stash() { r.gen_range(0..=(1usize << cfg.stash_slot_bits).min(12)) } else { 0 };
-        w.push((cfg.csr_threshold(b), threshold_for(p)));
-        w.push((cfg.csr_buckets(b), m as u32));
-        w.push((cfg.csr_stash_depth(b), depth as u32));
+        bank.stash_depth = match r.gen_range(0..12) {
+            _ if !core.has_stash() => 0,
+            _ if draw == 1 && b == 0 => max_w,
+            0 | 1 => 0,
+            2 => 1,
+            3 => max_w,
+            _ => r.gen_range(2..=max_w.min(12)),
+        };
+        if core.has_stash() && n > 1 && b == n - 1 && r.gen_bool(0.5) {
+            bank.stash_depth = 0;
+        }
+        p.push(if wrap_phase || r.gen_bool(0.3) { 1.0 } else { r.gen_range(0.2..1.0) });
     }
-    w
+    run.count("max_bucket_draws", shape.banks.iter().filter(|b| b.buckets == max_m).count() as u64);
+    if core.has_stash() {
+        run.count("max_stash_draws", shape.banks.iter().filter(|b| b.stash_depth == max_w).count() as u64);
+        let with = shape.banks.iter().filter(|b| b.stash_depth > 0).count();
+        run.count("mixed_stash_draws", (with > 0 && with < n) as u64);
+    }
+    core.csr_writes(&shape, &golden::finecomb::FinecombRuntime::with_probabilities(&p))
+        .expect("drawn settings fit the core")
 }
 
 /// Random packets and markers (module docs).
 struct Traffic {
     ts: u64,
     last_key: Option<u128>,
-    /// Packets left in this interval, and whether the interval is open (a start was sent).
+    /// Packets left in this interval, and whether an interval is open (the core is counting).
     left: u64,
     open: bool,
-    /// An end-only marker was sent: the next marker is a start.
-    start_due: bool,
 }
 
 impl Traffic {
     fn new() -> Self {
-        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false, start_due: false }
+        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false }
     }
     fn packet(&mut self, run: &mut Run) -> Descriptor {
         self.ts += run.rng.gen_range(0..4000);
         let key = match self.last_key {
-            Some(k) if run.rng.gen_ratio(12, 100) => {
-                run.count("same_bucket_back_to_back", 1);
-                k
-            }
+            Some(k) if run.rng.gen_ratio(15, 100) => k,
             _ => run.rng.gen(),
         };
         self.last_key = Some(key);
@@ -155,26 +172,40 @@ impl Traffic {
             self.left -= 1;
             return self.packet(run);
         }
-        self.left = if std::mem::take(long) { 140_000 } else { Self::interval_length(run) };
-        if !self.open && !self.start_due {
-            self.open = true;
-            return Descriptor::start();
+        let is_long = std::mem::take(long);
+        self.left = if is_long { 140_000 } else { Self::interval_length(run) };
+        // The long interval opens with a start.
+        let pick = if is_long { 99 } else { run.rng.gen_range(0..100) };
+        if !self.open {
+            // Between intervals: mostly a start; now and then an end (ineffective: not counting) or a
+            // sync (only its start takes effect).
+            return match pick {
+                0..=14 => {
+                    run.count("ineffective_markers", 1);
+                    run.count("ineffective_ends", 1);
+                    Descriptor::end()
+                }
+                15..=29 => {
+                    run.count("syncs_between_intervals", 1);
+                    self.open = true;
+                    Descriptor::sync()
+                }
+                _ => {
+                    self.open = true;
+                    Descriptor::start()
+                }
+            };
         }
-        if self.start_due {
-            self.start_due = false;
-            self.open = true;
-            return Descriptor::start();
-        }
-        match run.rng.gen_range(0..100) {
-            0..=79 => Descriptor::sync(),
-            80..=89 => {
+        match pick {
+            0..=74 => Descriptor::sync(),
+            75..=89 => {
                 self.open = false;
-                self.start_due = true;
                 Descriptor::end()
             }
             _ => {
                 // Ineffective: a start while counting (the interval goes on).
                 run.count("ineffective_markers", 1);
+                run.count("ineffective_starts", 1);
                 Descriptor::start()
             }
         }
@@ -193,23 +224,32 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
     let mut pending_csr: Vec<(u8, u32)> = vec![];
     let mut held: Option<Descriptor> = None;
     let mut stall_left = 0u32;
-    let mut mid_reset_due = true;
-    let mut long_interval = true;
+    // The accumulator-wrap interval needs ≥ 2^17 packets before the timestamps wrap (long runs only).
+    let mut long_interval = cfg.transactions >= 500_000;
+    let mut next_reset = if long_interval { 150_000 } else { cfg.transactions / 2 };
+    let mut reset_waiting = 0u64;
+    let mut draws = 0u64;
     let mut packets = 0u64;
-    let mut last_marker_cycle = 0u64;
+    let (mut last_marker_cycle, mut last_packet) = (u64::MAX, None::<(u64, u128)>);
     let mut last_wrap_ts = traffic.ts >> 48;
     while packets < cfg.transactions {
-        let halfway = mid_reset_due && packets >= cfg.transactions / 2;
-        mid_reset_due &= !halfway;
-        // Random resets only in the second half: the first one holds the accumulator-wrap interval.
-        let reset = sim.cycle == 0 || halfway || (!mid_reset_due && run.rng.gen_ratio(1, 400_000));
+        // Resets redraw the settings every 50 000–120 000 packets; half of them wait (up to 20 000 cycles)
+        // for a readout in progress.
+        let due = packets >= next_reset;
+        reset_waiting = if due { reset_waiting + 1 } else { 0 };
+        let during_readout = gold.busy();
+        let reset = sim.cycle == 0 || (due && (next_reset % 2 == 0 || during_readout || reset_waiting > 20_000));
         if reset {
             run.count("resets", 1);
-            pending_csr = settings(&core, &mut run, sim.cycle == 0);
+            if sim.cycle > 0 {
+                run.count("resets_during_readout", during_readout as u64);
+                next_reset = packets + run.rng.gen_range(50_000..120_000);
+            }
+            pending_csr = settings(&core, &mut run, sim.cycle == 0 && long_interval, draws);
+            draws += 1;
             held = None;
             traffic.left = 0;
             traffic.open = false;
-            traffic.start_due = false;
         }
         let r = &mut run.rng;
         if stall_left == 0 && r.gen_ratio(1, 4000) {
@@ -220,13 +260,21 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         stall_left = stall_left.saturating_sub(1);
         let mut i = FinecombInputs { reset, rec_ready: stall_left == 0 && r.gen_bool(0.85), ..Default::default() };
         if !reset {
+            let after_marker = last_marker_cycle.wrapping_add(1) == sim.cycle;
             if let Some((a, v)) = pending_csr.first().copied() {
                 (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
                 pending_csr.remove(0);
-            } else if r.gen_ratio(1, 30_000) && sim.cycle > last_marker_cycle + 4 {
-                // A flush (not next to a marker: the cut request and a marker's capture would race).
+            } else if r.gen_ratio(1, 30_000) || (after_marker && r.gen_ratio(1, 8)) {
+                // A flush, also right behind a marker (its pulse then meets the marker's capture at D2).
                 (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_flush(), true, 1);
                 run.count("flushes", 1);
+                run.count("flushes_after_marker", after_marker as u64);
+            } else if packets >= 150_000 && r.gen_ratio(1, 40_000) {
+                // A sampling threshold rewritten while packets flow (read at D1; not during the long interval,
+                // whose bucket must see all its packets).
+                let b = r.gen_range(0..core.banks());
+                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_threshold(b), true, r.gen());
+                run.count("threshold_writes", 1);
             } else if r.gen_ratio(1, 20) {
                 i.csr_rd_en = true;
                 i.csr_addr =
@@ -236,7 +284,7 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         // Descriptors start once the settings are written.
         let r = &mut run.rng;
         let garbage = Descriptor { key: r.gen(), timestamp: r.gen(), start: r.gen(), end: r.gen() };
-        if held.is_none() && pending_csr.is_empty() && !reset && run.rng.gen_bool(0.9) {
+        if held.is_none() && pending_csr.is_empty() && !reset && run.rng.gen_bool(0.95) {
             held = Some(traffic.next(&mut run, &mut long_interval));
         }
         i.in_valid = held.is_some();
@@ -253,6 +301,8 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
                     RecordKind::Bucket => {
                         run.count("bucket_records", 1);
                         run.count("bucket_records_nonzero", (rec.count > 0) as u64);
+                        // ≥ 2^17 timestamps of ≥ 2^47 ns each (the long interval runs before the input
+                        // wraps) sum past 2^64: the accumulator wrapped.
                         run.count("accumulator_wraps", (rec.count >= 1 << 17) as u64);
                     }
                     RecordKind::Pre | RecordKind::Post => run.count("stash_records", 1),
@@ -262,7 +312,7 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
             }
         }
         if let Some(d) = held {
-            if !reset && d.is_marker() && e.in_ready == Some(false) && e.in_ready.is_some() {
+            if !reset && d.is_marker() && e.in_ready == Some(false) && during_readout {
                 run.count("marker_waits", 1);
             }
             if !reset && e.in_ready == Some(true) {
@@ -270,6 +320,12 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
                 if d.is_marker() {
                     last_marker_cycle = c;
                 } else {
+                    // Same key as the packet accepted in the cycle before: the same bucket of every bank
+                    // back to back through the pipeline (packets never wait once accepted).
+                    if last_packet.is_some_and(|(lc, k)| lc + 1 == c && k == d.key) {
+                        run.count("same_bucket_back_to_back", 1);
+                    }
+                    last_packet = Some((c, d.key));
                     packets += 1;
                 }
                 held = None;
@@ -325,19 +381,11 @@ pub fn run_trace<M: FinecombTop>(
     make: impl FnOnce(u64) -> M,
 ) -> Result<TraceRun, String> {
     let core = top_config(name);
-    core.fits(shape).map_err(|e| format!("{name}: {e}"))?;
-    if thresholds.len() != core.banks() {
-        return Err(format!("{name}: {} thresholds for {} banks", thresholds.len(), core.banks()));
-    }
     let mut sim = Sim::new(make(1), None);
     let mut gold = FinecombCycleModel::new(&core).map_err(|e| e.to_string())?;
     let mut sb = Scoreboard::new(name, 0);
-    let mut writes = vec![];
-    for (b, bank) in shape.banks.iter().enumerate() {
-        writes.push((core.csr_threshold(b), thresholds[b]));
-        writes.push((core.csr_buckets(b), bank.buckets as u32));
-        writes.push((core.csr_stash_depth(b), shape.stash_depth(b) as u32));
-    }
+    let rt = golden::finecomb::FinecombRuntime { thresholds: thresholds.to_vec() };
+    let mut writes = core.csr_writes(shape, &rt).map_err(|e| format!("{name}: {e}"))?;
     let mut out = TraceRun { records: Vec::new(), cycles: 0, accept_cycles: 0 };
     let mut first_accept = None;
     let (mut next, mut quiet, mut flushed_at) = (0usize, 0u64, None);

@@ -7,11 +7,9 @@ use testbench::harness::{RunConfig, RunReport};
 
 const N: u64 = 1_000_000;
 
-fn check(test: &str, f: fn(&RunConfig) -> RunReport, stash: bool) {
-    let mut must_cover = COMMON.to_vec();
-    if stash {
-        must_cover.push("stash_records");
-    }
+/// Runs a family and checks it matched golden and covered [`COMMON`] plus `extra`.
+fn check(test: &str, f: fn(&RunConfig) -> RunReport, extra: &[&str]) {
+    let must_cover = [COMMON, extra].concat();
     let r = f(&RunConfig::for_test(test, N));
     eprintln!("[{test}] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
     r.assert_clean();
@@ -26,6 +24,13 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport, stash: bool) {
 
 const COMMON: &[&str] = &[
     "resets",
+    "resets_during_readout",
+    "max_bucket_draws",
+    "ineffective_starts",
+    "ineffective_ends",
+    "syncs_between_intervals",
+    "flushes_after_marker",
+    "threshold_writes",
     "readouts",
     "captures",
     "bucket_records_nonzero",
@@ -37,24 +42,27 @@ const COMMON: &[&str] = &[
     "flushes",
 ];
 
+/// What the builds with a stash must also cover.
+const STASH: &[&str] = &["stash_records", "max_stash_draws"];
+
 #[test]
 fn finecomb_sender_matches_golden() {
-    check("finecomb_sender_matches_golden", finecomb::run_finecomb_tx, false);
+    check("finecomb_sender_matches_golden", finecomb::run_finecomb_tx, &[]);
 }
 
 #[test]
 fn finecomb_receiver_with_stash_matches_golden() {
-    check("finecomb_receiver_with_stash_matches_golden", finecomb::run_finecomb_rx, true);
+    check("finecomb_receiver_with_stash_matches_golden", finecomb::run_finecomb_rx, STASH);
 }
 
 #[test]
 fn finecomb_four_banks_match_golden() {
-    check("finecomb_four_banks_match_golden", finecomb::run_finecomb4, true);
+    check("finecomb_four_banks_match_golden", finecomb::run_finecomb4, &[STASH, &["mixed_stash_draws"]].concat());
 }
 
 #[test]
 fn finecomb_lda_mode_matches_golden() {
-    check("finecomb_lda_mode_matches_golden", finecomb::run_finecomb_lda, false);
+    check("finecomb_lda_mode_matches_golden", finecomb::run_finecomb_lda, &[]);
 }
 
 /// Throughput and end to end: a stream offered back to back (every bank samples every packet, a sync every

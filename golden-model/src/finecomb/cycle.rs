@@ -725,6 +725,8 @@ impl FinecombCycleModel {
         let status = self.status();
         let m: [usize; MAX_BANKS] = std::array::from_fn(|b| if b < nb { self.buckets(b) } else { 0 });
         let w: [usize; MAX_BANKS] = std::array::from_fn(|b| if b < nb { self.stash_depth(b) } else { 0 });
+        // Thresholds as the CSRs hold them during this cycle (the CSR bank below applies this cycle's write).
+        let thresholds: [u32; MAX_BANKS] = std::array::from_fn(|b| if b < nb { self.threshold(b) } else { 0 });
 
         // Input handshake.
         let desc = i.desc.filter(|_| i.in_valid);
@@ -769,7 +771,7 @@ impl FinecombCycleModel {
         let e2 = cur.ops[1].filter(|_| !i.reset).map(|mut r| {
             if r.kind == RecordKind::Bucket {
                 let (b, a, tsc) = cleared[0].expect("the walk op's TS|C word at E2");
-                assert_eq!((b, a), (r.bank, r.index), "walk op out of step with its RMW pipeline");
+                assert_eq!((b, a), (r.bank, r.index & ((1 << self.core.bucket_addr_bits) - 1)), "walk op out of step");
                 (r.ts, r.count) = (tsc as u64, (tsc >> 64) as u32);
                 r.isd = cleared[1].map_or(0, |c| c.2 as u64);
             }
@@ -854,11 +856,11 @@ impl FinecombCycleModel {
         // Flush: a registered pulse, then the sticky cut request (set wins over a clear).
         next.cut_request |= cur.flush_pending;
         next.flush_pending = i.csr_wr_en && i.csr_addr == self.core.csr_flush();
-        // D1 → D2 (thresholds and M_b as the CSRs hold them now), IN → D1.
+        // D1 → D2 (thresholds and M_b as the CSRs held them at the start of the cycle), IN → D1.
         next.d2 = cur.d1.map(|d| match d {
             StageD1::Packet { digest, ts } => StageD2::Packet {
                 entry: StashEntry { digest, ts },
-                sampled: std::array::from_fn(|b| b < nb && Digest::sampled(digest, self.threshold(b))),
+                sampled: std::array::from_fn(|b| b < nb && Digest::sampled(digest, thresholds[b])),
                 index: std::array::from_fn(|b| bucket_index_16x16(digest, m[b])),
             },
             StageD1::Marker { start, end } => StageD2::Marker { start, end },

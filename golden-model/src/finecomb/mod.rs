@@ -8,12 +8,18 @@
 //! arithmetic ([`Digest`], [`bucket_index`], [`threshold_for`]).
 //!
 //! ## Per packet (every bank b, sharing one digest)
-//! 1. **Digest** (64 bits) of the 128-bit key, from two shared hash units:
-//!    `D = H3/32(key) << 32 | CRC-32/MPEG-2(key)` ([`DIGEST_HI_HASH`], [`DIGEST_LO_HASH`]). Every digest bit
-//!    is one masked reduction XOR of the key (`^(key & MASK_i)`, constant-folded for the CRC's init), so the
-//!    unit is 64 XOR trees of depth ⌈log2 128⌉ = 7 — no state, no multiplier. The paper uses 64 bits of
-//!    SHA-1; any hash works where sets of packets must not collide by accident (§III-B-1): two different
-//!    packet sets have equal XOR-of-digests with probability 2^-64 for random keys.
+//! 1. **Digest** (64 bits) of the 128-bit key: two shared hash units, `L = H3/32(key) << 32 |
+//!    CRC-32/MPEG-2(key)` ([`DIGEST_HI_HASH`], [`DIGEST_LO_HASH`]; every bit one masked reduction XOR of the
+//!    key, 64 XOR trees of depth ⌈log2 128⌉ = 7), then a nonlinear finaliser `D = mix(L)` ([`mix`]): a
+//!    layer of 4-bit S-boxes ([`MIX_SBOX`], PRESENT's), the linear diffusion `x ^ rotl(x, 19) ^ rotl(x, 41)`,
+//!    and S-boxes again. Why: the paper uses 64 bits of SHA-1, and the ISD check (§III-B-1) needs two
+//!    different packet sets to have different XORs of digests. With a linear (affine) hash, `L(a) ^ L(b) ^
+//!    L(c) ^ L(a ^ b ^ c) = 0` for *every* a, b, c, so structured keys collide systematically — e.g. a flow's
+//!    packets with IP IDs 4, 5 lost and 6, 7 reordered in have equal XORs (4 ^ 5 = 6 ^ 7). The finaliser has
+//!    algebraic degree up to 9 and is a bijection on 64 bits (the S-box is a permutation; the diffusion is
+//!    invertible since `1 + z^19 + z^41` has an odd number of terms, so it is prime to `(z + 1)^64`), so the
+//!    digests stay as uniform, and distinct keys collide as rarely, as with the linear hash. In hardware it
+//!    is three LUT levels, no multiplier.
 //! 2. **Sampling** (§III-B-3): sampled by bank b iff `D[63:32] ≤ threshold_b` (a run-time 32-bit CSR),
 //!    so p_b = (threshold_b + 1) / 2^32 ([`probability_of`]). The decision is a function of the packet's
 //!    key alone, so sender and receiver sample exactly the same packets — no PRNG. Banks compare the same
@@ -184,7 +190,27 @@ pub fn bucket_index_16x16(digest: u64, buckets: usize) -> usize {
     ((a * m + ((b * m) >> 16)) >> 16) as usize
 }
 
-/// The digest unit: two shared hash units over the 128-bit key.
+/// The digest finaliser's 4-bit S-box (PRESENT's; a permutation of 0..16 of algebraic degree 3).
+pub const MIX_SBOX: [u8; 16] = [0xC, 0x5, 0x6, 0xB, 0x9, 0x0, 0xA, 0xD, 0x3, 0xE, 0xF, 0x8, 0x4, 0x7, 0x1, 0x2];
+/// Rotations of the finaliser's diffusion `x ^ rotl(x, MIX_ROT[0]) ^ rotl(x, MIX_ROT[1])`.
+pub const MIX_ROT: [u32; 2] = [19, 41];
+
+/// The S-box on each of the 16 nibbles of `x`.
+pub fn mix_sboxes(x: u64) -> u64 {
+    (0..16).fold(0, |a, i| a | (MIX_SBOX[((x >> (4 * i)) & 0xF) as usize] as u64) << (4 * i))
+}
+
+/// The finaliser's linear diffusion.
+pub fn mix_diffuse(x: u64) -> u64 {
+    x ^ x.rotate_left(MIX_ROT[0]) ^ x.rotate_left(MIX_ROT[1])
+}
+
+/// The digest finaliser (module docs): S-boxes, diffusion, S-boxes.
+pub fn mix(x: u64) -> u64 {
+    mix_sboxes(mix_diffuse(mix_sboxes(x)))
+}
+
+/// The digest unit: two shared hash units over the 128-bit key and the nonlinear finaliser [`mix`].
 #[derive(Debug, Clone)]
 pub struct Digest {
     pub hi: XorHash,
@@ -198,9 +224,9 @@ impl Digest {
             lo: XorHash::new(DIGEST_LO_HASH, KEY_BITS).expect("valid hash width"),
         }
     }
-    /// `H3/32(key) << 32 | CRC-32/MPEG-2(key)`.
+    /// `mix(H3/32(key) << 32 | CRC-32/MPEG-2(key))`.
     pub fn of(&self, key: u128) -> u64 {
-        self.hi.eval(key) << 32 | self.lo.eval(key)
+        mix(self.hi.eval(key) << 32 | self.lo.eval(key))
     }
     /// Whether a digest passes a sampling threshold.
     pub fn sampled(digest: u64, threshold: u32) -> bool {

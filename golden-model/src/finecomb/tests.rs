@@ -63,16 +63,14 @@ fn sampling_rate_and_bucket_spread_follow_the_thresholds() {
 }
 
 #[test]
-fn digest_is_the_two_hash_units_side_by_side() {
+fn digest_is_the_two_hash_units_side_by_side_then_mixed() {
     let dg = Digest::new();
     let h3 = XorHash::new(HashKind::H3 { out_bits: 32 }, 128).unwrap();
     let crc = XorHash::new(HashKind::Crc32Mpeg2, 128).unwrap();
     let mut r = rng(3);
     for _ in 0..1000 {
         let k: u128 = r.gen();
-        let d = dg.of(k);
-        assert_eq!(d >> 32, h3.eval_masks(k));
-        assert_eq!(d & 0xFFFF_FFFF, crc.eval_masks(k));
+        assert_eq!(dg.of(k), mix(h3.eval_masks(k) << 32 | crc.eval_masks(k)));
     }
 }
 
@@ -318,4 +316,28 @@ fn ring_restarts_at_every_effective_marker_and_ineffective_markers_do_nothing() 
     assert_eq!(s.post_start, vec![e(9), e(10)], "cut by the end");
     assert_eq!(s.pre_end, vec![e(9), e(10)], "the ring restarted at the sync");
     assert_eq!(s.post_end, vec![e(11), e(12)]);
+}
+
+/// The finaliser makes the digest nonlinear: XORs of structured key sets no longer cancel (they always do
+/// for the linear hash: L(a) ^ L(b) ^ L(c) ^ L(a ^ b ^ c) = 0), e.g. IP IDs {4, 5} lost and {6, 7} reordered
+/// in; and it is a bijection (S-box a permutation, no collisions among many random inputs).
+#[test]
+fn digest_is_nonlinear_and_the_finaliser_a_bijection() {
+    let dg = Digest::new();
+    let linear = |k: u128| dg.hi.eval(k) << 32 | dg.lo.eval(k);
+    let mut r = rng(9);
+    for _ in 0..1000 {
+        let (a, b, c): (u128, u128, u128) = (r.gen(), r.gen(), r.gen());
+        assert_eq!(linear(a) ^ linear(b) ^ linear(c) ^ linear(a ^ b ^ c), 0);
+        assert_ne!(dg.of(a) ^ dg.of(b) ^ dg.of(c) ^ dg.of(a ^ b ^ c), 0, "{a:x} {b:x} {c:x}");
+    }
+    let flow = |ip_id: u128| (0x0a00_0001_0a00_0002_1f90_0050_06u128 << 24) | ip_id;
+    assert_ne!(dg.of(flow(4)) ^ dg.of(flow(5)), dg.of(flow(6)) ^ dg.of(flow(7)));
+    let mut seen: Vec<u16> = MIX_SBOX.iter().map(|&x| x as u16).collect();
+    seen.sort();
+    assert_eq!(seen, (0..16).collect::<Vec<u16>>());
+    let mut outs: Vec<u64> = (0..200_000).map(|_| mix(r.gen())).collect();
+    outs.sort();
+    outs.dedup();
+    assert_eq!(outs.len(), 200_000);
 }
