@@ -63,9 +63,13 @@ pub enum Check {
     CountNonNegative,
 }
 
-/// Receiver-minus-sender timestamp sum, wrap-corrected.
+/// Receiver-minus-sender timestamp sum, wrap-corrected: the cores add 48-bit timestamps (wrapping every
+/// 2^48 ns ≈ 3.3 days), so a packet in flight across the wrap puts −2^48 into the difference of the 64-bit
+/// sums; the difference modulo 2^48, sign-extended, is the bucket's delay sum as long as that is below
+/// 2^47 ns (39 h) in magnitude.
 pub fn delay_sum(s: &Bucket, r: &Bucket) -> i64 {
-    r.ts.wrapping_sub(s.ts) as i64
+    const SHIFT: u32 = 64 - golden::common::config::TIMESTAMP_BITS as u32;
+    ((r.ts.wrapping_sub(s.ts) << SHIFT) as i64) >> SHIFT
 }
 
 /// Whether a bucket pair is useful (and holds packets).
@@ -314,6 +318,11 @@ mod tests {
         assert!(!useful(&b(0, 0, 0), &b(0, 0, 0), Check::Count));
         // Wrapped sums still give the right difference.
         assert_eq!(delay_sum(&b(u64::MAX - 5, 1, 0), &b(10, 1, 0)), 16);
+        // Two packets of 20 ns, sent 10 ns before and 5 ns after the 48-bit timestamp wrap: the receiver's
+        // timestamps are both wrapped, the sender's one of them.
+        let w = 1u64 << 48;
+        let (sent, recv) = ((w - 10) + 5, (w - 10 + 20) % w + (5 + 20));
+        assert_eq!(delay_sum(&b(sent, 2, 0), &b(recv, 2, 0)), 40);
     }
 
     #[test]
