@@ -29,14 +29,14 @@ use golden::finecomb::cycle::{
     FinecombCoreConfig, FIFO_BITS, IN_FLIGHT, RECORD_BITS, REC_BANK, REC_COUNT, REC_INDEX, REC_ISD, REC_TS,
     STASH_WORD_BITS, TSC_WORD_BITS,
 };
-use golden::finecomb::{DIGEST_HI_HASH, DIGEST_LO_HASH, KEY_BITS};
+use golden::finecomb::{COUNTER_BITS, DIGEST_BITS, DIGEST_HI_HASH, DIGEST_LO_HASH, KEY_BITS, TS_SUM_BITS};
 use rust_hdl::prelude::*;
 
 /// Status registers (6 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 192;
 /// RMW payloads: the timestamp (TS|C) or the digest (ISD), and a clear flag above it.
 const TSC_PAYLOAD_BITS: usize = TIMESTAMP_BITS + 1;
-const ISD_PAYLOAD_BITS: usize = 65;
+const ISD_PAYLOAD_BITS: usize = DIGEST_BITS + 1;
 /// Engine phases (the record kind is `phase − 1`).
 const PH_NONE: u64 = 0;
 const PH_WALK: u64 = 1;
@@ -299,6 +299,14 @@ fn v<T: Default>(k: usize) -> Vec<T> {
 impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW> {
     pub fn new(cfg: &FinecombCoreConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
+        // The update logic spells some widths as literals (rust-hdl's `get_bit` and shift offsets take
+        // numbers): the clear flags at bit 48 (above the timestamp) and 64 (above the digest), the count at
+        // bit 64 of the TS|C word.
+        if (TIMESTAMP_BITS, DIGEST_BITS, TS_SUM_BITS, COUNTER_BITS) != (48, 64, 64, 32) {
+            return Err(ConfigError(
+                "FinecombCore is written for 48-bit timestamps, 64-bit digests and sums, 32-bit counters".into(),
+            ));
+        }
         let n = cfg.banks();
         let expect =
             [("IA", IA, cfg.bucket_addr_bits), ("SP", SP, cfg.stash_slot_bits + 1), ("CW", CW, 32 * (3 * n + 1))];

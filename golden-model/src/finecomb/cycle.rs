@@ -116,7 +116,7 @@
 //! - `in_valid` with no descriptor (`desc: None`) is no descriptor.
 
 use super::{bucket_index_16x16, BankReadout, Descriptor, Digest, FinecombRuntime, IntervalReport, Stash};
-use super::{Bucket, FinecombConfig, Role, StashEntry, MAX_BANKS};
+use super::{Bucket, FinecombConfig, Role, StashEntry, COUNTER_BITS, DIGEST_BITS, MAX_BANKS, TS_SUM_BITS};
 use crate::common::config::{check_range, ConfigError, TIMESTAMP_BITS};
 use crate::common::csr::{CsrInputs, CsrLayout, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
@@ -138,16 +138,16 @@ pub const MAX_STASH_SLOT_BITS: usize = 14;
 pub const KIND_BITS: usize = 3;
 pub const BANK_BITS: usize = 3;
 pub const INDEX_BITS: usize = 16;
-pub const RECORD_BITS: usize = KIND_BITS + BANK_BITS + INDEX_BITS + 64 + 32 + 64;
+pub const RECORD_BITS: usize = KIND_BITS + BANK_BITS + INDEX_BITS + TS_SUM_BITS + COUNTER_BITS + DIGEST_BITS;
 /// Bit offsets of the record fields.
 pub const REC_BANK: usize = KIND_BITS;
 pub const REC_INDEX: usize = REC_BANK + BANK_BITS;
 pub const REC_TS: usize = REC_INDEX + INDEX_BITS;
-pub const REC_COUNT: usize = REC_TS + 64;
-pub const REC_ISD: usize = REC_COUNT + 32;
+pub const REC_COUNT: usize = REC_TS + TS_SUM_BITS;
+pub const REC_ISD: usize = REC_COUNT + COUNTER_BITS;
 /// Width of a TS|C table word (`ts | count << 64`) and of a stash word (`digest | ts << 64`).
-pub const TSC_WORD_BITS: usize = 96;
-pub const STASH_WORD_BITS: usize = 64 + crate::common::config::TIMESTAMP_BITS;
+pub const TSC_WORD_BITS: usize = TS_SUM_BITS + COUNTER_BITS;
+pub const STASH_WORD_BITS: usize = DIGEST_BITS + crate::common::config::TIMESTAMP_BITS;
 
 /// What a record carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
