@@ -8,9 +8,9 @@
 //! address bits (2^IA words per bucket set), `SP = SA + 1` stash memory address bits (`{region, slot}`),
 //! `CW = 32·(3B + 1)` CSR config bits.
 //!
-//! Structure: two shared hash units and a nonlinear finaliser ([`DigestMix`]) make the 64-bit digest (D1);
-//! per bank a sampling compare and the bucket index as two 16×16 multiplies (`D[31:16]·M`, `D[15:0]·M`, D1) and one add (D2); per bank and
-//! bucket set one [`RmwPipeline`] for the 96-bit `TS | C` word and, unless LDA, one for the 64-bit ISD
+//! Structure: two shared hash units and a nonlinear finaliser ([`DigestMix`]) make the 64-bit digest (D1,
+//! registered); per bank a sampling compare and the bucket index as two 16×16 multiplies (`D[31:16]·M`,
+//! `D[15:0]·M`, D1m) and one add (D2); per bank and bucket set one [`RmwPipeline`] for the 96-bit `TS | C` word and, unless LDA, one for the 64-bit ISD
 //! (forwarding through the adder for back-to-back packets to one bucket comes from the pipeline); per bank
 //! (receiver) a ring memory and a post memory of two regions each ([`Sram`], one write port for packets,
 //! one read port for the engine); the engine issues one op per cycle into a two-stage path that ends in
@@ -115,6 +115,7 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     cfg_w_raw: Vec<Slice<CW, 16>>,
     cfg_w: Vec<Signal<Local, Bits<16>>>,
     flush_q: Reg<bool>,
+    flush_q2: Reg<bool>,
     // IN: handshake.
     ready_q: Reg<bool>,
     marker_ok: Signal<Local, bool>,
@@ -135,6 +136,13 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     prod_a: Vec<Signal<Local, Bits<32>>>,
     prod_b: Vec<Signal<Local, Bits<32>>>,
     prod_b_hi: Vec<Slice<32, 16>>,
+    // D1m: the digest after the finaliser.
+    d1m_valid: Reg<bool>,
+    d1m_marker: Reg<bool>,
+    d1m_start: Reg<bool>,
+    d1m_end: Reg<bool>,
+    d1m_ts: Reg<Bits<TIMESTAMP_BITS>>,
+    d1m_digest: Reg<Bits<64>>,
     // D2.
     d2_valid: Reg<bool>,
     d2_marker: Reg<bool>,
@@ -352,6 +360,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             cfg_w_raw: (0..n).map(|b| Slice::new(32 * (2 * n + b))).collect(),
             cfg_w: v(n),
             flush_q: Default::default(),
+            flush_q2: Default::default(),
             ready_q: Default::default(),
             marker_ok: Default::default(),
             accept: Default::default(),
@@ -370,6 +379,12 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             prod_a: v(n),
             prod_b: v(n),
             prod_b_hi: (0..n).map(|_| Slice::new(16)).collect(),
+            d1m_valid: Default::default(),
+            d1m_marker: Default::default(),
+            d1m_start: Default::default(),
+            d1m_end: Default::default(),
+            d1m_ts: Default::default(),
+            d1m_digest: Default::default(),
             d2_valid: Default::default(),
             d2_marker: Default::default(),
             d2_start: Default::default(),
@@ -521,10 +536,11 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, flush_q, ready_q, d1_valid, d1_marker, d1_start, d1_end, d1_ts, d2_valid, d2_marker, d2_start,
-            d2_end, d2_ts, d2_digest, counting, active, par, filling, cut_req, b_pending, b_region, a_queued, a_walk,
-            a_flags, phase, pre_slot, job_bank, job_addr, job_set, job_region, e1_valid, e1_kind, e1_bank, e1_index,
-            e2_valid, e2_kind, e2_bank, e2_index, out_v, out_d, st_packets, st_markers, st_records
+            self, clock, flush_q, flush_q2, ready_q, d1_valid, d1_marker, d1_start, d1_end, d1_ts, d1m_valid,
+            d1m_marker, d1m_start, d1m_end, d1m_ts, d1m_digest, d2_valid, d2_marker, d2_start, d2_end, d2_ts,
+            d2_digest, counting, active, par, filling, cut_req, b_pending, b_region, a_queued, a_walk, a_flags, phase,
+            pre_slot, job_bank, job_addr, job_set, job_region, e1_valid, e1_kind, e1_bank, e1_index, e2_valid, e2_kind,
+            e2_bank, e2_index, out_v, out_d, st_packets, st_markers, st_records
         );
         clock!(self, clock, csr, h_hi, h_lo, fifo);
         for p in 0..self.tsc.len() {
@@ -580,6 +596,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         }
         self.flush_q.d.next =
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_flush.val()) && !self.reset.val();
+        self.flush_q2.d.next = self.flush_q.q.val() && !self.reset.val();
 
         // Engine state as of this cycle.
         self.idle.next =
@@ -588,7 +605,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             || (self.phase.q.val() == self.ph_pre.val())
             || (self.phase.q.val() == self.ph_done_a.val());
 
-        // IN: packets always; a marker only when the engine is idle and no marker is in D1/D2.
+        // IN: packets always; a marker only when the engine is idle and no marker is in D1/D1m/D2.
         self.ready_q.d.next = true;
         for p in 0..self.tsc.len() {
             if !self.tsc[p].in_ready.val() {
@@ -602,6 +619,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         }
         self.marker_ok.next = self.idle.val()
             && !(self.d1_valid.q.val() && self.d1_marker.q.val())
+            && !(self.d1m_valid.q.val() && self.d1m_marker.q.val())
             && !(self.d2_valid.q.val() && self.d2_marker.q.val());
         self.in_ready.next = !self.reset.val()
             && self.ready_q.q.val()
@@ -619,13 +637,20 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             self.d1_ts.d.next = self.in_ts.val();
         }
 
-        // D1: the digest (hash registers, then the finaliser); sampling compares and the index's partial
-        // products, per bank.
+        // D1: the digest: hash registers, then the finaliser, registered.
         self.zx_dlo.din.next = self.h_lo.hash.val();
         self.zx_dhi.din.next = self.h_hi.hash.val();
         self.mix.din.next = self.zx_dlo.out.val() | (self.zx_dhi.out.val() << self.off_32.val());
-        self.mix_hi.din.next = self.mix.out.val();
-        self.mix_lo.din.next = self.mix.out.val();
+        self.d1m_digest.d.next = self.mix.out.val();
+        self.d1m_valid.d.next = self.d1_valid.q.val() && !self.reset.val();
+        self.d1m_marker.d.next = self.d1_marker.q.val();
+        self.d1m_start.d.next = self.d1_start.q.val();
+        self.d1m_end.d.next = self.d1_end.q.val();
+        self.d1m_ts.d.next = self.d1_ts.q.val();
+
+        // D1m: sampling compares and the index's partial products, per bank.
+        self.mix_hi.din.next = self.d1m_digest.q.val();
+        self.mix_lo.din.next = self.d1m_digest.q.val();
         self.d_hi16.din.next = self.mix_lo.out.val();
         self.d_lo16.din.next = self.mix_lo.out.val();
         for b in 0..self._n {
@@ -636,12 +661,12 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             self.d2_pa[b].d.next = self.prod_a[b].val();
             self.d2_pb[b].d.next = self.prod_b_hi[b].out.val();
         }
-        self.d2_valid.d.next = self.d1_valid.q.val() && !self.reset.val();
-        self.d2_marker.d.next = self.d1_marker.q.val();
-        self.d2_start.d.next = self.d1_start.q.val();
-        self.d2_end.d.next = self.d1_end.q.val();
-        self.d2_ts.d.next = self.d1_ts.q.val();
-        self.d2_digest.d.next = self.mix.out.val();
+        self.d2_valid.d.next = self.d1m_valid.q.val() && !self.reset.val();
+        self.d2_marker.d.next = self.d1m_marker.q.val();
+        self.d2_start.d.next = self.d1m_start.q.val();
+        self.d2_end.d.next = self.d1m_end.q.val();
+        self.d2_ts.d.next = self.d1m_ts.q.val();
+        self.d2_digest.d.next = self.d1m_digest.q.val();
 
         // D2: bucket index; a packet's updates or a marker's bookkeeping.
         self.d2_packet.next = self.d2_valid.q.val() && !self.d2_marker.q.val() && !self.reset.val();
@@ -854,7 +879,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
                 self.a_flags.d.next = self.flag_start.val();
             }
         }
-        if self.flush_q.q.val() {
+        if self.flush_q2.q.val() {
             self.cut_req.d.next = true;
         }
         if self.reset.val() {

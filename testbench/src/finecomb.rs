@@ -270,7 +270,7 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
                 run.count("flushes", 1);
                 run.count("flushes_after_marker", after_marker as u64);
             } else if packets >= 150_000 && r.gen_ratio(1, 40_000) {
-                // A sampling threshold rewritten while packets flow (read at D1; not during the long interval,
+                // A sampling threshold rewritten while packets flow (read at D1m; not during the long interval,
                 // whose bucket must see all its packets).
                 let b = r.gen_range(0..core.banks());
                 (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_threshold(b), true, r.gen());

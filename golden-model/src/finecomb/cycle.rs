@@ -13,7 +13,7 @@
 //! CSR map ([`FinecombCoreConfig::csr_layout`]): config `threshold_b` (b = 0..B, reset `u32::MAX`: sample
 //! everything), `buckets_b` (reset: the default shape's M_b; low 16 bits used), `stash_depth_b` (reset: the
 //! default shape's w_b; low 16 bits used), `flush` (a write in cycle c sets the sticky cut request at the end
-//! of c + 1, see below); status `packets`, `markers` (effective ones), `records` (pushed into the readout
+//! of c + 2, as a descriptor accepted in cycle c − 1 reaches D2, see below); status `packets`, `markers` (effective ones), `records` (pushed into the readout
 //! FIFO), `fifo_drops` (stays 0), `fifo_level`, `busy` (the readout engine is not idle). All counters wrap
 //! at 32 bits and clear at reset.
 //!
@@ -21,19 +21,20 @@
 //! | cycle | stage | what happens |
 //! |---|---|---|
 //! | t   | IN | descriptor accepted (`in_valid && in_ready`) into D1; the two digest hash units load its key |
-//! | t+1 | D1 | digest D ready; per bank: `sampled_b = D[63:32] ≤ threshold_b`, the two partial products `pa_b = D[31:16]·M_b`, `pb_b = (D[15:0]·M_b) >> 16` (M_b = low 16 bits of `buckets_b`); registered into D2 |
-//! | t+2 | D2 | issue: `index_b = (pa_b + pb_b) >> 16` (= [`super::bucket_index_16x16`]); packet → RMW pipelines, stash writes; marker → interval/capture bookkeeping |
-//! | t+4 | S2 | the bank's modify stage: TS += ts, C += 1 (one 96-bit word `TS | C << 64`), ISD ^= D (own 64-bit word) |
+//! | t+1 | D1 | the hash units' registers → the digest finaliser [`super::mix`] → registered into D1m |
+//! | t+2 | D1m | digest D; per bank: `sampled_b = D[63:32] ≤ threshold_b`, the two partial products `pa_b = D[31:16]·M_b`, `pb_b = (D[15:0]·M_b) >> 16` (M_b = low 16 bits of `buckets_b`); registered into D2 |
+//! | t+3 | D2 | issue: `index_b = (pa_b + pb_b) >> 16` (= [`super::bucket_index_16x16`]); packet → RMW pipelines, stash writes; marker → interval/capture bookkeeping |
+//! | t+5 | S2 | the bank's modify stage: TS += ts, C += 1 (one 96-bit word `TS | C << 64`), ISD ^= D (own 64-bit word) |
 //!
 //! `in_ready = !reset && ready_q && !(in_valid && (in_start || in_end) && !marker_ok)`, where `ready_q` is
 //! the registered AND of every RMW pipeline's `in_ready` (low in the reset cycle's next cycle and through
 //! the table sweep of 2^IA cycles; the model: `ready_q` = last cycle's AND of [`RmwModel::ready`], `None`
 //! before the first reset) and `marker_ok` = the readout engine is idle (no job running, none queued, no
-//! post capture pending) and no marker is in D1 or D2. So packets never wait; a marker waits until the
+//! post capture pending) and no marker is in D1, D1m or D2. So packets never wait; a marker waits until the
 //! previous interval's readout has drained (only with very short intervals or a stalled reader).
 //!
 //! ## D2: a packet
-//! For every bank b with `sampled_b` (thresholds are read at D1):
+//! For every bank b with `sampled_b` (thresholds are read at D1m):
 //! - if `counting`: issue into bank b's bucket set `active`: the TS|C pipeline gets `{index_b, add ts}`,
 //!   the ISD pipeline (not in LDA mode) `{index_b, xor D}`;
 //! - stash (w_b > 0): write `{D, ts}` into ring region `P_b[par]` at slot `ring_ptr_b`, then
@@ -94,7 +95,9 @@
 //! IN_FLIGHT ops are between issue and the FIFO, so the FIFO never drops. `records` counts pushes.
 //!
 //! Flush: software writes CSR `flush` after the last marker to close the last capture (the transaction
-//! model's [`super::FinecombModel::flush`]); then collects records until the `DoneB`.
+//! model's [`super::FinecombModel::flush`]); then collects records until the `DoneB`. The write acts two
+//! cycles later, when every descriptor accepted before it has passed D2, so a flush written in the cycle
+//! after the last marker was accepted closes that marker's capture.
 //!
 //! Reset: every register above clears (`par`, `active`, `counting`, pointers, engine, queued jobs, the cut
 //! request); the bucket tables are swept to zero; stash contents are left (never read before written).
@@ -400,8 +403,8 @@ enum StageD1 {
 }
 
 /// The descriptor in D2: a packet with, per bank, its sampling decision and bucket index, or a marker.
-/// (The RTL registers the two partial products at D1 and adds them at D2; the model registers their sum,
-/// [`bucket_index_16x16`] of the M_b read at D1.)
+/// (The RTL registers the two partial products at D1m and adds them at D2; the model registers their sum,
+/// [`bucket_index_16x16`] of the M_b read at D1m.)
 #[derive(Debug, Clone, Copy)]
 enum StageD2 {
     Packet { entry: StashEntry, sampled: [bool; MAX_BANKS], index: [usize; MAX_BANKS] },
@@ -435,6 +438,8 @@ struct Engine {
 #[derive(Debug, Clone, Copy, Default)]
 struct Regs {
     d1: Option<StageD1>,
+    /// D1m: the digest registered after the finaliser.
+    d1m: Option<StageD1>,
     d2: Option<StageD2>,
     /// Stash region the ring and post writes go to.
     par: usize,
@@ -457,8 +462,8 @@ struct Regs {
     ops: [Option<Record>; 2],
     /// The record register: pushed into the readout FIFO in this cycle.
     out: Option<Record>,
-    /// A `flush` write happened last cycle: the cut request is set at the end of this one.
-    flush_pending: bool,
+    /// A `flush` write happened last cycle / two cycles ago (the cut request is set at the end of the latter).
+    flush_pending: [bool; 2],
 }
 
 impl Regs {
@@ -466,10 +471,11 @@ impl Regs {
     fn idle(&self) -> bool {
         self.engine.phase == Phase::Idle && !self.a_queued && !self.b_pending
     }
-    /// A marker may enter: the engine is idle and no marker is in D1 or D2.
+    /// A marker may enter: the engine is idle and no marker is in D1, D1m or D2.
     fn marker_ok(&self) -> bool {
         self.idle()
             && !matches!(self.d1, Some(StageD1::Marker { .. }))
+            && !matches!(self.d1m, Some(StageD1::Marker { .. }))
             && !matches!(self.d2, Some(StageD2::Marker { .. }))
     }
 }
@@ -605,11 +611,12 @@ impl FinecombCycleModel {
     pub fn fifo_drops(&self) -> u32 {
         self.fifo.drops()
     }
-    /// Nothing is left to read out: no descriptor in D1/D2, no open capture, the engine idle, no op in
+    /// Nothing is left to read out: no descriptor in D1/D1m/D2, no open capture, the engine idle, no op in
     /// flight and the readout FIFO empty.
     pub fn drained(&self) -> bool {
         let r = &self.regs;
         r.d1.is_none()
+            && r.d1m.is_none()
             && r.d2.is_none()
             && !r.filling
             && r.idle()
@@ -854,10 +861,10 @@ impl FinecombCycleModel {
             }
         }
         // Flush: a registered pulse, then the sticky cut request (set wins over a clear).
-        next.cut_request |= cur.flush_pending;
-        next.flush_pending = i.csr_wr_en && i.csr_addr == self.core.csr_flush();
-        // D1 → D2 (thresholds and M_b as the CSRs held them at the start of the cycle), IN → D1.
-        next.d2 = cur.d1.map(|d| match d {
+        next.cut_request |= cur.flush_pending[1];
+        next.flush_pending = [i.csr_wr_en && i.csr_addr == self.core.csr_flush(), cur.flush_pending[0]];
+        // D1m → D2 (thresholds and M_b as the CSRs held them at the start of the cycle), D1 → D1m, IN → D1.
+        next.d2 = cur.d1m.map(|d| match d {
             StageD1::Packet { digest, ts } => StageD2::Packet {
                 entry: StashEntry { digest, ts },
                 sampled: std::array::from_fn(|b| b < nb && Digest::sampled(digest, thresholds[b])),
@@ -865,6 +872,7 @@ impl FinecombCycleModel {
             },
             StageD1::Marker { start, end } => StageD2::Marker { start, end },
         });
+        next.d1m = cur.d1;
         next.d1 = desc.filter(|_| in_ready == Some(true)).map(|d| match d.is_marker() {
             true => StageD1::Marker { start: d.start, end: d.end },
             false => {
