@@ -272,8 +272,9 @@ fn run_cores(
 }
 
 /// The Verilated core that runs a plan: `finecomb` (ISD) or `finecomb_lda`, four banks of up to 2^13
-/// buckets and 2^10-entry substashes. A plan with fewer banks leaves the others idle (one bucket,
-/// threshold 0); a sender is the receiver build with every stash depth 0 (it then behaves as one).
+/// buckets and 2^10-entry substashes. A plan with fewer banks leaves the others nearly idle (one bucket,
+/// threshold 0, i.e. p = 2^-32; their records are dropped); a sender is the receiver build with every
+/// stash depth 0 (it then behaves as one).
 fn rtl_end(traffic: &IntervalTraffic, plan: &Plan, role: Role) -> Result<IntervalReport, String> {
     use golden::finecomb::cycle::Assembler;
     use golden::finecomb::Descriptor;
