@@ -26,7 +26,7 @@ use crate::common::sram::Sram;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
 use golden::common::sram::RamPorts;
 use golden::finecomb::cycle::{
-    FinecombCoreConfig, FIFO_BITS, IN_FLIGHT, RECORD_BITS, REC_BANK, REC_COUNT, REC_INDEX, REC_ISD, REC_TS,
+    FinecombCoreConfig, RecordKind, FIFO_BITS, IN_FLIGHT, RECORD_BITS, REC_BANK, REC_COUNT, REC_INDEX, REC_ISD, REC_TS,
     STASH_WORD_BITS, TSC_WORD_BITS,
 };
 use golden::finecomb::{COUNTER_BITS, DIGEST_BITS, DIGEST_HI_HASH, DIGEST_LO_HASH, KEY_BITS, TS_SUM_BITS};
@@ -37,13 +37,14 @@ pub const STATUS_BITS: usize = 192;
 /// RMW payloads: the timestamp (TS|C) or the digest (ISD), and a clear flag above it.
 const TSC_PAYLOAD_BITS: usize = TIMESTAMP_BITS + 1;
 const ISD_PAYLOAD_BITS: usize = DIGEST_BITS + 1;
-/// Engine phases (the record kind is `phase − 1`).
+/// Engine phases: none, or the kind of record the phase's ops produce, plus one (so the record kind is
+/// `phase − 1`).
 const PH_NONE: u64 = 0;
-const PH_WALK: u64 = 1;
-const PH_PRE: u64 = 2;
-const PH_POST: u64 = 3;
-const PH_DONE_A: u64 = 4;
-const PH_DONE_B: u64 = 5;
+const PH_WALK: u64 = RecordKind::Bucket as u64 + 1;
+const PH_PRE: u64 = RecordKind::Pre as u64 + 1;
+const PH_POST: u64 = RecordKind::Post as u64 + 1;
+const PH_DONE_A: u64 = RecordKind::DoneA as u64 + 1;
+const PH_DONE_B: u64 = RecordKind::DoneB as u64 + 1;
 
 /// The digest finaliser `golden::finecomb::mix` (S-boxes, diffusion `x ^ rotl(x, 19) ^ rotl(x, 41)`,
 /// S-boxes), combinational: generated text from the golden constants, three LUT levels.
@@ -269,6 +270,8 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     ph_done_a: Constant<Bits<3>>,
     ph_done_b: Constant<Bits<3>>,
     one_3: Constant<Bits<3>>,
+    kind_pre: Constant<Bits<3>>,
+    kind_post: Constant<Bits<3>>,
     zero_3: Constant<Bits<3>>,
     zero_16: Constant<Bits<16>>,
     one_16: Constant<Bits<16>>,
@@ -500,6 +503,8 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             ph_done_a: constant(PH_DONE_A),
             ph_done_b: constant(PH_DONE_B),
             one_3: constant(1),
+            kind_pre: constant(RecordKind::Pre as u64),
+            kind_post: constant(RecordKind::Post as u64),
             zero_3: constant(0),
             zero_16: constant(0),
             one_16: constant(1),
@@ -977,7 +982,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             self.e2_post[b].clock.next = self.clock.val();
             self.e2_post[b].d.next = self.post[b].rdata.val();
             if self.e2_bank.q.val() == self.bank_ids[b].val() {
-                if self.e2_kind.q.val() == self.one_3.val() {
+                if self.e2_kind.q.val() == self.kind_pre.val() {
                     self.e2_stash.next = self.e2_ring[b].q.val();
                 } else {
                     self.e2_stash.next = self.e2_post[b].q.val();
@@ -1001,7 +1006,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         self.stash_ts.din.next = self.e2_stash.val();
         self.stash_digest.din.next = self.e2_stash.val();
         self.zx_stash_rec_ts.din.next = self.stash_ts.out.val();
-        if (self.e2_kind.q.val() == self.one_3.val()) || (self.e2_kind.q.val() == self.ph_pre.val()) {
+        if (self.e2_kind.q.val() == self.kind_pre.val()) || (self.e2_kind.q.val() == self.kind_post.val()) {
             self.rec_ts.next = self.zx_stash_rec_ts.out.val();
             self.rec_isd.next = self.stash_digest.out.val();
         }
