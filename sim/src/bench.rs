@@ -269,23 +269,27 @@ fn finecomb_descriptors(n: u64, seed: u64) -> Vec<golden::finecomb::Descriptor> 
     out
 }
 
+/// The FineComb settings in the benchmarks: the four-bank receiver, 200 buckets and substashes of 50 per bank,
+/// every bank sampling every packet (thresholds `u32::MAX`, p = 1).
+fn finecomb_settings() -> (golden::finecomb::FinecombConfig, golden::finecomb::FinecombRuntime) {
+    use golden::finecomb::{BankConfig, FinecombConfig, FinecombRuntime, Role};
+    let banks = vec![BankConfig { buckets: 200, stash_depth: 50 }; 4];
+    let thresholds = vec![u32::MAX; banks.len()];
+    (FinecombConfig { role: Role::Receiver, banks, isd: true }, FinecombRuntime { thresholds })
+}
+
 /// The four-bank FineComb receiver at full rate (`testbench::finecomb::run_trace`, RTL checked against the
 /// golden cycle model every cycle): every bank samples every packet (p = 1; the bucket pipelines see a
 /// packet in every cycle), 200 buckets and substashes of 50 per bank; descriptors (packets and markers) per
 /// cycle from the first accepted to the last.
 fn finecomb_throughput(packets: u64, seed: u64) -> Throughput {
-    use golden::finecomb::{BankConfig, FinecombConfig, Role};
     let descs = finecomb_descriptors(packets, seed);
     let b2b = descs.windows(2).filter(|w| !w[0].is_marker() && w[0].key == w[1].key).count();
-    let shape = FinecombConfig {
-        role: Role::Receiver,
-        banks: vec![BankConfig { buckets: 200, stash_depth: 50 }; 4],
-        isd: true,
-    };
+    let (shape, rt) = finecomb_settings();
     let (cycles, mismatches) = match testbench::finecomb::run_trace(
         "finecomb",
         &shape,
-        &[u32::MAX; 4],
+        &rt.thresholds,
         &descs,
         testbench::models::Finecomb::new,
     ) {
@@ -809,15 +813,9 @@ fn golden_fridge(n: u64, seed: u64) -> f64 {
 }
 
 fn golden_finecomb(n: u64, seed: u64) -> f64 {
-    use golden::finecomb::{BankConfig, FinecombConfig, FinecombModel, FinecombRuntime, Role};
     let descs = finecomb_descriptors(n, seed);
-    let cfg = FinecombConfig {
-        role: Role::Receiver,
-        banks: vec![BankConfig { buckets: 200, stash_depth: 50 }; 4],
-        isd: true,
-    };
-    let mut m =
-        FinecombModel::new(&cfg, FinecombRuntime { thresholds: vec![u32::MAX; 4] }).expect("valid configuration");
+    let (cfg, rt) = finecomb_settings();
+    let mut m = golden::finecomb::FinecombModel::new(&cfg, rt).expect("valid configuration");
     time(|| {
         for d in &descs {
             black_box(m.step(black_box(d)));

@@ -21,7 +21,7 @@ use golden::common::config::CSR_STATUS_BASE;
 use golden::finecomb::cycle::{
     FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs, Record, RecordKind,
 };
-use golden::finecomb::{threshold_for, Descriptor};
+use golden::finecomb::{Descriptor, FinecombRuntime};
 use rand::Rng;
 
 /// Outputs of a FineComb top during one cycle.
@@ -133,7 +133,7 @@ fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u6
         let with = shape.banks.iter().filter(|b| b.stash_depth > 0).count();
         run.count("mixed_stash_draws", (with > 0 && with < n) as u64);
     }
-    core.csr_writes(&shape, &golden::finecomb::FinecombRuntime::with_probabilities(&p))
+    core.csr_writes(&shape, &FinecombRuntime::with_probabilities(&p))
         .expect("drawn settings fit the core")
 }
 
@@ -384,7 +384,7 @@ pub fn run_trace<M: FinecombTop>(
     let mut sim = Sim::new(make(1), None);
     let mut gold = FinecombCycleModel::new(&core).map_err(|e| e.to_string())?;
     let mut sb = Scoreboard::new(name, 0);
-    let rt = golden::finecomb::FinecombRuntime { thresholds: thresholds.to_vec() };
+    let rt = FinecombRuntime { thresholds: thresholds.to_vec() };
     let mut writes = core.csr_writes(shape, &rt).map_err(|e| format!("{name}: {e}"))?;
     let mut out = TraceRun { records: Vec::new(), cycles: 0, accept_cycles: 0 };
     let mut first_accept = None;
