@@ -99,6 +99,17 @@ struct RunArgs {
     engine: String,
 }
 
+impl RunArgs {
+    /// The `--engine` choice.
+    fn engine(&self) -> sim::Engine {
+        if self.engine == "rtl" {
+            sim::Engine::Rtl
+        } else {
+            sim::Engine::Golden
+        }
+    }
+}
+
 #[derive(clap::Args)]
 struct FinecombArgs {
     /// Loss rate β of the path, in [0, 1).
@@ -163,7 +174,7 @@ fn run_finecomb(a: &FinecombArgs) -> Result<(), String> {
         stash,
         banks: a.banks,
         methods: methods.clone(),
-        engine: if a.run.engine == "rtl" { sim::Engine::Rtl } else { sim::Engine::Golden },
+        engine: a.run.engine(),
     };
     setup.traffic.check().map_err(|e| format!("--rho/--loss/--packets: {e}"))?;
     let acc = finecomb_accumulate(&setup, a.run.seeds, a.run.seed, !a.json)?;
@@ -196,18 +207,9 @@ fn finecomb_accumulate(
         ProgressStyle::with_template("{bar:30} seed {pos}/{len} [{elapsed_precise}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut acc: Vec<(Method, Accumulator)> = setup.methods.iter().map(|m| (*m, Accumulator::default())).collect();
-    for i in 0..seeds {
-        let o = run_interval(setup, first + i)?;
-        for (m, out) in &o.results {
-            if let Some((_, ac)) = acc.iter_mut().find(|(x, _)| x == m) {
-                ac.add(out, &o.truth);
-            }
-        }
-        bar.inc(1);
-    }
+    let acc = accumulate_seeds(setup, first, seeds, || bar.inc(1));
     bar.finish_and_clear();
-    Ok(acc)
+    acc
 }
 
 /// The table of `netmeas run finecomb` (and of the demo's FineComb experiment).
@@ -331,7 +333,7 @@ fn run_fridge(a: &FridgeArgs) -> Result<(), String> {
             TraceSource::File(PathBuf::from(file), mode)
         }
     };
-    let engine = if a.run.engine == "rtl" { Engine::Rtl } else { Engine::Golden };
+    let engine = a.run.engine();
     let setup =
         Setup {
             memory: a.memory,

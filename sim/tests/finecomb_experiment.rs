@@ -3,7 +3,7 @@
 //! as 1/T). Each test checks one of the targets (Figures 4, 6, 7, 8) where it holds at this
 //! scale and the contrast with LDA; README.md (FineComb) has the full-scale numbers.
 
-use sim::finecomb::experiment::{run_interval, Accumulator, Method, MethodSummary, Setup, StashChoice};
+use sim::finecomb::experiment::{accumulate_seeds, run_interval, Accumulator, Method, MethodSummary, Setup, StashChoice};
 use sim::traffic::finecomb::{FinecombTrafficParams, Reorder};
 use sim::Engine;
 
@@ -22,14 +22,7 @@ fn setup(loss: f64, reorder: Reorder, rho: f64, banks: usize, methods: &[Method]
 
 /// Per-method accumulators over `seeds` seeds.
 fn accumulate(s: &Setup, seeds: u64) -> Vec<(Method, Accumulator)> {
-    let mut acc: Vec<(Method, Accumulator)> = s.methods.iter().map(|m| (*m, Accumulator::default())).collect();
-    for seed in 1..=seeds {
-        let o = run_interval(s, seed).unwrap();
-        for (m, out) in &o.results {
-            acc.iter_mut().find(|(x, _)| x == m).unwrap().1.add(out, &o.truth);
-        }
-    }
-    acc
+    accumulate_seeds(s, 1, seeds, || {}).unwrap()
 }
 
 /// Per-method summaries over `seeds` seeds.

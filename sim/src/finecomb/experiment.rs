@@ -483,6 +483,27 @@ pub fn run_interval(setup: &Setup, seed: u64) -> Result<IntervalOutcome, String>
     Ok(IntervalOutcome { truth: traffic.truth(), results })
 }
 
+/// Runs every method of the setup on `seeds` intervals (seeds `first`, `first + 1`, …) and accumulates each
+/// method's results; `seed_done` is called after each seed (progress display).
+pub fn accumulate_seeds(
+    setup: &Setup,
+    first: u64,
+    seeds: u64,
+    mut seed_done: impl FnMut(),
+) -> Result<Vec<(Method, Accumulator)>, String> {
+    let mut acc: Vec<(Method, Accumulator)> = setup.methods.iter().map(|m| (*m, Accumulator::default())).collect();
+    for seed in first..first + seeds {
+        let o = run_interval(setup, seed)?;
+        for (m, out) in &o.results {
+            if let Some((_, ac)) = acc.iter_mut().find(|(x, _)| x == m) {
+                ac.add(out, &o.truth);
+            }
+        }
+        seed_done();
+    }
+    Ok(acc)
+}
+
 /// Relative error |estimate − truth| / truth (None without an estimate or with a zero truth).
 pub fn rel_err(estimate: Option<f64>, truth: f64) -> Option<f64> {
     estimate.filter(|_| truth > 0.0).map(|e| (e - truth).abs() / truth)
