@@ -191,6 +191,7 @@ pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> {
     all_full: Signal<Local, bool>,
     job_a: Signal<Local, bool>,
     complete: Signal<Local, bool>,
+    close: Signal<Local, bool>,
     // Engine.
     phase: Reg<Bits<3>>,
     job_bank: Reg<Bits<3>>,
@@ -433,6 +434,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             all_full: Default::default(),
             job_a: Default::default(),
             complete: Default::default(),
+            close: Default::default(),
             phase: Default::default(),
             job_bank: Default::default(),
             job_addr: Default::default(),
@@ -726,14 +728,19 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             && (self.all_full.val() || self.cut_req.q.val())
             && !self.a_queued.q.val()
             && !self.job_a.val();
-        if self.complete.val() {
-            self.filling.d.next = false;
+        // The open capture closes (job B pending with the post lengths so far) when it completes or an
+        // effective marker cuts it (no job B starts in such a cycle: b_pending was clear).
+        self.close.next = self.complete.val() || (self.eff_marker.val() && self.filling.q.val());
+        if self.close.val() {
             self.b_pending.d.next = true;
             self.b_region.d.next = self.par.q.val();
-            self.cut_req.d.next = false;
             for b in 0..self._n {
                 self.post_len[b].d.next = self.post_fill[b].q.val();
             }
+        }
+        if self.complete.val() {
+            self.filling.d.next = false;
+            self.cut_req.d.next = false;
         }
         for b in 0..self._n {
             if self.sampled_w[b].val() {
@@ -847,15 +854,9 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
             }
         }
 
-        // A marker: close the open capture, open marker m's, swap the bucket set, queue job A.
+        // A marker (its cut of the open capture is above): open marker m's capture, swap the bucket set, queue
+        // job A.
         if self.eff_marker.val() {
-            if self.filling.q.val() {
-                self.b_pending.d.next = true;
-                self.b_region.d.next = self.par.q.val();
-                for b in 0..self._n {
-                    self.post_len[b].d.next = self.post_fill[b].q.val();
-                }
-            }
             for b in 0..self._n {
                 self.pre_ptr[b].d.next = self.ring_ptr[b].q.val();
                 self.pre_full[b].d.next = self.ring_full[b].q.val();
