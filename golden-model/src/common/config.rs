@@ -14,6 +14,10 @@ pub const CSR_ADDR_BITS: usize = 8;
 pub const CSR_STATUS_BASE: u8 = 0x80;
 /// Value a read of an unmapped CSR address returns.
 pub const CSR_UNMAPPED: u32 = 0;
+/// CSR address of every core's read-only identity register (a four-character code, e.g. `FRDG`).
+pub const CSR_ID_ADDR: u8 = 0xFE;
+/// CSR address of every core's read-only version register (`major << 16 | minor`).
+pub const CSR_VERSION_ADDR: u8 = 0xFF;
 
 /// A configuration the hardware cannot be generated or run with.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,35 +1,198 @@
 //! CSR port: run-time configuration registers and read-only status/counter registers.
 //!
 //! Address map (8-bit address, 32-bit data): config register `k` at address `k` (read/write, reset to its
-//! default); status register `k` at [`CSR_STATUS_BASE`]` + k` (read-only, the core's live value); any other
-//! address reads [`CSR_UNMAPPED`] and ignores writes. A write in cycle `c` takes effect at the edge ending
+//! default); status register `k` at [`CSR_STATUS_BASE`]` + k` (read-only, the core's live value); a core's
+//! identity at [`CSR_ID_ADDR`] and version at [`CSR_VERSION_ADDR`] (read-only constants); any other
+//! address reads [`CSR_UNMAPPED`] and ignores writes.
+//!
+//! [`CsrLayout`] is a core's register map, declared once (in the core's golden model): names, reset values
+//! and one-line descriptions of every register, and the core's identity. Everything else follows from it:
+//! the addresses, the RTL bank (`hdl::common::csr`), the bit offsets of each register in the bank's
+//! `cfg`/`status` buses ([`CsrLayout::config_offset`], [`CsrLayout::status_offset`]), the manifest entry
+//! ([`CsrLayout::registers`]), a Markdown table ([`CsrLayout::markdown`]) and a C header
+//! ([`CsrLayout::c_header`]). A write in cycle `c` takes effect at the edge ending
 //! `c`. A read request (`rd_en`) in cycle `c` answers in `c+1` with `rd_valid` and `rd_data`; it returns the
 //! config value before a same-cycle write and the status value of cycle `c`.
 
-use super::config::{ConfigError, CSR_STATUS_BASE, CSR_UNMAPPED};
+use super::config::{ConfigError, CSR_ID_ADDR, CSR_STATUS_BASE, CSR_UNMAPPED, CSR_VERSION_ADDR};
 
-/// The register layout of one CSR bank (generation-time).
+/// A core's identity, readable at [`CSR_ID_ADDR`] and [`CSR_VERSION_ADDR`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CoreIdent {
+    /// Four ASCII characters, first character in the most significant byte (`FRDG` = 0x46524447).
+    pub id: u32,
+    /// `major << 16 | minor`: the major number changes with an incompatible register map.
+    pub version: u32,
+}
+
+impl CoreIdent {
+    /// `code` (four ASCII characters) at version `major.minor`.
+    pub const fn new(code: &[u8; 4], major: u16, minor: u16) -> Self {
+        CoreIdent { id: u32::from_be_bytes(*code), version: (major as u32) << 16 | minor as u32 }
+    }
+    /// The four-character code.
+    pub fn code(&self) -> String {
+        self.id.to_be_bytes().iter().map(|&b| b as char).collect()
+    }
+}
+
+/// Whether software may write a register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    /// Config: read/write, reset to its default.
+    Rw,
+    /// Status or identity: read-only.
+    Ro,
+}
+
+/// One register of a map, as the manifest, the Markdown table and the C header list it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Register {
+    pub name: String,
+    pub addr: u8,
+    pub access: Access,
+    /// Reset value (config and identity registers; `None` for live status values).
+    pub reset: Option<u32>,
+    pub doc: String,
+}
+
+/// The register map of one CSR bank (generation-time).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct CsrLayout {
     /// Names and reset values of the config registers (addresses 0..).
     pub config: Vec<(String, u32)>,
     /// Names of the status registers (addresses CSR_STATUS_BASE..).
     pub status: Vec<String>,
+    /// The core's identity (`None`: [`CSR_ID_ADDR`] and [`CSR_VERSION_ADDR`] read as unmapped).
+    pub ident: Option<CoreIdent>,
+    /// One-line description per register name (every register has one: [`Self::check`]).
+    pub docs: Vec<(String, String)>,
 }
 
 impl CsrLayout {
+    /// A map without identity or descriptions (a test bank); see [`Self::with_ident`], [`Self::doc`].
+    pub fn new(config: Vec<(String, u32)>, status: Vec<String>) -> Self {
+        CsrLayout { config, status, ident: None, docs: vec![] }
+    }
+    /// The same map with identity registers.
+    pub fn with_ident(mut self, ident: CoreIdent) -> Self {
+        self.ident = Some(ident);
+        self
+    }
+    /// Describes register `name` (one line).
+    pub fn doc(mut self, name: impl Into<String>, doc: impl Into<String>) -> Self {
+        self.docs.push((name.into(), doc.into()));
+        self
+    }
     pub fn check(&self) -> Result<(), ConfigError> {
         if self.config.is_empty() {
             return Err(ConfigError("a CSR bank needs at least one config register".into()));
         }
-        if self.config.len() > CSR_STATUS_BASE as usize || self.status.len() > 256 - CSR_STATUS_BASE as usize {
+        // The identity registers sit at the top of the status window.
+        let status_room = CSR_ID_ADDR.min(CSR_VERSION_ADDR) as usize - CSR_STATUS_BASE as usize;
+        if self.config.len() > CSR_STATUS_BASE as usize || self.status.len() > status_room {
             return Err(ConfigError(format!(
                 "CSR bank with {} config and {} status registers does not fit the 8-bit address map",
                 self.config.len(),
                 self.status.len()
             )));
         }
+        if self.ident.is_some() {
+            for r in self.registers() {
+                if r.doc.is_empty() {
+                    return Err(ConfigError(format!("CSR register {} has no description", r.name)));
+                }
+            }
+        }
         Ok(())
+    }
+    /// Every register in address order, with its description (empty if none was given).
+    pub fn registers(&self) -> Vec<Register> {
+        let doc = |n: &str| self.docs.iter().find(|(d, _)| d == n).map(|(_, t)| t.clone()).unwrap_or_default();
+        let mut out: Vec<Register> = self
+            .config
+            .iter()
+            .enumerate()
+            .map(|(k, (n, v))| Register {
+                name: n.clone(),
+                addr: k as u8,
+                access: Access::Rw,
+                reset: Some(*v),
+                doc: doc(n),
+            })
+            .collect();
+        out.extend(self.status.iter().enumerate().map(|(k, n)| Register {
+            name: n.clone(),
+            addr: CSR_STATUS_BASE + k as u8,
+            access: Access::Ro,
+            reset: None,
+            doc: doc(n),
+        }));
+        if let Some(id) = self.ident {
+            out.push(Register {
+                name: "core_id".into(),
+                addr: CSR_ID_ADDR,
+                access: Access::Ro,
+                reset: Some(id.id),
+                doc: format!("core identity, the four characters `{}`", id.code()),
+            });
+            out.push(Register {
+                name: "core_version".into(),
+                addr: CSR_VERSION_ADDR,
+                access: Access::Ro,
+                reset: Some(id.version),
+                doc: format!("register-map version {}.{} (major << 16 | minor)", id.version >> 16, id.version & 0xffff),
+            });
+        }
+        out
+    }
+    /// Bit offset of config register `name` in the bank's `cfg` bus.
+    pub fn config_offset(&self, name: &str) -> Option<usize> {
+        self.config_addr(name).map(|a| 32 * a as usize)
+    }
+    /// Bit offset of status register `name` in the bank's `status` bus.
+    pub fn status_offset(&self, name: &str) -> Option<usize> {
+        self.status.iter().position(|n| n == name).map(|k| 32 * k)
+    }
+    /// The map as a Markdown table (address, name, access, reset value, description).
+    pub fn markdown(&self, title: &str) -> String {
+        let mut s = format!("# {title}\n\n");
+        if let Some(id) = self.ident {
+            s += &format!(
+                "Core `{}` (0x{:08x}), register map {}.{}. 8-bit address, 32-bit data; unmapped addresses read \
+                 0x{CSR_UNMAPPED:08x} and ignore writes.\n\n",
+                id.code(),
+                id.id,
+                id.version >> 16,
+                id.version & 0xffff
+            );
+        }
+        s += "| address | name | access | reset | description |\n|---|---|---|---|---|\n";
+        for r in self.registers() {
+            let reset = r.reset.map(|v| format!("0x{v:08x}")).unwrap_or_else(|| "live".into());
+            let access = if r.access == Access::Rw { "rw" } else { "ro" };
+            s += &format!("| 0x{:02x} | `{}` | {access} | {reset} | {} |\n", r.addr, r.name, r.doc.replace('|', "\\|"));
+        }
+        s
+    }
+    /// The map as a C header: `<PREFIX>_<NAME>_ADDR` per register, `_RESET` where it has one, and the
+    /// identity constants.
+    pub fn c_header(&self, prefix: &str) -> String {
+        let p = prefix.to_ascii_uppercase();
+        let mut s = format!(
+            "/* {prefix} register map: generated by netmeas from the golden model; do not edit. */\n\
+             #ifndef {p}_REGS_H\n#define {p}_REGS_H\n\n"
+        );
+        for r in self.registers() {
+            let n = r.name.to_ascii_uppercase();
+            s += &format!("/* {} */\n#define {p}_{n}_ADDR 0x{:02x}u\n", r.doc.replace("*/", "* /"), r.addr);
+            if let Some(v) = r.reset {
+                s += &format!("#define {p}_{n}_RESET 0x{v:08x}u\n");
+            }
+        }
+        s += &format!("\n#endif /* {p}_REGS_H */\n");
+        s
     }
     pub fn config_addr(&self, name: &str) -> Option<u8> {
         self.config.iter().position(|(n, _)| n == name).map(|p| p as u8)
@@ -82,6 +245,10 @@ impl CsrModel {
             self.config[a]
         } else if a >= s && a - s < self.layout.status.len() {
             status.get(a - s).copied().unwrap_or(0)
+        } else if let (Some(id), true) = (self.layout.ident, addr == CSR_ID_ADDR) {
+            id.id
+        } else if let (Some(id), true) = (self.layout.ident, addr == CSR_VERSION_ADDR) {
+            id.version
         } else {
             CSR_UNMAPPED
         }
@@ -108,5 +275,55 @@ impl CsrModel {
             self.config[i.addr as usize] = i.wr_data;
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout() -> CsrLayout {
+        CsrLayout::new(vec![("mode".into(), 1), ("threshold".into(), 7)], vec!["packets".into()])
+            .with_ident(CoreIdent::new(b"TEST", 2, 3))
+            .doc("mode", "operating mode")
+            .doc("threshold", "sampling threshold")
+            .doc("packets", "packets seen")
+    }
+
+    #[test]
+    fn identity_registers_read_their_constants_and_ignore_writes() {
+        let mut m = CsrModel::new(layout());
+        m.step(&CsrInputs { reset: true, ..Default::default() });
+        assert_eq!(m.read(CSR_ID_ADDR, &[5]), u32::from_be_bytes(*b"TEST"));
+        assert_eq!(m.read(CSR_VERSION_ADDR, &[5]), 0x0002_0003);
+        m.step(&CsrInputs { addr: CSR_ID_ADDR, wr_en: true, wr_data: 9, status: vec![5], ..Default::default() });
+        assert_eq!(m.read(CSR_ID_ADDR, &[5]), u32::from_be_bytes(*b"TEST"));
+        assert_eq!(m.read(CSR_STATUS_BASE, &[5]), 5);
+        assert_eq!(m.read(CSR_STATUS_BASE + 1, &[5]), CSR_UNMAPPED);
+        let plain = CsrModel::new(CsrLayout::new(vec![("a".into(), 0)], vec![]));
+        assert_eq!(plain.read(CSR_ID_ADDR, &[]), CSR_UNMAPPED);
+    }
+
+    #[test]
+    fn the_map_renders_as_markdown_c_and_offsets() {
+        let l = layout();
+        l.check().unwrap();
+        assert_eq!(l.config_offset("threshold"), Some(32));
+        assert_eq!(l.status_offset("packets"), Some(0));
+        assert_eq!(l.config_offset("nope"), None);
+        let md = l.markdown("test core");
+        assert!(md.contains("| 0x01 | `threshold` | rw | 0x00000007 | sampling threshold |"), "{md}");
+        assert!(md.contains("| 0x80 | `packets` | ro | live | packets seen |"), "{md}");
+        assert!(md.contains("| 0xfe | `core_id` | ro | 0x54455354 |"), "{md}");
+        let h = l.c_header("nm_test");
+        assert!(h.contains("#define NM_TEST_THRESHOLD_ADDR 0x01u"), "{h}");
+        assert!(h.contains("#define NM_TEST_CORE_VERSION_RESET 0x00020003u"), "{h}");
+        assert_eq!(l.registers().len(), 5);
+    }
+
+    #[test]
+    fn a_core_map_needs_every_description() {
+        let l = CsrLayout::new(vec![("mode".into(), 1)], vec![]).with_ident(CoreIdent::new(b"TEST", 1, 0));
+        assert!(l.check().unwrap_err().0.contains("mode has no description"));
     }
 }

@@ -231,6 +231,9 @@ fn get(w: &[u32], offset: usize, width: usize) -> u64 {
     (0..width).fold(0, |a, i| a | (((w[(offset + i) / 32] >> ((offset + i) % 32)) & 1) as u64) << i)
 }
 
+/// The FineComb core's identity registers: `FCMB`, register map 1.0.
+pub const FINECOMB_IDENT: crate::common::csr::CoreIdent = crate::common::csr::CoreIdent::new(b"FCMB", 1, 0);
+
 /// Generation-time shape of a FineComb core (the RTL's generics follow from it).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct FinecombCoreConfig {
@@ -296,7 +299,22 @@ impl FinecombCoreConfig {
         );
         config.push(("flush".into(), 0));
         let status = ["packets", "markers", "records", "fifo_drops", "fifo_level", "busy"];
-        CsrLayout { config, status: status.iter().map(|s| s.to_string()).collect() }
+        let mut map = CsrLayout::new(config, status.iter().map(|s| s.to_string()).collect())
+            .with_ident(FINECOMB_IDENT)
+            .doc("flush", "a write closes the last capture after the last marker (acts two cycles later; see the cycle spec)")
+            .doc("packets", "descriptors accepted")
+            .doc("markers", "effective interval markers (a start or end that changes the counting state)")
+            .doc("records", "records produced (pushed into the record FIFO or dropped)")
+            .doc("fifo_drops", "records dropped because the record FIFO was full")
+            .doc("fifo_level", "records waiting in the record FIFO")
+            .doc("busy", "1 while the readout engine runs");
+        for b in 0..n {
+            map = map
+                .doc(format!("threshold_{b}"), format!("bank {b}: a packet is sampled iff D[63:32] <= threshold (p = (threshold + 1) / 2^32)"))
+                .doc(format!("buckets_{b}"), format!("bank {b}: buckets M per set (at most 2^IA)"))
+                .doc(format!("stash_depth_{b}"), format!("bank {b}: substash depth w (0: no stash; at most 2^SA)"));
+        }
+        map
     }
     pub fn csr_threshold(&self, b: usize) -> u8 {
         b as u8

@@ -534,5 +534,38 @@ impl FinecombModel {
 }
 
 pub mod cycle;
+
+/// Sizes that follow from a FineComb core's independent generation parameters, as `const fn`s: hdl's build
+/// declarations need them as const generics of `FinecombCore` (see `hdl::finecomb::builds`).
+pub mod sizes {
+    /// Config registers of a core with `banks` banks: threshold, buckets and stash depth per bank, flush
+    /// (the order of [`super::cycle::FinecombCoreConfig::csr_layout`]).
+    pub const fn csr_config_regs(banks: usize) -> usize {
+        3 * banks + 1
+    }
+    /// Bits of the CSR config window (32 per register).
+    pub const fn csr_config_bits(banks: usize) -> usize {
+        32 * csr_config_regs(banks)
+    }
+    /// Stash memory address bits `{region, slot}` for `2^stash_slot_bits` slots per region.
+    pub const fn stash_addr_bits(stash_slot_bits: usize) -> usize {
+        stash_slot_bits + 1
+    }
+
+    #[cfg(test)]
+    #[test]
+    fn csr_config_regs_match_the_layout() {
+        use super::cycle::FinecombCoreConfig;
+        use super::{BankConfig, FinecombConfig, Role};
+        for banks in 1..=4 {
+            let cfg = FinecombCoreConfig {
+                shape: FinecombConfig { role: Role::Receiver, banks: vec![BankConfig { buckets: 8, stash_depth: 2 }; banks], isd: true },
+                bucket_addr_bits: 3,
+                stash_slot_bits: 1,
+            };
+            assert_eq!(cfg.csr_layout().config.len(), csr_config_regs(banks));
+        }
+    }
+}
 #[cfg(test)]
 mod tests;

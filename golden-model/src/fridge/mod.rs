@@ -46,6 +46,46 @@ pub const INDEX_HASH: HashKind = HashKind::H3 { out_bits: 32 };
 /// Hash that gives the signature: the low `sig_bits` of CRC-32/MPEG-2 of the id.
 pub const SIGNATURE_HASH: HashKind = HashKind::Crc32Mpeg2;
 
+/// The sizes that follow from a fridge core's independent generation parameters, as `const fn`s: the
+/// [`FridgeConfig`] methods and hdl's build declarations (which need them as const generics of
+/// `FridgeCore`) both compute them here, so they are written once.
+pub mod sizes {
+    use super::FRIDGE_INDEX_BITS;
+    /// Address bits of the one table RAM that holds fridges of `2^addr_bits[k]` entries.
+    pub const fn ram_addr_bits(addr_bits: &[usize]) -> usize {
+        let mut total = 0usize;
+        let mut k = 0;
+        while k < addr_bits.len() {
+            total += 1 << addr_bits[k];
+            k += 1;
+        }
+        total.next_power_of_two().trailing_zeros() as usize
+    }
+    /// Table entry: valid (1) | signature | timestamp | counter snapshot.
+    pub const fn entry_bits(sig_bits: usize, ts_bits: usize, counter_bits: usize) -> usize {
+        1 + sig_bits + ts_bits + counter_bits
+    }
+    /// Report word: fridge | delay | survived insertions x.
+    pub const fn report_bits(ts_bits: usize, counter_bits: usize) -> usize {
+        FRIDGE_INDEX_BITS + ts_bits + counter_bits
+    }
+    /// Config registers: mode, expiry, prng_seed, one threshold per fridge, tally_bank, tally_dump.
+    pub const fn csr_config_regs(fridges: usize) -> usize {
+        3 + fridges + 2
+    }
+    /// Bits of the CSR config window (32 per register).
+    pub const fn csr_config_bits(fridges: usize) -> usize {
+        32 * csr_config_regs(fridges)
+    }
+    /// Fridge-number bits of the tally's addresses (`{fridge, …}`).
+    pub const fn fridge_bits(fridges: usize) -> usize {
+        fridges.next_power_of_two().trailing_zeros() as usize
+    }
+}
+
+/// The fridge core's identity registers: `FRDG`, register map 1.0.
+pub const FRIDGE_IDENT: crate::common::csr::CoreIdent = crate::common::csr::CoreIdent::new(b"FRDG", 1, 0);
+
 /// Generation-time shape of a fridge core.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FridgeConfig {
@@ -110,8 +150,7 @@ impl FridgeConfig {
     }
     /// Address bits of the one table RAM that holds all fridges.
     pub fn ram_addr_bits(&self) -> usize {
-        let total: usize = (0..self.fridges()).map(|k| self.entries(k)).sum();
-        total.next_power_of_two().trailing_zeros() as usize
+        sizes::ram_addr_bits(&self.addr_bits)
     }
     /// First RAM address of fridge k. Fridges are laid out largest first, so every base is a multiple of
     /// its fridge's size and the RAM address is `base | index` (no adder).
@@ -134,11 +173,11 @@ impl FridgeConfig {
     }
     /// Table entry: valid (1) | signature | timestamp | counter snapshot, LSB first.
     pub fn entry_bits(&self) -> usize {
-        1 + self.sig_bits + self.ts_bits + self.counter_bits
+        sizes::entry_bits(self.sig_bits, self.ts_bits, self.counter_bits)
     }
     /// Report word: fridge (3) | delay (ts_bits) | survived insertions x (counter_bits), LSB first.
     pub fn report_bits(&self) -> usize {
-        FRIDGE_INDEX_BITS + self.ts_bits + self.counter_bits
+        sizes::report_bits(self.ts_bits, self.counter_bits)
     }
     /// Payload carried from the front stage to the modify stage: is_request (1) | enters (1) |
     /// fridge (3) | signature | timestamp | counter, LSB first.
@@ -169,7 +208,29 @@ impl FridgeConfig {
             "tally_busy",
             "tally_drops",
         ];
-        CsrLayout { config, status: status.map(String::from).to_vec() }
+        let mut map = CsrLayout::new(config, status.map(String::from).to_vec())
+            .with_ident(FRIDGE_IDENT)
+            .doc("mode", "0 fridge, 1 simple (every request overwrites), 2 expiry (overwrite only an entry older than `expiry`); other values act as 0")
+            .doc("expiry", "expiry mode: age in stored timestamp units after which a resident request may be overwritten")
+            .doc("prng_seed", "a write seeds the sampling PRNG")
+            .doc("tally_bank", "bit 0: the tally bank reports add into (the other is frozen for readout)")
+            .doc("tally_dump", "a write starts the readout walk of the frozen tally bank")
+            .doc("packets", "descriptors accepted")
+            .doc("requests", "requests accepted")
+            .doc("insertions", "requests that entered a fridge")
+            .doc("reports", "reports produced (pushed into the report FIFO or dropped)")
+            .doc("report_drops", "reports dropped because the report FIFO was full")
+            .doc("report_fifo_level", "reports waiting in the report FIFO")
+            .doc("tally_busy", "1 while a tally readout walk runs (0 without a tally)")
+            .doc("tally_drops", "tally records dropped by a full tally FIFO (0 without a tally)");
+        for k in 0..self.fridges() {
+            map = map.doc(format!("threshold{k}"), format!("fridge {k}: a request enters iff PRNG value <= threshold (p = threshold / (2^32 - 1))"));
+        }
+        map
+    }
+    /// Bits of the CSR config window: 32 per config register of [`Self::csr_layout`].
+    pub fn csr_config_bits(&self) -> usize {
+        sizes::csr_config_bits(self.fridges())
     }
     /// CSR address of `tally_bank` (bit 0: the bank reports add into); `tally_dump` follows it (a write
     /// starts the readout walk of the other bank).
@@ -434,3 +495,20 @@ impl FridgeModel {
 
 pub mod cycle;
 pub mod tally;
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// The const sizes agree with the configuration they summarise, for every fridge count.
+    #[test]
+    fn const_sizes_match_the_configuration() {
+        for n in 1..=MAX_FRIDGES {
+            let cfg = FridgeConfig { addr_bits: (0..n).map(|k| 10 - k.min(6)).collect(), ..FridgeConfig::default() };
+            assert_eq!(cfg.csr_layout().config.len(), sizes::csr_config_regs(n));
+            assert_eq!(cfg.csr_config_bits(), 32 * cfg.csr_layout().config.len());
+            let total: usize = (0..n).map(|k| cfg.entries(k)).sum();
+            assert_eq!(1 << cfg.ram_addr_bits(), total.next_power_of_two());
+        }
+    }
+}

@@ -130,12 +130,22 @@ pub fn rom_contents(cfg: &FridgeConfig) -> Vec<u128> {
 
 /// Address bits of one tally bank (`{fridge, bin}`).
 pub fn bank_addr_bits(cfg: &FridgeConfig) -> usize {
-    cfg.fridges().next_power_of_two().trailing_zeros() as usize + BIN_BITS
+    bank_addr_bits_of(cfg.fridges())
+}
+
+/// [`bank_addr_bits`] for `fridges` fridges (const: a generic of the RTL).
+pub const fn bank_addr_bits_of(fridges: usize) -> usize {
+    super::sizes::fridge_bits(fridges) + BIN_BITS
 }
 
 /// Address bits of the weight ROM (`{fridge, i}`).
 pub fn rom_addr_bits(cfg: &FridgeConfig) -> usize {
-    cfg.fridges().next_power_of_two().trailing_zeros() as usize + ROM_INDEX_BITS
+    rom_addr_bits_of(cfg.fridges())
+}
+
+/// [`rom_addr_bits`] for `fridges` fridges (const: a generic of the RTL).
+pub const fn rom_addr_bits_of(fridges: usize) -> usize {
+    super::sizes::fridge_bits(fridges) + ROM_INDEX_BITS
 }
 
 /// One tally word read out of the frozen bank.

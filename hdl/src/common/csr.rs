@@ -3,12 +3,13 @@
 //!
 //! Generated from a [`CsrLayout`] (the golden model's, so software and RTL share the address map):
 //! config register `k` is `cfg[32k+31:32k]` at address `k`; status `k` is `status[32k+31:32k]` at
-//! `CSR_STATUS_BASE + k`. CW = 32 × config registers, SW = 32 × status registers. The register count
+//! `CSR_STATUS_BASE + k`; a layout with an identity answers `CSR_ID_ADDR` and `CSR_VERSION_ADDR` with its
+//! constants. CW = 32 × config registers, SW = 32 × status registers. The register count
 //! varies per core, so the bank is generated text with one `case` arm per register.
 //! Model: `golden::common::csr`.
 
 use super::reg::initial_values;
-use golden::common::config::{ConfigError, CSR_STATUS_BASE, CSR_UNMAPPED};
+use golden::common::config::{ConfigError, CSR_ID_ADDR, CSR_STATUS_BASE, CSR_UNMAPPED, CSR_VERSION_ADDR};
 use golden::common::csr::{CsrLayout, CsrModel};
 use rust_hdl::prelude::*;
 
@@ -108,6 +109,10 @@ impl<const CW: usize, const SW: usize> Logic for Csr<CW, SW> {
         for (k, name) in layout.status.iter().enumerate() {
             let a = CSR_STATUS_BASE as usize + k;
             v += &format!("            8'h{a:02x}: rd_data <= status[{}:{}]; // {name}\n", 32 * k + 31, 32 * k);
+        }
+        if let Some(id) = layout.ident {
+            v += &format!("            8'h{CSR_ID_ADDR:02x}: rd_data <= 32'h{:08x}; // core_id {}\n", id.id, id.code());
+            v += &format!("            8'h{CSR_VERSION_ADDR:02x}: rd_data <= 32'h{:08x}; // core_version\n", id.version);
         }
         v += &format!("            default: rd_data <= 32'h{CSR_UNMAPPED:08x};\n         endcase\n      end\n");
         v += "      if (wr_en) begin\n         case (addr)\n";

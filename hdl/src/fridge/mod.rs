@@ -9,6 +9,7 @@
 //! `TA`/`RA` tally bank and weight-ROM address bits ([`tally`]; the tally exists when the configuration
 //! says so, `FridgeConfig::tally`).
 
+pub mod builds;
 pub mod tally;
 
 use crate::common::bits::{consts, Slice, ZeroExt};

@@ -1,10 +1,11 @@
 //! CSR bank with a PRNG seeded through it: random reads and writes over config, status and unmapped
-//! addresses, simultaneous read and write of one register, changing status inputs, resets.
+//! addresses (the identity registers among them), simultaneous read and write of one register, changing
+//! status inputs, resets.
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::Csr;
-use golden::common::config::CSR_STATUS_BASE;
+use golden::common::config::{CSR_ID_ADDR, CSR_STATUS_BASE, CSR_VERSION_ADDR};
 use golden::common::csr::{CsrInputs, CsrModel};
 use golden::common::prng::{PrngInputs, PrngModel};
 use hdl::tops::csr_top_layout;
@@ -44,6 +45,8 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         let seed_write = inp.wr_en && inp.addr == seed_addr && !inp.reset;
         run.count("prng_seeded_via_csr", seed_write as u64);
         run.count("read_and_write_same_cycle", (inp.wr_en && inp.rd_en && !inp.reset) as u64);
+        let ident = inp.addr == CSR_ID_ADDR || inp.addr == CSR_VERSION_ADDR;
+        run.count("identity_read", (ident && inp.rd_en && !inp.reset) as u64);
         sim.m.set_reset(inp.reset as u64);
         sim.m.set_addr(inp.addr as u64);
         sim.m.set_wr_en(inp.wr_en as u64);

@@ -1,0 +1,152 @@
+//! Builds of the shared blocks (see [`crate::registry`]): the tops that `netmeas verilog` emits, the
+//! testbench co-simulates and `netmeas synth` synthesizes, one function per block.
+//!
+//! Co-simulation tops are small (many natural hazards, FIFOs that overflow); the synthesis-only builds are
+//! the sizes a core would use.
+
+use crate::common::fifo::ReportFifo;
+use crate::common::prng::Prng;
+use crate::common::rmw::FORWARD_ALL;
+use crate::common::sram::Sram;
+use crate::registry::{Build, MemoryNeed};
+use crate::tops::*;
+use golden::common::sram::RamPorts;
+use serde_json::json;
+
+fn table(entries: u64, width: u64) -> Vec<MemoryNeed> {
+    vec![MemoryNeed::new("table", entries, width)]
+}
+
+/// The four hash functions on a 128-bit and a 104-bit key; synthesized on both keys.
+pub fn hash() -> Result<Vec<Build>, String> {
+    let kinds: Vec<String> = HASH_TOP_KINDS.iter().map(|k| k.name()).collect();
+    let params = |key_bits: usize| json!({"key_bits": key_bits, "functions": kinds});
+    Ok(vec![
+        Build::new(
+            "hash128",
+            "CRC-16/UMTS, CRC-16/EN-13757, CRC-32/MPEG-2 and H3 units on one 128-bit key",
+            params(128),
+            HashTop::<128>::new,
+        ),
+        Build::new(
+            "hash104",
+            "the same four hash units on a 104-bit key (an IPv4 5-tuple)",
+            params(104),
+            HashTop::<104>::new,
+        ),
+        Build::new("", "four hash units, 104-bit key", params(104), HashTop::<104>::new).synth_only(
+            "hash",
+            "k104",
+            true,
+            vec![],
+        ),
+        Build::new("", "four hash units, 128-bit key", params(128), HashTop::<128>::new).synth_only(
+            "hash",
+            "k128",
+            true,
+            vec![],
+        ),
+    ])
+}
+
+/// The 32-bit xorshift PRNG.
+pub fn prng() -> Result<Vec<Build>, String> {
+    let make = || Ok(Prng::default());
+    Ok(vec![
+        Build::new("prng", "32-bit xorshift PRNG", json!({}), make),
+        Build::new("", "32-bit xorshift PRNG", json!({}), make).synth_only("prng", "xorshift32", true, vec![]),
+    ])
+}
+
+/// The SRAM with reset sweep, dual- and single-port (co-simulation only).
+pub fn sram() -> Result<Vec<Build>, String> {
+    let build = |name: &str, ports: RamPorts| {
+        Build::new(
+            name,
+            "SRAM register file with reset sweep",
+            json!({"addr_bits": SRAM_TOP_ADDR_BITS, "width": SRAM_TOP_WIDTH, "ports": ports, "sweep": true}),
+            move || Ok(Sram::<SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH>::new(ports, true)),
+        )
+    };
+    Ok(vec![build("sram_dp", RamPorts::Dual), build("sram_sp", RamPorts::Single)])
+}
+
+/// Counter width of the RMW synthesis builds (a packet or byte counter per entry).
+pub const RMW_SYNTH_WIDTH: usize = 32;
+
+fn rmw_synth<const A: usize>(ports: RamPorts) -> Build {
+    const W: usize = RMW_SYNTH_WIDTH;
+    let (tag, ii1) = match ports {
+        RamPorts::Dual => ("dp", true),
+        RamPorts::Single => ("sp", false),
+    };
+    Build::new(
+        "",
+        "RMW counter table (old + delta) with forwarding",
+        json!({"addr_bits": A, "width": W, "ports": ports}),
+        move || Ok(RmwAddTop::<A, W>::new(ports, FORWARD_ALL)),
+    )
+    .synth_only("rmw", format!("{tag}_a{A}_w{W}"), ii1, table(1 << A, W as u64))
+}
+
+/// The RMW pipeline as a counter table: the co-simulation tops (64 entries, and three test-only builds
+/// with one forwarding distance disabled each), and for synthesis 2^10 entries and 2^16 (the largest
+/// power of two of 32-bit words that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual- and single-port.
+pub fn rmw() -> Result<Vec<Build>, String> {
+    let mut out = Vec::new();
+    for (name, ports, fwd, test_only) in [
+        ("rmw_dp", RamPorts::Dual, FORWARD_ALL, false),
+        ("rmw_sp", RamPorts::Single, FORWARD_ALL, false),
+        ("rmw_dp_nofwd1", RamPorts::Dual, FORWARD_ALL & !0b001, true),
+        ("rmw_dp_nofwd2", RamPorts::Dual, FORWARD_ALL & !0b010, true),
+        ("rmw_dp_nofwd3", RamPorts::Dual, FORWARD_ALL & !0b100, true),
+    ] {
+        let desc = if test_only {
+            "RMW counter table with one forwarding distance disabled (deliberately broken, test-only)"
+        } else {
+            "read-modify-write pipeline with forwarding, as a counter table (old + delta)"
+        };
+        let params =
+            json!({"addr_bits": RMW_TOP_ADDR_BITS, "width": RMW_TOP_WIDTH, "ports": ports, "forward_enable": fwd});
+        let b =
+            Build::new(name, desc, params, move || Ok(RmwAddTop::<RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH>::new(ports, fwd)));
+        out.push(if test_only { b.test_only() } else { b });
+    }
+    out.push(rmw_synth::<10>(RamPorts::Dual));
+    out.push(rmw_synth::<10>(RamPorts::Single));
+    out.push(rmw_synth::<16>(RamPorts::Dual));
+    out.push(rmw_synth::<16>(RamPorts::Single));
+    Ok(out)
+}
+
+/// The report FIFO: 16 entries for co-simulation (overflows often), 512 reports of 72 bits for synthesis.
+pub fn fifo() -> Result<Vec<Build>, String> {
+    const A: usize = 9;
+    const W: usize = 72;
+    Ok(vec![
+        Build::new(
+            "fifo",
+            "report FIFO that drops and counts when full",
+            json!({"addr_bits": FIFO_TOP_ADDR_BITS, "width": FIFO_TOP_WIDTH}),
+            || Ok(ReportFifo::<FIFO_TOP_ADDR_BITS, FIFO_TOP_WIDTH, { FIFO_TOP_ADDR_BITS + 1 }>::default()),
+        ),
+        Build::new("", "report FIFO, drops and counts when full", json!({"addr_bits": A, "width": W}), || {
+            Ok(ReportFifo::<A, W, { A + 1 }>::default())
+        })
+        .synth_only("fifo", format!("a{A}_w{W}"), true, table(1 << A, W as u64)),
+    ])
+}
+
+/// The CSR test bank (4 config, 5 status registers) with its PRNG.
+pub fn csr() -> Result<Vec<Build>, String> {
+    Ok(vec![
+        Build::new("csr", "CSR bank with a PRNG seeded through it", json!({"layout": csr_top_layout()}), CsrTop::new)
+            .csr(csr_top_layout()),
+        Build::new("", "CSR bank with a PRNG seeded through it", json!({}), CsrTop::new).synth_only(
+            "csr",
+            "4cfg_5status",
+            true,
+            vec![],
+        ),
+    ])
+}

@@ -1,0 +1,145 @@
+//! The fridge core's builds (see [`crate::registry`]): each declared once, with its configuration's
+//! independent parameters written once — [`fridge_core!`] builds both the [`FridgeConfig`] and the
+//! `FridgeCore` type from them, its derived generics (table address, entry, report, CSR and tally widths)
+//! computed by golden's `const fn`s.
+
+use super::tally::FridgeTally;
+use crate::registry::{Build, MemoryNeed};
+use golden::fridge::{sizes, tally, FridgeConfig};
+
+/// `(configuration, constructor)` of a fridge core from its independent parameters: every field of
+/// [`FridgeConfig`] once, the eleven generics of `FridgeCore` derived from them.
+macro_rules! fridge_core {
+    (addr_bits: [$($a:literal),+], sig_bits: $s:literal, ts_bits: $t:literal, ts_shift: $sh:literal,
+     counter_bits: $c:literal, ports: $p:ident, report_fifo_bits: $f:literal, tally: $tl:literal) => {{
+        const ADDR: &[usize] = &[$($a),+];
+        const N: usize = ADDR.len();
+        let cfg = FridgeConfig {
+            addr_bits: ADDR.to_vec(),
+            sig_bits: $s,
+            ts_bits: $t,
+            ts_shift: $sh,
+            counter_bits: $c,
+            ports: golden::common::sram::RamPorts::$p,
+            report_fifo_bits: $f,
+            tally: $tl,
+        };
+        let c = cfg.clone();
+        let make = move || {
+            $crate::fridge::FridgeCore::<
+                { sizes::ram_addr_bits(ADDR) },
+                $s,
+                $t,
+                $c,
+                { sizes::entry_bits($s, $t, $c) },
+                { sizes::report_bits($t, $c) },
+                $f,
+                { $f + 1 },
+                { sizes::csr_config_bits(N) },
+                { tally::bank_addr_bits_of(N) },
+                { tally::rom_addr_bits_of(N) },
+            >::new(&c)
+        };
+        (cfg, make)
+    }};
+}
+
+/// Address bits of the largest fridge table that fits the LFE5U-85F next to the rest of the core: one
+/// fridge of 2^15 entries of the default 97-bit entry is 176 DP16KD (2048 × 9 tiles); with the report FIFO
+/// (2), the tally banks (2 × 4) and ROM (5), 191 of 208. 2^16 entries would need 352.
+pub const FRIDGE_SYNTH_LARGE_BITS: usize = 15;
+
+/// What a fridge configuration's algorithm stores: the table (all fridges, `1 + S + T + C` bits per entry),
+/// the report FIFO and, with a tally (`golden::fridge::tally`), its two banks of `fridges × 128` words, the
+/// weight ROM (`fridges × 1024` words) and the tally FIFO.
+pub fn memories(cfg: &FridgeConfig) -> Vec<MemoryNeed> {
+    use golden::fridge::tally::{BINS, FIFO_BITS, RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, WORD_BITS};
+    let entries: usize = (0..cfg.fridges()).map(|k| cfg.entries(k)).sum();
+    let mut m = vec![
+        MemoryNeed::new("table", entries as u64, cfg.entry_bits() as u64),
+        MemoryNeed::new("report_fifo", (1usize << cfg.report_fifo_bits) as u64, cfg.report_bits() as u64),
+    ];
+    if cfg.tally {
+        let n = cfg.fridges();
+        m.push(MemoryNeed::new("tally_bank0", (n * BINS) as u64, WORD_BITS as u64));
+        m.push(MemoryNeed::new("tally_bank1", (n * BINS) as u64, WORD_BITS as u64));
+        m.push(MemoryNeed::new("tally_rom", (n << ROM_INDEX_BITS) as u64, ROM_WORD_BITS as u64));
+        m.push(MemoryNeed::new("tally_fifo", (1usize << FIFO_BITS) as u64, RECORD_BITS as u64));
+    }
+    m
+}
+
+fn description(cfg: &FridgeConfig) -> String {
+    format!("fridge core: {} fridge(s), {:?}-port table", cfg.fridges(), cfg.ports)
+}
+
+fn build<U: rust_hdl::prelude::Block>(
+    name: &str,
+    cfg: &FridgeConfig,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+) -> Build {
+    Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout())
+}
+
+/// The co-simulated fridge builds: `(name, configuration)`, with their constructors.
+fn declared() -> Vec<(&'static str, FridgeConfig, Build)> {
+    let mut out = Vec::new();
+    // One fridge of 1024 entries, the defaults of `FridgeConfig` (32-bit signatures, timestamps in 16 ns
+    // units, counters), a 512-report FIFO and the tally.
+    let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
+        ports: Dual, report_fifo_bits: 9, tally: true);
+    let b = build("fridge_dp", &cfg, make).synth("dp", true, memories(&cfg));
+    out.push(("fridge_dp", cfg, b));
+    // The single-port build is also the build without a tally.
+    let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
+        ports: Single, report_fifo_bits: 9, tally: false);
+    let b = build("fridge_sp", &cfg, make).synth("sp", false, memories(&cfg));
+    out.push(("fridge_sp", cfg, b));
+    // Four fridges of different sizes — the multi-fridge layout of 1024 entries (M/2, M/4, M/8, M/8) —
+    // narrow fields: 16-bit signatures, 24-bit timestamps in 256 ns units (they wrap every 4.3 s), 20-bit
+    // counters, and a 16-entry report FIFO that overflows.
+    let (cfg, make) = fridge_core!(addr_bits: [9, 8, 7, 7], sig_bits: 16, ts_bits: 24, ts_shift: 8,
+        counter_bits: 20, ports: Dual, report_fifo_bits: 4, tally: true);
+    let b = build("fridge4_dp", &cfg, make).synth("fridge4_dp", true, memories(&cfg));
+    out.push(("fridge4_dp", cfg, b));
+    out
+}
+
+/// The co-simulated fridge builds as `(name, configuration)` (what the testbench and the RTL engine of the
+/// experiments look up).
+pub fn configs() -> Vec<(&'static str, FridgeConfig)> {
+    declared().into_iter().map(|(n, c, _)| (n, c)).collect()
+}
+
+/// Configuration of the standalone tally top `fridge_tally`: two fridges of 256 and 8 entries (ROM steps of
+/// 4 and of 1 insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step).
+pub fn tally_config() -> FridgeConfig {
+    FridgeConfig { addr_bits: vec![8, 3], ts_bits: 24, counter_bits: 16, ..Default::default() }
+}
+
+/// Every fridge build: the co-simulated cores, the default single fridge at the largest table that fits
+/// ([`FRIDGE_SYNTH_LARGE_BITS`], synthesized only: the RTL is the same at every depth) and the tally on its
+/// own (co-simulated only).
+pub fn builds() -> Result<Vec<Build>, String> {
+    let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
+    const _: () = assert!(FRIDGE_SYNTH_LARGE_BITS == 15, "fridge_core! below spells the large table's bits");
+    let (cfg, make) = fridge_core!(addr_bits: [15], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
+        ports: Dual, report_fifo_bits: 9, tally: true);
+    out.push(
+        build("", &cfg, make)
+            .with_description(format!(
+                "fridge core: one fridge of 2^{FRIDGE_SYNTH_LARGE_BITS} entries, dual-port table"
+            ))
+            .synth_only("fridge", format!("dp_a{FRIDGE_SYNTH_LARGE_BITS}"), true, memories(&cfg)),
+    );
+    let tc = tally_config();
+    let t = tc.clone();
+    const TN: usize = 2;
+    out.push(Build::new(
+        "fridge_tally",
+        "the fridge core's in-hardware tally on its own (two fridges, 24-bit delays, 16-bit counters)",
+        &tc,
+        move || FridgeTally::<{ tally::bank_addr_bits_of(TN) }, { tally::rom_addr_bits_of(TN) }, 24, 16>::new(&t),
+    ));
+    Ok(out)
+}

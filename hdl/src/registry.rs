@@ -1,0 +1,197 @@
+//! The registry of cores: one list, [`CORES`], of every core and shared block with its builds.
+//!
+//! A *build* is one top module of a core at one configuration: its module name, description,
+//! generation parameters (for the manifest), whether it is emitted (and so linted and co-simulated) or
+//! test-only, whether and how it is synthesized, and a generator that turns it into Verilog. Every
+//! consumer iterates [`CORES`]: Verilog emission and the manifest ([`crate::emit::all_tops`]), the
+//! synthesis configurations ([`crate::synth_tops::configs`]), the testbench's Verilator build (through
+//! `all_tops`), `netmeas verilog` and `netmeas synth`.
+//!
+//! A core declares its builds in its own folder (`hdl/src/<core>/builds.rs`: e.g. [`crate::fridge::builds`])
+//! and adds one line to [`CORES`]; the generics of a core's RTL are written once there, the derived ones
+//! computed from the configuration's independent parameters by `const fn`s in `golden` (the way
+//! rust-hdl's `declare_sync_fifo!` computes a FIFO's widths).
+
+use crate::emit::{generate, parse_ports, TopInfo};
+use golden::common::config::ConfigError;
+use rust_hdl::prelude::Block;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A memory array the algorithm itself needs (its theoretical storage), as opposed to what the flow maps
+/// it to. The synthesis report compares `entries × width` with the block RAM bits actually used.
+#[derive(Debug, Clone, Serialize)]
+pub struct MemoryNeed {
+    pub name: String,
+    pub entries: u64,
+    pub width: u64,
+}
+
+impl MemoryNeed {
+    /// `entries × width`.
+    pub fn bits(&self) -> u64 {
+        self.entries * self.width
+    }
+    /// A memory of `entries` words of `width` bits.
+    pub fn new(name: impl Into<String>, entries: u64, width: u64) -> Self {
+        MemoryNeed { name: name.into(), entries, width }
+    }
+}
+
+/// How a build is synthesized by `netmeas synth`.
+#[derive(Debug, Clone)]
+pub struct SynthUse {
+    /// Configuration name as `netmeas synth --config` takes it (unique within the core).
+    pub config: String,
+    /// Whether the configuration accepts one packet per cycle (the 150 MHz target applies to these).
+    pub ii1: bool,
+    /// Memories the algorithm needs.
+    pub memories: Vec<MemoryNeed>,
+}
+
+type Generator = Box<dyn Fn(&str) -> Result<String, String>>;
+
+/// One top module of a core at one configuration.
+pub struct Build {
+    /// Module name (`<name>.v`; submodules are `<name>$<path>`).
+    pub name: String,
+    pub description: String,
+    /// Generation parameters, as the manifest lists them.
+    pub params: BTreeMap<String, serde_json::Value>,
+    /// Built only for the test suite (e.g. a deliberately broken variant), never for synthesis.
+    pub test_only: bool,
+    /// Emitted by `netmeas verilog` (and so linted and co-simulated); `false` for synthesis-only builds.
+    pub emitted: bool,
+    /// Synthesized by `netmeas synth`, as this configuration.
+    pub synth: Option<SynthUse>,
+    /// The register map of the top's CSR port (from the core's golden model).
+    pub csr: Option<golden::common::csr::CsrLayout>,
+    generator: Generator,
+}
+
+impl Build {
+    /// An emitted build: `make` constructs the rust-hdl top (a configuration error becomes the build's
+    /// error, naming the module).
+    pub fn new<U, F>(name: impl Into<String>, description: impl Into<String>, params: impl Serialize, make: F) -> Self
+    where
+        U: Block,
+        F: Fn() -> Result<U, ConfigError> + 'static,
+    {
+        let params = match serde_json::to_value(params) {
+            Ok(serde_json::Value::Object(m)) => m.into_iter().collect(),
+            _ => BTreeMap::new(),
+        };
+        Build {
+            name: name.into(),
+            description: description.into(),
+            params,
+            test_only: false,
+            emitted: true,
+            synth: None,
+            csr: None,
+            generator: Box::new(move |module| generate(module, make().map_err(|e| format!("{module}: {e}"))?)),
+        }
+    }
+    /// Declares the top's register map (published in the manifest, as Markdown and as a C header).
+    pub fn csr(mut self, layout: golden::common::csr::CsrLayout) -> Self {
+        self.csr = Some(layout);
+        self
+    }
+    /// Replaces the description.
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+    /// Marks the build test-only (emitted for the test suite only, never synthesized).
+    pub fn test_only(mut self) -> Self {
+        self.test_only = true;
+        self
+    }
+    /// Also synthesizes the build as configuration `config`.
+    pub fn synth(mut self, config: impl Into<String>, ii1: bool, memories: Vec<MemoryNeed>) -> Self {
+        self.synth = Some(SynthUse { config: config.into(), ii1, memories });
+        self
+    }
+    /// Synthesizes the build only (not emitted, linted or co-simulated: e.g. the same RTL at a table size
+    /// too large to co-simulate), as configuration `config` of `core`; the module is `<core>_<config>`.
+    pub fn synth_only(mut self, core: &str, config: impl Into<String>, ii1: bool, memories: Vec<MemoryNeed>) -> Self {
+        let config = config.into();
+        self.name = format!("{core}_{config}");
+        self.emitted = false;
+        self.synth(config, ii1, memories)
+    }
+    /// Generates the top's Verilog (with `initial` values or without, for co-simulation).
+    pub fn generate(&self, initial: bool) -> Result<TopInfo, String> {
+        let verilog = crate::common::reg::with_initial_values(initial, || (self.generator)(&self.name))?;
+        Ok(TopInfo {
+            ports: parse_ports(&self.name, &verilog),
+            name: self.name.clone(),
+            description: self.description.clone(),
+            test_only: self.test_only,
+            params: self.params.clone(),
+            csr: self.csr.clone(),
+            verilog,
+        })
+    }
+}
+
+/// A core (or shared block) and its builds.
+pub struct Core {
+    /// Name as `netmeas synth --core` takes it.
+    pub name: &'static str,
+    /// Its builds, in emission order.
+    pub builds: fn() -> Result<Vec<Build>, String>,
+}
+
+/// Every core and shared block, in emission order. A new core adds one line.
+pub const CORES: &[Core] = &[
+    Core { name: "hash", builds: crate::common::builds::hash },
+    Core { name: "prng", builds: crate::common::builds::prng },
+    Core { name: "sram", builds: crate::common::builds::sram },
+    Core { name: "rmw", builds: crate::common::builds::rmw },
+    Core { name: "fifo", builds: crate::common::builds::fifo },
+    Core { name: "fridge", builds: crate::fridge::builds::builds },
+    Core { name: "finecomb", builds: crate::finecomb::builds::builds },
+    Core { name: "csr", builds: crate::common::builds::csr },
+];
+
+/// The core called `name`, or an error listing the known ones.
+pub fn core(name: &str) -> Result<&'static Core, String> {
+    CORES.iter().find(|c| c.name == name).ok_or_else(|| {
+        let names: Vec<&str> = CORES.iter().map(|c| c.name).collect();
+        format!("unknown core `{name}`; known: all, {}", names.join(", "))
+    })
+}
+
+/// The configuration of build `name` in a core's `(name, configuration)` list; an error naming the build
+/// if it is not there.
+pub fn config_of<C: Clone>(list: &[(&'static str, C)], name: &str) -> Result<C, String> {
+    list.iter().find(|(n, _)| *n == name).map(|(_, c)| c.clone()).ok_or_else(|| format!("no build {name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_names_are_unique_and_synth_configs_unique_per_core() {
+        let mut names = std::collections::BTreeSet::new();
+        for c in CORES {
+            let mut configs = std::collections::BTreeSet::new();
+            for b in (c.builds)().unwrap() {
+                assert!(names.insert(b.name.clone()), "module {} declared twice", b.name);
+                if let Some(s) = &b.synth {
+                    assert!(!b.test_only, "{}: a test-only build is never synthesized", b.name);
+                    assert!(configs.insert(s.config.clone()), "{}: synth config {} twice", c.name, s.config);
+                }
+                assert!(b.emitted || b.synth.is_some(), "{}: neither emitted nor synthesized", b.name);
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_core_is_a_clear_error() {
+        let e = core("nope").err().unwrap();
+        assert!(e.contains("unknown core `nope`") && e.contains("fridge"), "{e}");
+    }
+}
