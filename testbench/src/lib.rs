@@ -6,10 +6,12 @@
 //!   `tests/` and by `netmeas demo`.
 
 pub mod blocks;
+pub mod csr_driver;
 pub mod finecomb;
 pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;
+pub mod ports;
 
 /// Generated Verilator bindings (see `build.rs`).
 #[allow(clippy::all, dead_code)]
