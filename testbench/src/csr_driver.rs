@@ -15,6 +15,21 @@ pub trait CsrPort {
     fn set_csr(&mut self, addr: u8, write: Option<u32>, read: bool);
     /// Is this cycle's request a read?
     fn csr_read(&self) -> bool;
+    /// This cycle's request: address, write enable, write data, read enable.
+    fn csr_request(&self) -> (u8, bool, u32, bool);
+}
+
+/// Sets the standard CSR pins of a model (`csr_addr`, `csr_wr_en`, `csr_wr_data`, `csr_rd_en`) from the
+/// CSR request of a golden inputs struct: `drive_csr_pins!(self, i)` in a core's `drive`.
+#[macro_export]
+macro_rules! drive_csr_pins {
+    ($model:expr, $inputs:expr) => {{
+        let (addr, wr_en, wr_data, rd_en) = $crate::csr_driver::CsrPort::csr_request($inputs);
+        $model.set_csr_addr(addr as u64);
+        $model.set_csr_wr_en(wr_en as u64);
+        $model.set_csr_wr_data(wr_data as u64);
+        $model.set_csr_rd_en(rd_en as u64);
+    }};
 }
 
 macro_rules! csr_port {
@@ -28,6 +43,9 @@ macro_rules! csr_port {
             }
             fn csr_read(&self) -> bool {
                 self.$rd_en
+            }
+            fn csr_request(&self) -> (u8, bool, u32, bool) {
+                (self.$addr, self.$wr_en, self.$wr_data, self.$rd_en)
             }
         }
     };

@@ -43,30 +43,21 @@ pub trait FinecombTop: Model + ReadOutputs<Outputs = FinecombOutputs> {
     fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor);
 }
 
-macro_rules! impl_finecomb_top {
-    ($model:ident) => {
-        impl FinecombTop for $model {
-            fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
-                let d = i.desc.unwrap_or(*garbage);
-                self.set_reset(i.reset as u64);
-                self.set_in_valid(i.in_valid as u64);
-                self.set_in_key(d.key);
-                self.set_in_ts(d.timestamp);
-                self.set_in_start(d.start as u64);
-                self.set_in_end(d.end as u64);
-                self.set_rec_ready(i.rec_ready as u64);
-                self.set_csr_addr(i.csr_addr as u64);
-                self.set_csr_wr_en(i.csr_wr_en as u64);
-                self.set_csr_wr_data(i.csr_wr_data as u64);
-                self.set_csr_rd_en(i.csr_rd_en as u64);
-            }
+crate::impl_for! {
+    impl FinecombTop => FinecombTx, FinecombRx, Finecomb, FinecombLda; {
+        fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
+            let d = i.desc.unwrap_or(*garbage);
+            self.set_reset(i.reset as u64);
+            self.set_in_valid(i.in_valid as u64);
+            self.set_in_key(d.key);
+            self.set_in_ts(d.timestamp);
+            self.set_in_start(d.start as u64);
+            self.set_in_end(d.end as u64);
+            self.set_rec_ready(i.rec_ready as u64);
+            crate::drive_csr_pins!(self, i);
         }
-    };
+    }
 }
-impl_finecomb_top!(FinecombTx);
-impl_finecomb_top!(FinecombRx);
-impl_finecomb_top!(Finecomb);
-impl_finecomb_top!(FinecombLda);
 
 /// The configuration of a FineComb top, from hdl's list.
 pub fn top_config(name: &str) -> FinecombCoreConfig {

@@ -40,29 +40,21 @@ pub trait FridgeTop: Model + ReadOutputs<Outputs = FridgeOutputs> {
     fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor);
 }
 
-macro_rules! impl_fridge_top {
-    ($model:ident) => {
-        impl FridgeTop for $model {
-            fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor) {
-                let d = i.desc.unwrap_or(*garbage);
-                self.set_reset(i.reset as u64);
-                self.set_in_valid(i.in_valid as u64);
-                self.set_in_request((d.kind == PacketKind::Request) as u64);
-                self.set_in_id(d.id);
-                self.set_in_ts(d.timestamp);
-                self.set_rep_ready(i.rep_ready as u64);
-                self.set_csr_addr(i.csr_addr as u64);
-                self.set_csr_wr_en(i.csr_wr_en as u64);
-                self.set_csr_wr_data(i.csr_wr_data as u64);
-                self.set_csr_rd_en(i.csr_rd_en as u64);
-                self.set_tally_ready(i.tally_ready as u64);
-            }
+crate::impl_for! {
+    impl FridgeTop => FridgeDp, FridgeSp, Fridge4Dp; {
+        fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor) {
+            let d = i.desc.unwrap_or(*garbage);
+            self.set_reset(i.reset as u64);
+            self.set_in_valid(i.in_valid as u64);
+            self.set_in_request((d.kind == PacketKind::Request) as u64);
+            self.set_in_id(d.id);
+            self.set_in_ts(d.timestamp);
+            self.set_rep_ready(i.rep_ready as u64);
+            crate::drive_csr_pins!(self, i);
+            self.set_tally_ready(i.tally_ready as u64);
         }
-    };
+    }
 }
-impl_fridge_top!(FridgeDp);
-impl_fridge_top!(FridgeSp);
-impl_fridge_top!(Fridge4Dp);
 
 /// The configuration of a fridge top, from hdl's list.
 pub fn top_config(name: &str) -> FridgeConfig {

@@ -133,3 +133,12 @@ macro_rules! top_outputs {
         }
     };
 }
+
+/// One impl block for several generated models (the per-top structs have the same port methods but no
+/// common trait): `impl_for! { impl FridgeTop => FridgeDp, FridgeSp; { fn drive(…) { … } } }`.
+#[macro_export]
+macro_rules! impl_for {
+    (impl $tr:path => $($model:ty),+ $(,)? ; $body:tt) => {
+        $( impl $tr for $model $body )+
+    };
+}
