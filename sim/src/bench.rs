@@ -969,13 +969,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         for g in golden_benches() {
             say(&format!("golden vs co-simulation: {}", g.block));
             let secs = (g.golden)(args.transactions, args.seed);
-            let runner =
-                testbench::blocks::ALL
-                .iter()
-                .chain(testbench::fridge::ALL)
-                .chain(testbench::finecomb::ALL)
-                .find(|(n, _)| *n == g.block)
-                .map(|r| r.1);
+            let runner = testbench::runners().into_iter().find(|(n, _)| *n == g.block).map(|r| r.1);
             let (cosim_tps, cosim_cps, clean) = match runner {
                 Some(run) => {
                     let cfg = RunConfig {

@@ -502,8 +502,7 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
     }
     let seed = seed.unwrap_or_else(testbench::harness::fresh_seed);
     println!("traffic seed {seed} (reproduce: netmeas demo --seed {seed} --transactions {transactions})\n");
-    let blocks: Vec<testbench::blocks::Runner> =
-        testbench::blocks::ALL.iter().chain(testbench::fridge::ALL).chain(testbench::finecomb::ALL).copied().collect();
+    let blocks = testbench::runners();
     let bar = ProgressBar::new(blocks.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),

@@ -15,84 +15,53 @@
 //! bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
 
 use crate::blocks::Run;
+use crate::csr_driver::CsrDriver;
 use crate::harness::{Model, RunConfig, RunReport, Scoreboard, Sim};
+use crate::ports::ReadOutputs;
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx};
-use golden::common::config::CSR_STATUS_BASE;
 use golden::finecomb::cycle::{
-    FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs, Record, RecordKind,
+    FinecombCoreConfig, FinecombCycleModel, FinecombInputs, Record, RecordKind,
 };
 use golden::finecomb::{Descriptor, FinecombRuntime};
 use rand::Rng;
 
-/// Outputs of a FineComb top during one cycle.
-#[derive(Debug, Clone, Copy)]
-pub struct Outputs {
-    pub in_ready: bool,
-    pub rec_valid: bool,
-    pub rec_data: [u32; 6],
-    pub csr_rd_valid: bool,
-    pub csr_rd_data: u32,
+crate::top_outputs! {
+    /// Outputs of a FineComb top during one cycle.
+    pub struct FinecombOutputs {
+        in_ready: bool,
+        rec_valid: bool,
+        rec_data: [u32; 6] [when rec_valid],
+        csr_rd_valid: bool,
+        csr_rd_data: u32,
+    }
+    compared with golden::finecomb::cycle::FinecombOutputs;
+    read from FinecombTx, FinecombRx, Finecomb, FinecombLda
 }
 
 /// Ports of a FineComb top (generated per top; this trait lets one runner drive them all).
-pub trait FinecombTop: Model {
+pub trait FinecombTop: Model + ReadOutputs<Outputs = FinecombOutputs> {
     fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor);
-    fn outputs(&self) -> Outputs;
 }
 
-macro_rules! impl_finecomb_top {
-    ($model:ident) => {
-        impl FinecombTop for $model {
-            fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
-                let d = i.desc.unwrap_or(*garbage);
-                self.set_reset(i.reset as u64);
-                self.set_in_valid(i.in_valid as u64);
-                self.set_in_key(d.key);
-                self.set_in_ts(d.timestamp);
-                self.set_in_start(d.start as u64);
-                self.set_in_end(d.end as u64);
-                self.set_rec_ready(i.rec_ready as u64);
-                self.set_csr_addr(i.csr_addr as u64);
-                self.set_csr_wr_en(i.csr_wr_en as u64);
-                self.set_csr_wr_data(i.csr_wr_data as u64);
-                self.set_csr_rd_en(i.csr_rd_en as u64);
-            }
-            fn outputs(&self) -> Outputs {
-                Outputs {
-                    in_ready: self.in_ready() != 0,
-                    rec_valid: self.rec_valid() != 0,
-                    rec_data: self.rec_data(),
-                    csr_rd_valid: self.csr_rd_valid() != 0,
-                    csr_rd_data: self.csr_rd_data() as u32,
-                }
-            }
+crate::impl_for! {
+    impl FinecombTop => FinecombTx, FinecombRx, Finecomb, FinecombLda; {
+        fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
+            let d = i.desc.unwrap_or(*garbage);
+            self.set_reset(i.reset as u64);
+            self.set_in_valid(i.in_valid as u64);
+            self.set_in_key(d.key);
+            self.set_in_ts(d.timestamp);
+            self.set_in_start(d.start as u64);
+            self.set_in_end(d.end as u64);
+            self.set_rec_ready(i.rec_ready as u64);
+            crate::drive_csr_pins!(self, i);
         }
-    };
+    }
 }
-impl_finecomb_top!(FinecombTx);
-impl_finecomb_top!(FinecombRx);
-impl_finecomb_top!(Finecomb);
-impl_finecomb_top!(FinecombLda);
 
 /// The configuration of a FineComb top, from hdl's list.
 pub fn top_config(name: &str) -> FinecombCoreConfig {
     crate::harness::top_config(hdl::tops::finecomb_tops(), name)
-}
-
-/// Compares one cycle's outputs (those the golden model defines).
-pub fn compare(sb: &mut Scoreboard, c: u64, e: &FinecombOutputs, o: &Outputs) {
-    sb.check(c, "in_ready", e.in_ready.map(u128::from), o.in_ready as u128);
-    sb.check(c, "rec_valid", e.rec_valid.map(u128::from), o.rec_valid as u128);
-    if e.rec_valid == Some(true) {
-        let words = |w: &[u32; 6], lo: bool| {
-            let r = if lo { 0..4 } else { 4..6 };
-            r.clone().fold(0u128, |a, k| a | (w[k] as u128) << (32 * (k - r.start)))
-        };
-        sb.check(c, "rec_data[127:0]", e.rec_data.map(|w| words(&w, true)), words(&o.rec_data, true));
-        sb.check(c, "rec_data[181:128]", e.rec_data.map(|w| words(&w, false)), words(&o.rec_data, false));
-    }
-    sb.check(c, "csr_rd_valid", e.csr_rd_valid.map(u128::from), o.csr_rd_valid as u128);
-    sb.check(c, "csr_rd_data", e.csr_rd_data.map(u128::from), o.csr_rd_data as u128);
 }
 
 /// Random run-time settings that fit the core, as CSR writes (`wrap_phase`: bank 0 with one bucket and
@@ -218,10 +187,8 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
     let mut run = Run::new(name, cfg);
     let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
     let mut gold = FinecombCycleModel::new(&core).expect("valid FineComb configuration");
-    let layout = core.csr_layout();
-    let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
+    let mut csr = CsrDriver::new(&core.csr_layout());
     let mut traffic = Traffic::new();
-    let mut pending_csr: Vec<(u8, u32)> = vec![];
     let mut held: Option<Descriptor> = None;
     let mut stall_left = 0u32;
     // The accumulator-wrap interval needs ≥ 2^17 packets before the timestamps wrap (long runs only).
@@ -245,7 +212,7 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
                 run.count("resets_during_readout", during_readout as u64);
                 next_reset = packets + run.rng.gen_range(50_000..120_000);
             }
-            pending_csr = settings(&core, &mut run, sim.cycle == 0 && long_interval, draws);
+            csr.load(settings(&core, &mut run, sim.cycle == 0 && long_interval, draws));
             draws += 1;
             held = None;
             traffic.left = 0;
@@ -261,30 +228,27 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         let mut i = FinecombInputs { reset, rec_ready: stall_left == 0 && r.gen_bool(0.85), ..Default::default() };
         if !reset {
             let after_marker = last_marker_cycle.wrapping_add(1) == sim.cycle;
-            if let Some((a, v)) = pending_csr.first().copied() {
-                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
-                pending_csr.remove(0);
+            if csr.write_next(&mut i) {
+                // The queued settings first.
             } else if r.gen_ratio(1, 30_000) || (after_marker && r.gen_ratio(1, 8)) {
                 // A flush, also right behind a marker (its pulse then meets the marker's capture at D2).
-                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_flush(), true, 1);
+                csr.write(&mut i, core.csr_flush(), 1);
                 run.count("flushes", 1);
                 run.count("flushes_after_marker", after_marker as u64);
             } else if packets >= 150_000 && r.gen_ratio(1, 40_000) {
                 // A sampling threshold rewritten while packets flow (read at D1m; not during the long interval,
                 // whose bucket must see all its packets).
                 let b = r.gen_range(0..core.banks());
-                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_threshold(b), true, r.gen());
+                csr.write(&mut i, core.csr_threshold(b), r.gen());
                 run.count("threshold_writes", 1);
             } else if r.gen_ratio(1, 20) {
-                i.csr_rd_en = true;
-                i.csr_addr =
-                    if r.gen_bool(0.5) { r.gen_range(0..n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..n_stat) };
+                csr.random_read(&mut i, r);
             }
         }
         // Descriptors start once the settings are written.
         let r = &mut run.rng;
         let garbage = Descriptor { key: r.gen(), timestamp: r.gen(), start: r.gen(), end: r.gen() };
-        if held.is_none() && pending_csr.is_empty() && !reset && run.rng.gen_bool(0.95) {
+        if held.is_none() && csr.is_idle() && !reset && run.rng.gen_bool(0.95) {
             held = Some(traffic.next(&mut run, &mut long_interval));
         }
         i.in_valid = held.is_some();
@@ -294,7 +258,8 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         let e = gold.step(&i);
         let o = sim.m.outputs();
         let c = sim.cycle;
-        compare(&mut run.sb, c, &e, &o);
+        o.compare(&mut run.sb, c, &e);
+        csr.observe(&mut run.sb, c, &i, o.csr_rd_valid);
         if e.rec_valid == Some(true) && i.rec_ready {
             if let Some(rec) = e.rec_data.as_ref().and_then(Record::unpack) {
                 match rec.kind {
@@ -385,30 +350,27 @@ pub fn run_trace<M: FinecombTop>(
     let mut gold = FinecombCycleModel::new(&core).map_err(|e| e.to_string())?;
     let mut sb = Scoreboard::new(name, 0);
     let rt = FinecombRuntime { thresholds: thresholds.to_vec() };
-    let mut writes = core.csr_writes(shape, &rt).map_err(|e| format!("{name}: {e}"))?;
+    let mut csr = CsrDriver::new(&core.csr_layout());
+    csr.load(core.csr_writes(shape, &rt).map_err(|e| format!("{name}: {e}"))?);
     let mut out = TraceRun { records: Vec::new(), cycles: 0, accept_cycles: 0 };
     let mut first_accept = None;
     let (mut next, mut quiet, mut flushed_at) = (0usize, 0u64, None);
     let garbage = Descriptor::packet(0, 0);
     loop {
         let mut i = FinecombInputs { reset: sim.cycle == 0, rec_ready: true, ..Default::default() };
-        if !i.reset {
-            if let Some((a, v)) = writes.first().copied() {
-                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
-                writes.remove(0);
-            } else if next >= descs.len() && flushed_at.is_none() && quiet >= 8 {
-                // The last marker has passed D2: close the last capture.
-                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (core.csr_flush(), true, 1);
-                flushed_at = Some(sim.cycle);
-            }
+        if !csr.write_next(&mut i) && !i.reset && next >= descs.len() && flushed_at.is_none() && quiet >= 8 {
+            // The last marker has passed D2: close the last capture.
+            csr.write(&mut i, core.csr_flush(), 1);
+            flushed_at = Some(sim.cycle);
         }
-        i.desc = descs.get(next).copied().filter(|_| writes.is_empty() && !i.reset);
+        i.desc = descs.get(next).copied().filter(|_| csr.is_idle() && !i.reset);
         i.in_valid = i.desc.is_some();
         sim.m.drive(&i, &garbage);
         sim.settle();
         let e = gold.step(&i);
         let o = sim.m.outputs();
-        compare(&mut sb, sim.cycle, &e, &o);
+        o.compare(&mut sb, sim.cycle, &e);
+        csr.observe(&mut sb, sim.cycle, &i, o.csr_rd_valid);
         if !sb.is_clean() {
             return Err(sb.to_string());
         }

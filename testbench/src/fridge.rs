@@ -11,55 +11,50 @@
 //! leave.
 
 use crate::blocks::Run;
+use crate::csr_driver::CsrDriver;
 use crate::harness::{Model, RunConfig, RunReport, Sim};
+use crate::ports::ReadOutputs;
 use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
-use golden::common::config::CSR_STATUS_BASE;
 use golden::fridge::cycle::{FridgeCycleModel, FridgeInputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
 use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, PacketKind};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-/// Ports of a fridge top (generated per top; this trait lets one runner drive them all).
-pub trait FridgeTop: Model {
-    fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor);
-    /// in_ready, rep_valid, rep_data, csr_rd_valid, csr_rd_data, tally_valid, tally_data.
-    fn outputs(&self) -> [u128; 7];
+crate::top_outputs! {
+    /// Outputs of a fridge top during one cycle.
+    pub struct FridgeOutputs {
+        in_ready: bool,
+        rep_valid: bool,
+        rep_data: u128 [when rep_valid],
+        csr_rd_valid: bool,
+        csr_rd_data: u32,
+        tally_valid: bool,
+        tally_data: u128 [when tally_valid],
+    }
+    compared with golden::fridge::cycle::FridgeOutputs;
+    read from FridgeDp, FridgeSp, Fridge4Dp
 }
 
-macro_rules! impl_fridge_top {
-    ($model:ident) => {
-        impl FridgeTop for $model {
-            fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor) {
-                let d = i.desc.unwrap_or(*garbage);
-                self.set_reset(i.reset as u64);
-                self.set_in_valid(i.in_valid as u64);
-                self.set_in_request((d.kind == PacketKind::Request) as u64);
-                self.set_in_id(d.id);
-                self.set_in_ts(d.timestamp);
-                self.set_rep_ready(i.rep_ready as u64);
-                self.set_csr_addr(i.csr_addr as u64);
-                self.set_csr_wr_en(i.csr_wr_en as u64);
-                self.set_csr_wr_data(i.csr_wr_data as u64);
-                self.set_csr_rd_en(i.csr_rd_en as u64);
-                self.set_tally_ready(i.tally_ready as u64);
-            }
-            fn outputs(&self) -> [u128; 7] {
-                [
-                    self.in_ready() as u128,
-                    self.rep_valid() as u128,
-                    self.rep_data() as u128,
-                    self.csr_rd_valid() as u128,
-                    self.csr_rd_data() as u128,
-                    self.tally_valid() as u128,
-                    self.tally_data(),
-                ]
-            }
-        }
-    };
+/// Ports of a fridge top (generated per top; this trait lets one runner drive them all).
+pub trait FridgeTop: Model + ReadOutputs<Outputs = FridgeOutputs> {
+    fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor);
 }
-impl_fridge_top!(FridgeDp);
-impl_fridge_top!(FridgeSp);
-impl_fridge_top!(Fridge4Dp);
+
+crate::impl_for! {
+    impl FridgeTop => FridgeDp, FridgeSp, Fridge4Dp; {
+        fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor) {
+            let d = i.desc.unwrap_or(*garbage);
+            self.set_reset(i.reset as u64);
+            self.set_in_valid(i.in_valid as u64);
+            self.set_in_request((d.kind == PacketKind::Request) as u64);
+            self.set_in_id(d.id);
+            self.set_in_ts(d.timestamp);
+            self.set_rep_ready(i.rep_ready as u64);
+            crate::drive_csr_pins!(self, i);
+            self.set_tally_ready(i.tally_ready as u64);
+        }
+    }
+}
 
 /// The configuration of a fridge top, from hdl's list.
 pub fn top_config(name: &str) -> FridgeConfig {
@@ -144,10 +139,8 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
     let mut run = Run::new(&label, cfg);
     let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
     let mut gold = FridgeCycleModel::new(&fcfg).expect("valid fridge configuration");
-    let n_cfg = fcfg.csr_layout().config.len() as u8;
-    let n_stat = fcfg.csr_layout().status.len() as u8;
+    let mut csr = CsrDriver::new(&fcfg.csr_layout());
     let mut traffic = Traffic::new();
-    let mut pending_csr: Vec<(u8, u32)> = vec![];
     let mut held: Option<Descriptor> = None;
     let mut stall_left = 0u32;
     let mut mid_reset_due = true;
@@ -158,19 +151,19 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         let reset = sim.cycle == 0 || halfway || run.rng.gen_ratio(1, 200_000);
         if reset {
             run.count("resets", 1);
-            pending_csr = settings(mode, &fcfg, &mut run.rng);
+            csr.load(settings(mode, &fcfg, &mut run.rng));
             held = None;
         } else if run.rng.gen_ratio(1, 20_000) {
             let k = run.rng.gen_range(0..fcfg.fridges());
-            pending_csr.push((CSR_THRESHOLD0 + k as u8, threshold_for(run.rng.gen_range(0.05..=1.0))));
+            csr.push(CSR_THRESHOLD0 + k as u8, threshold_for(run.rng.gen_range(0.05..=1.0)));
         } else if run.rng.gen_ratio(1, 3_000) {
             // Swap the tally bank, then (mostly) start a walk over the frozen one; now and then a walk
             // without a swap, or a second one while the first runs.
             let bank = fcfg.csr_tally_bank();
             if run.rng.gen_bool(0.8) {
-                pending_csr.push((bank, run.rng.gen_range(0..4)));
+                csr.push(bank, run.rng.gen_range(0..4));
             }
-            pending_csr.push((bank + 1, 1));
+            csr.push(bank + 1, 1);
             run.count("tally_walks_started", 1);
         }
         let r = &mut run.rng;
@@ -184,15 +177,8 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             tally_ready: r.gen_bool(0.7),
             ..Default::default()
         };
-        if !reset {
-            if let Some((a, v)) = pending_csr.first().copied() {
-                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
-                pending_csr.remove(0);
-            } else if r.gen_ratio(1, 20) {
-                i.csr_rd_en = true;
-                i.csr_addr =
-                    if r.gen_bool(0.5) { r.gen_range(0..n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..n_stat) };
-            }
+        if !reset && !csr.write_next(&mut i) && r.gen_ratio(1, 20) {
+            csr.random_read(&mut i, r);
         }
         let garbage = Descriptor { kind: PacketKind::Request, id: r.gen(), timestamp: r.gen() };
         if held.is_none() && r.gen_bool(0.9) {
@@ -204,23 +190,15 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         sim.settle();
         let e = gold.step(&i);
         let o = sim.m.outputs();
-        let c = sim.cycle;
-        run.sb.check(c, "in_ready", e.in_ready.map(u128::from), o[0]);
-        run.sb.check(c, "rep_valid", e.rep_valid.map(u128::from), o[1]);
+        o.compare(&mut run.sb, sim.cycle, &e);
+        csr.observe(&mut run.sb, sim.cycle, &i, o.csr_rd_valid);
         if e.rep_valid == Some(true) {
-            run.sb.check(c, "rep_data", e.rep_data, o[2]);
             run.count("reports_seen", i.rep_ready as u64);
         }
-        run.sb.check(c, "csr_rd_valid", e.csr_rd_valid.map(u128::from), o[3]);
-        run.sb.check(c, "csr_rd_data", e.csr_rd_data.map(u128::from), o[4]);
-        run.sb.check(c, "tally_valid", e.tally_valid.map(u128::from), o[5]);
-        if e.tally_valid == Some(true) {
-            run.sb.check(c, "tally_data", e.tally_data, o[6]);
-            if i.tally_ready {
-                let rec = golden::fridge::tally::TallyRecord::unpack(o[6]);
-                run.count("tally_records", 1);
-                run.count("tally_records_nonzero", (rec.sum_g > 0) as u64);
-            }
+        if e.tally_valid == Some(true) && i.tally_ready {
+            let rec = golden::fridge::tally::TallyRecord::unpack(o.tally_data);
+            run.count("tally_records", 1);
+            run.count("tally_records_nonzero", (rec.sum_g > 0) as u64);
         }
         let drops = gold.fifo.drops();
         if drops > last_drops {
@@ -291,10 +269,12 @@ pub fn run_trace<M: FridgeTop>(
     let mut sim = Sim::new(make(1), None);
     let mut gold = FridgeCycleModel::new(&fcfg).map_err(|e| e.to_string())?;
     let mut sb = crate::harness::Scoreboard::new(name, 0);
+    let mut csr = CsrDriver::new(&fcfg.csr_layout());
     let mut writes = vec![(CSR_MODE, rt.mode as u32), (CSR_EXPIRY, rt.expiry), (CSR_PRNG_SEED, rt.seed)];
     for (k, t) in rt.thresholds.iter().enumerate() {
         writes.push((CSR_THRESHOLD0 + k as u8, *t));
     }
+    csr.load(writes);
     let mut out = TraceRun { reports: Vec::new(), tally: Vec::new(), cycles: 0, accept_cycles: 0 };
     let mut second_accept = None;
     let mut next = 0usize;
@@ -306,50 +286,38 @@ pub fn run_trace<M: FridgeTop>(
         let mut i = FridgeInputs { reset: sim.cycle == 0, rep_ready: true, tally_ready: true, ..Default::default() };
         if out.cycles == 0 && next >= packets.len() && idle >= 16 {
             out.cycles = sim.cycle;
-            writes.extend([(fcfg.csr_tally_bank(), 1), (fcfg.csr_tally_bank() + 1, 1)]);
+            csr.push(fcfg.csr_tally_bank(), 1);
+            csr.push(fcfg.csr_tally_bank() + 1, 1);
         }
-        if !i.reset {
-            if let Some((a, v)) = writes.first().copied() {
-                (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
-                writes.remove(0);
-            }
-        }
+        csr.write_next(&mut i);
         // Packets start once the settings are written (and the seed load has landed).
-        let settled = writes.is_empty() && sim.cycle > 2 + rt.thresholds.len() as u64 + 4;
+        let settled = csr.is_idle() && sim.cycle > 2 + rt.thresholds.len() as u64 + 4;
         i.desc = packets.get(next).copied().filter(|_| settled);
         i.in_valid = i.desc.is_some();
         sim.m.drive(&i, &garbage);
         sim.settle();
         let e = gold.step(&i);
         let o = sim.m.outputs();
-        let c = sim.cycle;
-        sb.check(c, "in_ready", e.in_ready.map(u128::from), o[0]);
-        sb.check(c, "rep_valid", e.rep_valid.map(u128::from), o[1]);
-        if e.rep_valid == Some(true) {
-            sb.check(c, "rep_data", e.rep_data, o[2]);
-        }
-        sb.check(c, "tally_valid", e.tally_valid.map(u128::from), o[5]);
-        if e.tally_valid == Some(true) {
-            sb.check(c, "tally_data", e.tally_data, o[6]);
-        }
+        o.compare(&mut sb, sim.cycle, &e);
+        csr.observe(&mut sb, sim.cycle, &i, o.csr_rd_valid);
         // (During the reset cycle the outputs still show the random power-up state.)
-        if o[1] == 1 && !i.reset {
-            out.reports.push(golden::fridge::Report::unpack(&fcfg, o[2]));
+        if o.rep_valid && !i.reset {
+            out.reports.push(golden::fridge::Report::unpack(&fcfg, o.rep_data));
         }
-        if o[5] == 1 && !i.reset {
-            out.tally.push(golden::fridge::tally::TallyRecord::unpack(o[6]));
+        if o.tally_valid && !i.reset {
+            out.tally.push(golden::fridge::tally::TallyRecord::unpack(o.tally_data));
         }
         if !sb.is_clean() {
             return Err(sb.to_string());
         }
-        if i.in_valid && o[0] == 1 {
+        if i.in_valid && o.in_ready {
             next += 1;
             if next >= 2 {
                 let second = *second_accept.get_or_insert(sim.cycle);
                 out.accept_cycles = sim.cycle - second + 1;
             }
         }
-        idle = if next >= packets.len() && o[1] == 0 { idle + 1 } else { 0 };
+        idle = if next >= packets.len() && !o.rep_valid { idle + 1 } else { 0 };
         if sim.cycle > 4 * packets.len() as u64 + 100_000 {
             return Err(format!(
                 "{name}: no end after {} cycles ({} tally records of {records})",

@@ -8,10 +8,24 @@
 use crate::blocks::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::FridgeTally;
+use crate::ports::ReadOutputs;
 use golden::fridge::tally::{TallyCycleModel, TallyInputs};
 use golden::fridge::Report;
 use hdl::tops::fridge_tally_config;
 use rand::Rng;
+
+crate::top_outputs! {
+    /// Outputs of the tally top during one cycle that the golden model's outputs hold (`drops` is compared
+    /// with its FIFO's counter).
+    pub struct TallyOutputs {
+        ready: bool,
+        busy: bool,
+        out_valid: bool,
+        out_data: u128 [when out_valid],
+    }
+    compared with golden::fridge::tally::TallyOutputs;
+    read from FridgeTally
+}
 
 pub fn run(cfg: &RunConfig) -> RunReport {
     let fcfg = fridge_tally_config();
@@ -64,11 +78,8 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         let drops = gold.fifo.drops();
         let busy_before = gold.busy();
         let e = gold.step(&inp);
-        run.sb.check(c, "ready", e.ready.map(u128::from), sim.m.ready() as u128);
-        run.sb.check(c, "busy", e.busy.map(u128::from), sim.m.busy() as u128);
-        run.sb.check(c, "out_valid", e.out_valid.map(u128::from), sim.m.out_valid() as u128);
+        sim.m.outputs().compare(&mut run.sb, c, &e);
         if e.out_valid == Some(true) {
-            run.sb.check(c, "out_data", e.out_data, sim.m.out_data());
             run.count("records", inp.out_ready as u64);
         }
         if e.ready.is_some() {

@@ -113,7 +113,7 @@ pub fn fresh_seed() -> u64 {
 #[derive(Debug, Clone)]
 pub struct Mismatch {
     pub cycle: u64,
-    pub signal: &'static str,
+    pub signal: String,
     pub expected: u128,
     pub actual: u128,
 }
@@ -133,14 +133,25 @@ impl Scoreboard {
         Scoreboard { block: block.into(), seed, checks: 0, mismatches: 0, first: None }
     }
     /// Compares one signal; `expected = None` means the golden model leaves it undefined (not compared).
-    pub fn check(&mut self, cycle: u64, signal: &'static str, expected: Option<u128>, actual: u128) {
+    pub fn check(&mut self, cycle: u64, signal: &str, expected: Option<u128>, actual: u128) {
         let Some(expected) = expected else { return };
         self.checks += 1;
         if expected != actual {
-            self.mismatches += 1;
-            if self.first.is_none() {
-                self.first = Some(Mismatch { cycle, signal, expected, actual });
-            }
+            self.mismatch(cycle, || signal.to_string(), expected, actual);
+        }
+    }
+    /// Compares bits `hi..=lo` of a wide signal, named `signal[hi:lo]` (the name is only built for a mismatch).
+    pub fn check_slice(&mut self, cycle: u64, signal: &str, lo: usize, hi: usize, expected: Option<u128>, actual: u128) {
+        let Some(expected) = expected else { return };
+        self.checks += 1;
+        if expected != actual {
+            self.mismatch(cycle, || format!("{signal}[{hi}:{lo}]"), expected, actual);
+        }
+    }
+    fn mismatch(&mut self, cycle: u64, signal: impl FnOnce() -> String, expected: u128, actual: u128) {
+        self.mismatches += 1;
+        if self.first.is_none() {
+            self.first = Some(Mismatch { cycle, signal: signal(), expected, actual });
         }
     }
     pub fn is_clean(&self) -> bool {
@@ -166,6 +177,38 @@ impl fmt::Display for Scoreboard {
                 seed = self.seed
             ),
         }
+    }
+}
+
+/// Named coverage counters a runner fills ("same_id_back_to_back", "report_fifo_drops", "resets"…), so a
+/// test can show that the situations it claims to exercise really occurred.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Coverage(Vec<(&'static str, u64)>);
+
+impl Coverage {
+    /// Adds `n` to counter `what` (a count of 0 still lists the counter).
+    pub fn count(&mut self, what: &'static str, n: u64) {
+        match self.0.iter_mut().find(|c| c.0 == what) {
+            Some(c) => c.1 += n,
+            None => self.0.push((what, n)),
+        }
+    }
+    /// Counter `what` (0 if the runner does not count it).
+    pub fn get(&self, what: &str) -> u64 {
+        self.0.iter().find(|c| c.0 == what).map(|c| c.1).unwrap_or(0)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &(&'static str, u64)> {
+        self.0.iter()
+    }
+    /// The counters of `must` still at zero.
+    pub fn missing<'a>(&self, must: &[&'a str]) -> Vec<&'a str> {
+        must.iter().copied().filter(|w| self.get(w) == 0).collect()
+    }
+}
+
+impl fmt::Debug for Coverage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
     }
 }
 
@@ -196,9 +239,8 @@ pub struct RunReport {
     pub block: String,
     pub cycles: u64,
     pub transactions: u64,
-    /// Named coverage counters of the traffic (resets, drops, same-address hazards…), so a test can show
-    /// that the situations it claims to exercise really occurred.
-    pub coverage: Vec<(&'static str, u64)>,
+    /// Named coverage counters of the traffic (resets, drops, same-address hazards…).
+    pub coverage: Coverage,
     pub scoreboard: Scoreboard,
     pub seconds: f64,
 }
@@ -209,11 +251,53 @@ impl RunReport {
     }
     /// A coverage counter by name (0 if the runner does not count it).
     pub fn covered(&self, what: &str) -> u64 {
-        self.coverage.iter().find(|c| c.0 == what).map(|c| c.1).unwrap_or(0)
+        self.coverage.get(what)
     }
     /// Panics with the seed and the first differing cycle and signal unless RTL matched golden.
     pub fn assert_clean(&self) {
-        assert!(self.scoreboard.checks > 0, "{}: nothing was compared", self.block);
+        assert!(self.scoreboard.checks > 0, "{}: nothing was compared (seed {})", self.block, self.scoreboard.seed);
         assert!(self.scoreboard.is_clean(), "{}", self.scoreboard);
+    }
+    /// Panics naming every counter of `must` still at zero, with the seed, unless all occurred.
+    pub fn assert_covered(&self, must: &[&str]) {
+        let missing = self.coverage.missing(must);
+        assert!(
+            missing.is_empty(),
+            "{}: traffic never exercised {missing:?} (seed {seed}; reproduce with NETMEAS_SEED={seed}); coverage {:?}",
+            self.block,
+            self.coverage,
+            seed = self.scoreboard.seed
+        );
+    }
+}
+
+/// A runner: block or core name plus the function that runs it.
+pub type Runner = (&'static str, fn(&RunConfig) -> RunReport);
+
+/// The test checker every randomized co-simulation test uses: runs `run` for `transactions` with the seed
+/// of `test` (`NETMEAS_SEED`, else fresh; printed) and waveform from `NETMEAS_VCD_DIR`; prints cycles,
+/// speed and coverage; demands that RTL matched golden in every check (else the seed and first mismatch),
+/// that something was compared, that the run drove all its transactions and that every counter of
+/// `must_cover` occurred. Returns the report for the test's own further demands.
+pub fn check(test: &str, run: fn(&RunConfig) -> RunReport, transactions: u64, must_cover: &[&str]) -> RunReport {
+    let r = run(&RunConfig::for_test(test, transactions));
+    eprintln!("[{test}] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
+    r.assert_clean();
+    assert!(r.transactions >= transactions, "{}: only {} of {transactions} transactions", r.block, r.transactions);
+    r.assert_covered(must_cover);
+    r
+}
+
+/// Power-up state must not matter: every runner of `runners`, on the traffic of `test`'s seed
+/// (`transactions` each), under every X seed of `x_seeds` and the test seed, matches golden.
+pub fn check_x_initial(test: &str, runners: &[Runner], x_seeds: &[u64], transactions: u64) {
+    let base = RunConfig::for_test(test, transactions);
+    for x_seed in x_seeds.iter().copied().chain([base.seed]) {
+        let cfg = RunConfig { x_seed, vcd: None, ..base.clone() };
+        for (name, f) in runners {
+            let r = f(&cfg);
+            assert!(r.scoreboard.is_clean(), "x_seed {x_seed}, {name}: {}", r.scoreboard);
+            assert!(r.scoreboard.checks > 0, "x_seed {x_seed}, {name}: nothing was compared");
+        }
     }
 }

@@ -2,14 +2,29 @@
 //!
 //! - [`models`]: Verilator models of every hdl top (built by `build.rs`), one Rust struct per top.
 //! - [`harness`]: clocking, waveforms, seeds, the cycle-by-cycle scoreboard.
-//! - [`blocks`]: one randomized co-simulation runner per shared block (RTL vs golden), used by the tests in
-//!   `tests/` and by `netmeas demo`.
+//! - [`blocks`]: one randomized co-simulation runner per shared block (RTL vs golden); [`fridge`],
+//!   [`fridge_tally`], [`finecomb`]: the core runners. [`runners`] lists them all for `netmeas demo` and the
+//!   benchmarks; the tests in `tests/` check them through [`harness::check`].
+//! - [`ports`], [`csr_driver`]: what every core runner shares — typed outputs compared field by field with
+//!   golden, the CSR driver with its read-back check. A core supplies its traffic, its `drive` and its
+//!   coverage names.
 
 pub mod blocks;
+pub mod csr_driver;
 pub mod finecomb;
 pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;
+pub mod ports;
+
+/// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its
+/// `ALL` here.
+pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL];
+
+/// Every co-simulation runner (what `netmeas demo` and the benchmarks iterate).
+pub fn runners() -> Vec<harness::Runner> {
+    GROUPS.iter().flat_map(|g| g.iter().copied()).collect()
+}
 
 /// Generated Verilator bindings (see `build.rs`).
 #[allow(clippy::all, dead_code)]

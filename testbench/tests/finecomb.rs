@@ -3,23 +3,19 @@
 //! printed; `NETMEAS_SEED` reproduces, `NETMEAS_VCD_DIR` dumps.
 
 use testbench::finecomb;
-use testbench::harness::{RunConfig, RunReport};
+use testbench::harness::{self, RunConfig, RunReport};
 
 const N: u64 = 1_000_000;
 
-/// Runs a family and checks it matched golden and covered [`COMMON`] plus `extra`.
+/// The shared checker on [`COMMON`] plus `extra`, and FineComb's own demands: every packet in, no record
+/// dropped, ≥10 % of packets on the same bucket back to back.
 fn check(test: &str, f: fn(&RunConfig) -> RunReport, extra: &[&str]) {
-    let must_cover = [COMMON, extra].concat();
-    let r = f(&RunConfig::for_test(test, N));
-    eprintln!("[{test}] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
-    r.assert_clean();
-    assert!(r.covered("packets") >= N, "only {} packets", r.covered("packets"));
-    for what in &must_cover {
-        assert!(r.covered(what) > 0, "traffic never exercised `{what}`: {:?}", r.coverage);
-    }
-    assert_eq!(r.covered("record_fifo_drops"), 0, "the record FIFO dropped records");
+    let r = harness::check(test, f, N, &[COMMON, extra].concat());
+    let seed = r.scoreboard.seed;
+    assert!(r.covered("packets") >= N, "only {} packets (seed {seed})", r.covered("packets"));
+    assert_eq!(r.covered("record_fifo_drops"), 0, "the record FIFO dropped records (seed {seed})");
     let b2b = r.covered("same_bucket_back_to_back") as f64 / N as f64;
-    assert!(b2b >= 0.10, "only {:.1}% same-bucket back-to-back packets", 100.0 * b2b);
+    assert!(b2b >= 0.10, "only {:.1}% same-bucket back-to-back packets (seed {seed})", 100.0 * b2b);
 }
 
 const COMMON: &[&str] = &[
@@ -115,13 +111,5 @@ fn finecomb_one_descriptor_per_cycle_and_reports_equal_the_transaction_model() {
 /// and memory word (`--x-initial unique`) matches golden in every FineComb build.
 #[test]
 fn finecomb_x_initial_state_does_not_matter() {
-    let base = RunConfig::for_test("finecomb_x_initial_state_does_not_matter", 20_000);
-    for x_seed in [3, 0xfeed, base.seed] {
-        let cfg = RunConfig { x_seed, vcd: None, ..base.clone() };
-        for (name, f) in finecomb::ALL {
-            let r = f(&cfg);
-            assert!(r.scoreboard.is_clean(), "x_seed {x_seed}, {name}: {}", r.scoreboard);
-            assert!(r.scoreboard.checks > 0);
-        }
-    }
+    harness::check_x_initial("finecomb_x_initial_state_does_not_matter", finecomb::ALL, &[3, 0xfeed], 20_000);
 }

@@ -2,21 +2,16 @@
 //! configuration family (release). Seeds are printed; `NETMEAS_SEED` reproduces, `NETMEAS_VCD_DIR` dumps.
 
 use testbench::fridge;
-use testbench::harness::{RunConfig, RunReport};
+use testbench::harness::{self, RunConfig, RunReport};
 
 const N: u64 = 1_000_000;
 
+/// The shared checker plus the fridge's own demand: ≥10 % of packets hit the same table index back to back.
 fn check(test: &str, f: fn(&RunConfig) -> RunReport, n: u64, tally: bool) {
     let must_cover = if tally { [COMMON, TALLY].concat() } else { COMMON.to_vec() };
-    let r = f(&RunConfig::for_test(test, n));
-    eprintln!("[{test}] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
-    r.assert_clean();
-    assert_eq!(r.transactions, n);
-    for what in &must_cover {
-        assert!(r.covered(what) > 0, "traffic never exercised `{what}`: {:?}", r.coverage);
-    }
+    let r = harness::check(test, f, n, &must_cover);
     let b2b = r.covered("same_id_back_to_back") as f64 / n as f64;
-    assert!(b2b >= 0.10, "only {:.1}% same-index back-to-back packets", 100.0 * b2b);
+    assert!(b2b >= 0.10, "only {:.1}% same-index back-to-back packets (seed {})", 100.0 * b2b, r.scoreboard.seed);
 }
 
 const COMMON: &[&str] = &[
@@ -59,12 +54,12 @@ fn fridge_expiry_mode_matches_golden() {
 /// The tally block alone, at a report in most cycles (the core's traffic rarely stresses it so).
 #[test]
 fn fridge_tally_block_matches_golden() {
-    let r = testbench::fridge_tally::run(&RunConfig::for_test("fridge_tally_block_matches_golden", N));
-    eprintln!("[fridge_tally] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
-    r.assert_clean();
-    for what in ["resets", "records", "walks_started", "walk_start_while_busy"] {
-        assert!(r.covered(what) > 0, "traffic never exercised `{what}`: {:?}", r.coverage);
-    }
+    let r = harness::check(
+        "fridge_tally_block_matches_golden",
+        testbench::fridge_tally::run,
+        N,
+        &["resets", "records", "walks_started", "walk_start_while_busy"],
+    );
     assert_eq!(r.covered("fifo_drops"), 0, "the tally FIFO dropped records");
 }
 
@@ -105,12 +100,5 @@ fn fridge_throughput_one_packet_per_cycle_dual_port_half_single_port() {
 /// and memory word (`--x-initial unique`) matches golden in every fridge build and mode.
 #[test]
 fn fridge_x_initial_state_does_not_matter() {
-    let base = RunConfig::for_test("fridge_x_initial_state_does_not_matter", 20_000);
-    for x_seed in [3, 0xfeed, base.seed] {
-        let cfg = RunConfig { x_seed, vcd: None, ..base.clone() };
-        for (name, f) in fridge::ALL {
-            let r = f(&cfg);
-            assert!(r.scoreboard.is_clean(), "x_seed {x_seed}, {name}: {}", r.scoreboard);
-        }
-    }
+    harness::check_x_initial("fridge_x_initial_state_does_not_matter", fridge::ALL, &[3, 0xfeed], 20_000);
 }

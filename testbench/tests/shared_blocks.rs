@@ -2,24 +2,15 @@
 //! cycle. Seeds are printed; `NETMEAS_SEED=<n>` reproduces a run, `NETMEAS_VCD_DIR=<dir>` dumps
 //! `<dir>/<test>.vcd`. Run in release: `cargo test --release -p testbench`.
 
-use golden::common::sram::RamPorts;
 use testbench::blocks::{self, rmw};
-use testbench::harness::RunConfig;
-use testbench::models::{RmwDp, RmwSp};
+use testbench::harness::{self, RunConfig, RunReport};
 
 /// Transactions per block (the acceptance floor is 200 000 in release).
 const N: u64 = 200_000;
 
-/// Runs a block for N transactions, demands a clean comparison and that each situation in `must_cover`
-/// actually occurred.
-fn run(test: &str, f: fn(&RunConfig) -> testbench::harness::RunReport, must_cover: &[&str]) {
-    let r = f(&RunConfig::for_test(test, N));
-    r.assert_clean();
-    assert_eq!(r.transactions, N);
-    eprintln!("[{test}] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
-    for what in must_cover {
-        assert!(r.covered(what) > 0, "traffic never exercised `{what}`: {:?}", r.coverage);
-    }
+/// Runs a block for N transactions through the shared checker (clean, every situation of `must_cover`).
+fn run(test: &str, f: fn(&RunConfig) -> RunReport, must_cover: &[&str]) -> RunReport {
+    harness::check(test, f, N, must_cover)
 }
 
 #[test]
@@ -69,7 +60,9 @@ fn csr_matches_golden() {
     run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle", "identity_read"]);
 }
 
-fn check_rmw_traffic(test: &str, r: &testbench::harness::RunReport) {
+/// The RMW runners' demands beyond the shared checker: the forwarding distances 1, 2 and 3 are exercised.
+fn check_rmw_traffic(test: &str, f: fn(&RunConfig) -> RunReport, must_cover: &[&str]) -> RunReport {
+    let r = run(test, f, &[&["accepted"], must_cover].concat());
     let accepted = r.covered("accepted");
     let frac = |what: &str| r.covered(what) as f64 / accepted as f64;
     eprintln!(
@@ -82,25 +75,18 @@ fn check_rmw_traffic(test: &str, r: &testbench::harness::RunReport) {
     assert!(frac("same_index_1_back") >= 0.10, "too few back-to-back same-index packets");
     assert!(frac("same_index_2_back") >= 0.05 && frac("same_index_3_back") >= 0.05);
     assert!(r.covered("resets") >= 3, "no reset in the middle of traffic or during a sweep");
-    assert!(accepted > 0);
+    r
 }
 
 #[test]
 fn rmw_dual_port_matches_golden_ii1() {
-    let test = "rmw_dual_port_matches_golden_ii1";
-    let r = rmw::run_top(&RunConfig::for_test(test, N), RamPorts::Dual, RmwDp::new);
-    r.assert_clean();
-    check_rmw_traffic(test, &r);
+    let r = check_rmw_traffic("rmw_dual_port_matches_golden_ii1", rmw::run_dual, &["reset_during_sweep"]);
     assert_eq!(r.covered("final_entries_read_back"), 64);
-    assert!(r.covered("reset_during_sweep") >= 1);
 }
 
 #[test]
 fn rmw_single_port_matches_golden_ii2() {
-    let test = "rmw_single_port_matches_golden_ii2";
-    let r = rmw::run_top(&RunConfig::for_test(test, N), RamPorts::Single, RmwSp::new);
-    r.assert_clean();
-    check_rmw_traffic(test, &r);
+    let r = check_rmw_traffic("rmw_single_port_matches_golden_ii2", rmw::run_single, &[]);
     // II = 2: at most one packet every other cycle.
     assert!(r.cycles >= 2 * r.transactions, "{} cycles for {} packets", r.cycles, r.transactions);
 }
@@ -110,7 +96,7 @@ fn rmw_single_port_matches_golden_ii2() {
 #[test]
 fn rmw_broken_forwarding_is_caught() {
     let base = RunConfig::for_test("rmw_broken_forwarding_is_caught", 20_000);
-    let broken: [(u32, fn(&RunConfig) -> testbench::harness::RunReport); 3] =
+    let broken: [(u32, fn(&RunConfig) -> RunReport); 3] =
         [(1, rmw::run_broken_distance1), (2, rmw::run_broken_distance2), (3, rmw::run_broken_distance3)];
     for (distance, f) in broken {
         let r = f(&base);
@@ -118,7 +104,7 @@ fn rmw_broken_forwarding_is_caught() {
             panic!("a pipeline without distance-{distance} forwarding passed the test")
         });
         eprintln!("[rmw_broken_forwarding_is_caught] distance {distance} caught as expected: {}", r.scoreboard);
-        assert!(["out_old", "out_new"].contains(&first.signal), "{}", r.scoreboard);
+        assert!(["out_old", "out_new"].contains(&first.signal.as_str()), "{}", r.scoreboard);
     }
 }
 
@@ -126,12 +112,5 @@ fn rmw_broken_forwarding_is_caught() {
 /// register and memory word (`--x-initial unique`) must give identical, golden-matching behaviour.
 #[test]
 fn x_initial_state_does_not_matter() {
-    let base = RunConfig::for_test("x_initial_state_does_not_matter", 20_000);
-    for x_seed in [1, 2, 0xdead_beef, base.seed] {
-        let cfg = RunConfig { x_seed, vcd: None, ..base.clone() };
-        for (name, f) in blocks::ALL {
-            let r = f(&cfg);
-            assert!(r.scoreboard.is_clean(), "x_seed {x_seed}, {name}: {}", r.scoreboard);
-        }
-    }
+    harness::check_x_initial("x_initial_state_does_not_matter", blocks::ALL, &[1, 2, 0xdead_beef], 20_000);
 }

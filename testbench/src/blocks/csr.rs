@@ -3,6 +3,7 @@
 //! status inputs, resets.
 
 use super::Run;
+use crate::csr_driver::CsrDriver;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::Csr;
 use golden::common::config::{CSR_ID_ADDR, CSR_STATUS_BASE, CSR_VERSION_ADDR};
@@ -17,9 +18,10 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     let layout = csr_top_layout();
     let seed_addr = layout.config_addr("prng_seed").expect("layout has prng_seed");
     let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
-    let mut gold = CsrModel::new(layout);
+    let mut gold = CsrModel::new(layout.clone());
     let mut prng = PrngModel::new();
     let mut status = vec![0u32; n_stat as usize];
+    let mut csr = CsrDriver::new(&layout);
     for i in 0..cfg.transactions {
         let reset = run.reset_now(i, cfg.transactions, 20_000);
         let r = &mut run.rng;
@@ -63,6 +65,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             advance,
         });
         run.sb.check(c, "prng_value", p.map(u128::from), sim.m.prng_value() as u128);
+        csr.observe(&mut run.sb, c, &inp, sim.m.rd_valid() != 0);
         if let Some(e) = gold.step(&inp) {
             run.sb.check(c, "rd_valid", Some(e.rd_valid as u128), sim.m.rd_valid() as u128);
             run.sb.check(c, "rd_data", Some(e.rd_data as u128), sim.m.rd_data() as u128);

@@ -8,13 +8,12 @@ pub mod prng;
 pub mod rmw;
 pub mod sram;
 
-use crate::harness::{RunConfig, RunReport, Scoreboard};
+use crate::harness::{Coverage, RunConfig, RunReport, Scoreboard};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
-/// A runner: block name plus the function that runs it.
-pub type Runner = (&'static str, fn(&RunConfig) -> RunReport);
+pub use crate::harness::Runner;
 
 /// Every shared-block runner that must match golden (the demo runs these).
 pub const ALL: &[Runner] = &[
@@ -34,7 +33,7 @@ pub struct Run {
     pub rng: SmallRng,
     pub sb: Scoreboard,
     pub transactions: u64,
-    pub coverage: Vec<(&'static str, u64)>,
+    pub coverage: Coverage,
     start: Instant,
 }
 
@@ -44,7 +43,7 @@ impl Run {
             rng: SmallRng::seed_from_u64(cfg.seed),
             sb: Scoreboard::new(block, cfg.seed),
             transactions: 0,
-            coverage: Vec::new(),
+            coverage: Coverage::default(),
             start: Instant::now(),
         }
     }
@@ -59,10 +58,7 @@ impl Run {
     }
     /// Adds `n` to coverage counter `what`.
     pub fn count(&mut self, what: &'static str, n: u64) {
-        match self.coverage.iter_mut().find(|c| c.0 == what) {
-            Some(c) => c.1 += n,
-            None => self.coverage.push((what, n)),
-        }
+        self.coverage.count(what, n)
     }
     pub fn finish(self, cycles: u64) -> RunReport {
         RunReport {

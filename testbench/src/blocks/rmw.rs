@@ -39,32 +39,25 @@ pub trait RmwTop: crate::harness::Model {
     fn outputs(&self) -> [u128; 5];
 }
 
-macro_rules! impl_rmw_top {
-    ($model:ident) => {
-        impl RmwTop for $model {
-            fn drive(&mut self, i: &RmwInputs) {
-                self.set_reset(i.reset as u64);
-                self.set_in_valid(i.in_valid as u64);
-                self.set_in_index(i.in_index as u64);
-                self.set_in_delta(i.in_payload as u64);
-            }
-            fn outputs(&self) -> [u128; 5] {
-                [
-                    self.in_ready() as u128,
-                    self.out_valid() as u128,
-                    self.out_index() as u128,
-                    self.out_old() as u128,
-                    self.out_new() as u128,
-                ]
-            }
+crate::impl_for! {
+    impl RmwTop => RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3; {
+        fn drive(&mut self, i: &RmwInputs) {
+            self.set_reset(i.reset as u64);
+            self.set_in_valid(i.in_valid as u64);
+            self.set_in_index(i.in_index as u64);
+            self.set_in_delta(i.in_payload as u64);
         }
-    };
+        fn outputs(&self) -> [u128; 5] {
+            [
+                self.in_ready() as u128,
+                self.out_valid() as u128,
+                self.out_index() as u128,
+                self.out_old() as u128,
+                self.out_new() as u128,
+            ]
+        }
+    }
 }
-impl_rmw_top!(RmwDp);
-impl_rmw_top!(RmwSp);
-impl_rmw_top!(RmwDpNofwd1);
-impl_rmw_top!(RmwDpNofwd2);
-impl_rmw_top!(RmwDpNofwd3);
 
 /// Runs an RMW top against [`RmwModel`] with [`add_modify`]. Coverage counters: `accepted` (every accepted
 /// packet, read-back included), `same_index_{1,2,3}_back` (accepted packets whose index equals that of the
