@@ -82,7 +82,7 @@ pub trait ReadOutputs {
 /// `[when v]` only in cycles where golden's `v` is `Some(true)`, each check named by its field — and
 /// [`ReadOutputs`] for every listed model.
 ///
-/// ```ignore
+/// ```text
 /// top_outputs! {
 ///     /// Outputs of a fridge top during one cycle.
 ///     pub struct FridgeOutputs {
