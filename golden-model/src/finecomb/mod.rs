@@ -1,5 +1,5 @@
 //! FineComb core (Lee, Goldberg, Kompella, Varghese, "FineComb: Measuring Microscopic Latency and Loss in the
-//! Presence of Reordering", IEEE/ACM ToN 22(4), 2014; ../shared/papers/002): per-interval bucket
+//! Presence of Reordering", IEEE/ACM ToN 22(4), 2014): per-interval bucket
 //! accumulators (timestamp sum, counter, incremental stream digest) at a sender and a receiver, the
 //! receiver's stash of §III-D, B banks of §III-E, and the LDA mode (no ISD) of the baselines.
 //!
