@@ -8,25 +8,10 @@ use crate::common::hash::HashUnit;
 use crate::common::reg::Reg;
 use crate::common::rmw::RmwPipeline;
 use golden::common::config::ConfigError;
-use golden::common::csr::CsrLayout;
-use golden::common::hash::HashKind;
 use golden::common::sram::RamPorts;
 use rust_hdl::prelude::*;
 
-/// Address bits of the SRAM test tops.
-pub const SRAM_TOP_ADDR_BITS: usize = 6;
-/// Word width of the SRAM test tops.
-pub const SRAM_TOP_WIDTH: usize = 40;
-/// Address bits of the RMW test tops (64 entries: many natural hazards).
-pub const RMW_TOP_ADDR_BITS: usize = 6;
-/// Counter width of the RMW test tops.
-pub const RMW_TOP_WIDTH: usize = 32;
-/// Address bits of the report-FIFO test top (16 entries: overflows often).
-pub const FIFO_TOP_ADDR_BITS: usize = 4;
-/// Entry width of the report-FIFO test top.
-pub const FIFO_TOP_WIDTH: usize = 72;
-/// H3 output width in the hash tops.
-pub const HASH_TOP_H3_BITS: usize = 32;
+pub use golden::common::tops::*;
 
 /// The four hash functions of the shared hash unit side by side on one key.
 #[derive(LogicBlock)]
@@ -42,10 +27,6 @@ pub struct HashTop<const K: usize> {
     u_crc32_mpeg2: HashUnit<K, 32>,
     u_h3: HashUnit<K, HASH_TOP_H3_BITS>,
 }
-
-/// The hash functions of a [`HashTop`], in port order.
-pub const HASH_TOP_KINDS: [HashKind; 4] =
-    [HashKind::Crc16Umts, HashKind::Crc16En13757, HashKind::Crc32Mpeg2, HashKind::H3 { out_bits: HASH_TOP_H3_BITS }];
 
 impl<const K: usize> HashTop<K> {
     pub fn new() -> Result<Self, ConfigError> {
@@ -159,33 +140,6 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
         self.out_new.next = self.r_new.q.val();
     }
 }
-
-/// The CSR layout of the CSR test top: the PRNG seed plus three core-like parameters, five counters
-/// (5 × 32 = 160 status bits, so the harness's `[u32; N]` path for ports wider than 128 bits is exercised).
-pub fn csr_top_layout() -> CsrLayout {
-    CsrLayout::new(
-        vec![
-            ("prng_seed".into(), 0),
-            ("threshold".into(), 0x8000_0000),
-            ("mode".into(), 1),
-            ("expiry".into(), 100_000),
-        ],
-        vec!["packets".into(), "insertions".into(), "reports".into(), "drops".into(), "evictions".into()],
-    )
-    .with_ident(CSR_TOP_IDENT)
-    .doc("prng_seed", "PRNG seed (a write loads the PRNG at the same edge)")
-    .doc("threshold", "a core-like parameter")
-    .doc("mode", "a core-like parameter")
-    .doc("expiry", "a core-like parameter")
-    .doc("packets", "status input word 0")
-    .doc("insertions", "status input word 1")
-    .doc("reports", "status input word 2")
-    .doc("drops", "status input word 3")
-    .doc("evictions", "status input word 4")
-}
-
-/// Identity of the CSR test top (so the co-simulation also reads the identity registers).
-pub const CSR_TOP_IDENT: golden::common::csr::CoreIdent = golden::common::csr::CoreIdent::new(b"CSRT", 1, 0);
 
 /// CSR bank with a PRNG seeded through it: a write to `prng_seed` loads the PRNG at the same edge.
 #[derive(LogicBlock)]

@@ -61,7 +61,7 @@ crate::impl_for! {
 
 /// The configuration of a FineComb top, from hdl's list.
 pub fn top_config(name: &str) -> FinecombCoreConfig {
-    crate::harness::top_config(hdl::tops::finecomb_tops(), name)
+    crate::harness::top_config(name)
 }
 
 /// Random run-time settings that fit the core, as CSR writes (`wrap_phase`: bank 0 with one bucket and

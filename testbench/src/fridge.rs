@@ -58,7 +58,7 @@ crate::impl_for! {
 
 /// The configuration of a fridge top, from hdl's list.
 pub fn top_config(name: &str) -> FridgeConfig {
-    crate::harness::top_config(hdl::tops::fridge_tops(), name)
+    crate::harness::top_config(name)
 }
 
 /// Settings written through the CSR port after every reset.

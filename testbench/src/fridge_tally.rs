@@ -11,7 +11,6 @@ use crate::models::FridgeTally;
 use crate::ports::ReadOutputs;
 use golden::fridge::tally::{TallyCycleModel, TallyInputs};
 use golden::fridge::Report;
-use hdl::tops::fridge_tally_config;
 use rand::Rng;
 
 crate::top_outputs! {
@@ -28,7 +27,7 @@ crate::top_outputs! {
 }
 
 pub fn run(cfg: &RunConfig) -> RunReport {
-    let fcfg = fridge_tally_config();
+    let fcfg: golden::fridge::FridgeConfig = crate::harness::top_config(FridgeTally::NAME);
     let mut run = Run::new(FridgeTally::NAME, cfg);
     let mut sim = Sim::new(FridgeTally::new(cfg.x_seed), cfg.vcd.clone());
     let mut gold = TallyCycleModel::new(&fcfg);

@@ -27,10 +27,22 @@ pub trait Model {
     fn dump(&mut self, t: u64);
 }
 
-/// The generation-time configuration of top `name` in one of hdl's lists of `(name, configuration)`
-/// (`hdl::tops::fridge_tops()`, `finecomb_tops()`, …); panics naming the top if it is not there.
-pub fn top_config<C>(tops: Vec<(&'static str, C)>, name: &str) -> C {
-    tops.into_iter().find(|(n, _)| *n == name).map(|(_, c)| c).unwrap_or_else(|| panic!("no top {name} in hdl's list"))
+/// The manifest that build.rs wrote beside the Verilog the models were built from (`hdl::emit`): every
+/// top's ports and generation parameters. The testbench reads a top's configuration from it rather than
+/// linking the RTL crate, so a co-simulation build compiles `hdl` once, as the build script's dependency.
+pub const MANIFEST: &str = include_str!(concat!(env!("OUT_DIR"), "/verilog/manifest.json"));
+
+/// The generation-time configuration of top `name` (its `params` in [`MANIFEST`], e.g. a
+/// `golden::fridge::FridgeConfig`); panics naming the top if it is not there or its parameters are not a `C`.
+pub fn top_config<C: serde::de::DeserializeOwned>(name: &str) -> C {
+    static TOPS: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    let tops = TOPS.get_or_init(|| serde_json::from_str(MANIFEST).expect("build.rs writes a JSON manifest"));
+    let top = tops["tops"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == name))
+        .unwrap_or_else(|| panic!("no top {name} in the manifest"));
+    serde_json::from_value(top["params"].clone())
+        .unwrap_or_else(|e| panic!("top {name}: its parameters are not a {}: {e}", std::any::type_name::<C>()))
 }
 
 /// A model plus its cycle counter and waveform switch.
@@ -141,7 +153,15 @@ impl Scoreboard {
         }
     }
     /// Compares bits `hi..=lo` of a wide signal, named `signal[hi:lo]` (the name is only built for a mismatch).
-    pub fn check_slice(&mut self, cycle: u64, signal: &str, lo: usize, hi: usize, expected: Option<u128>, actual: u128) {
+    pub fn check_slice(
+        &mut self,
+        cycle: u64,
+        signal: &str,
+        lo: usize,
+        hi: usize,
+        expected: Option<u128>,
+        actual: u128,
+    ) {
         let Some(expected) = expected else { return };
         self.checks += 1;
         if expected != actual {

@@ -7,6 +7,7 @@ pub mod hash;
 pub mod prng;
 pub mod rmw;
 pub mod sram;
+pub mod tops;
 
 pub use config::ConfigError;
 

@@ -18,7 +18,7 @@ use super::config::ConfigError;
 use super::mask128;
 
 /// Port structure of a RAM.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RamPorts {
     /// One read port and one write port per cycle: cores run at II = 1.
     Dual,

@@ -235,7 +235,7 @@ fn get(w: &[u32], offset: usize, width: usize) -> u64 {
 pub const FINECOMB_IDENT: crate::common::csr::CoreIdent = crate::common::csr::CoreIdent::new(b"FCMB", 1, 0);
 
 /// Generation-time shape of a FineComb core (the RTL's generics follow from it).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FinecombCoreConfig {
     /// Role, LDA mode, number of banks; the banks' `buckets`/`stash_depth` are the CSRs' reset values.
     pub shape: FinecombConfig,

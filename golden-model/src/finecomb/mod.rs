@@ -66,7 +66,7 @@
 use crate::common::config::{check_range, ConfigError, TIMESTAMP_BITS};
 use crate::common::hash::{HashKind, XorHash};
 use crate::common::mask128;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Width of the packet key (invariant header fields).
 pub const KEY_BITS: usize = 128;
@@ -90,14 +90,14 @@ pub const MAX_STASH_DEPTH: usize = 16384;
 pub const DEFAULT_BANKS: usize = 4;
 
 /// Which end of the measured path a core sits at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Role {
     Sender,
     Receiver,
 }
 
 /// Generation-time shape of one bank.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BankConfig {
     /// Buckets M (1..=[`MAX_BUCKETS`], any value).
     pub buckets: usize,
@@ -106,7 +106,7 @@ pub struct BankConfig {
 }
 
 /// Generation-time shape of a FineComb core. Sampling thresholds are run-time ([`FinecombRuntime`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FinecombConfig {
     pub role: Role,
     /// 1..=[`MAX_BANKS`] banks, sharing the digest.

@@ -87,7 +87,7 @@ pub mod sizes {
 pub const FRIDGE_IDENT: crate::common::csr::CoreIdent = crate::common::csr::CoreIdent::new(b"FRDG", 1, 0);
 
 /// Generation-time shape of a fridge core.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FridgeConfig {
     /// log2 of each fridge's entry count M_k (2..=16); 1..=8 fridges.
     pub addr_bits: Vec<usize>,

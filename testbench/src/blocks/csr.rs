@@ -9,7 +9,7 @@ use crate::models::Csr;
 use golden::common::config::{CSR_ID_ADDR, CSR_STATUS_BASE, CSR_VERSION_ADDR};
 use golden::common::csr::{CsrInputs, CsrModel};
 use golden::common::prng::{PrngInputs, PrngModel};
-use hdl::tops::csr_top_layout;
+use golden::common::tops::csr_top_layout;
 use rand::Rng;
 
 pub fn run(cfg: &RunConfig) -> RunReport {

@@ -6,7 +6,7 @@ use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::Fifo;
 use golden::common::fifo::{FifoInputs, FifoModel};
 use golden::common::mask128;
-use hdl::tops::{FIFO_TOP_ADDR_BITS, FIFO_TOP_WIDTH};
+use golden::common::tops::{FIFO_TOP_ADDR_BITS, FIFO_TOP_WIDTH};
 use rand::Rng;
 
 pub fn run(cfg: &RunConfig) -> RunReport {

@@ -5,7 +5,7 @@ use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{Hash104, Hash128};
 use golden::common::hash::{HashUnitModel, XorHash};
 use golden::common::mask128;
-use hdl::tops::HASH_TOP_KINDS;
+use golden::common::tops::HASH_TOP_KINDS;
 use rand::Rng;
 
 macro_rules! hash_runner {

@@ -11,7 +11,7 @@ use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwSp};
 use golden::common::rmw::{RmwInputs, RmwModel, RmwStage};
 use golden::common::sram::RamPorts;
-use hdl::tops::{RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH};
+use golden::common::tops::{RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH};
 use rand::Rng;
 
 /// The counter-table decision: write `old + delta` unless delta is zero.

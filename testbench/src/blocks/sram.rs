@@ -6,7 +6,7 @@ use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{SramDp, SramSp};
 use golden::common::mask128;
 use golden::common::sram::{RamPorts, SramInputs, SramModel};
-use hdl::tops::{SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH};
+use golden::common::tops::{SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH};
 use rand::Rng;
 
 macro_rules! sram_runner {

@@ -1,0 +1,52 @@
+//! Shapes of the shared blocks' co-simulation tops (`hdl::tops`, declared as builds in
+//! `hdl::common::builds`): sizes, hash functions and the CSR test bank's register map, used by the RTL and by
+//! the testbench that drives it.
+
+use super::csr::{CoreIdent, CsrLayout};
+use super::hash::HashKind;
+
+/// Address bits of the SRAM test tops.
+pub const SRAM_TOP_ADDR_BITS: usize = 6;
+/// Word width of the SRAM test tops.
+pub const SRAM_TOP_WIDTH: usize = 40;
+/// Address bits of the RMW test tops (64 entries: many natural hazards).
+pub const RMW_TOP_ADDR_BITS: usize = 6;
+/// Counter width of the RMW test tops.
+pub const RMW_TOP_WIDTH: usize = 32;
+/// Address bits of the report-FIFO test top (16 entries: overflows often).
+pub const FIFO_TOP_ADDR_BITS: usize = 4;
+/// Entry width of the report-FIFO test top.
+pub const FIFO_TOP_WIDTH: usize = 72;
+/// H3 output width in the hash tops.
+pub const HASH_TOP_H3_BITS: usize = 32;
+
+/// The hash functions of a hash top (`hdl::tops::HashTop`), in port order.
+pub const HASH_TOP_KINDS: [HashKind; 4] =
+    [HashKind::Crc16Umts, HashKind::Crc16En13757, HashKind::Crc32Mpeg2, HashKind::H3 { out_bits: HASH_TOP_H3_BITS }];
+
+/// The CSR layout of the CSR test top: the PRNG seed plus three core-like parameters, five counters
+/// (5 × 32 = 160 status bits, so the harness's `[u32; N]` path for ports wider than 128 bits is exercised).
+pub fn csr_top_layout() -> CsrLayout {
+    CsrLayout::new(
+        vec![
+            ("prng_seed".into(), 0),
+            ("threshold".into(), 0x8000_0000),
+            ("mode".into(), 1),
+            ("expiry".into(), 100_000),
+        ],
+        vec!["packets".into(), "insertions".into(), "reports".into(), "drops".into(), "evictions".into()],
+    )
+    .with_ident(CSR_TOP_IDENT)
+    .doc("prng_seed", "PRNG seed (a write loads the PRNG at the same edge)")
+    .doc("threshold", "a core-like parameter")
+    .doc("mode", "a core-like parameter")
+    .doc("expiry", "a core-like parameter")
+    .doc("packets", "status input word 0")
+    .doc("insertions", "status input word 1")
+    .doc("reports", "status input word 2")
+    .doc("drops", "status input word 3")
+    .doc("evictions", "status input word 4")
+}
+
+/// Identity of the CSR test top (so the co-simulation also reads the identity registers).
+pub const CSR_TOP_IDENT: CoreIdent = CoreIdent::new(b"CSRT", 1, 0);
