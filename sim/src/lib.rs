@@ -1,4 +1,3 @@
-pub mod table;
 //! # sim — netmeas traffic, control-plane estimators and experiments
 //!
 //! Library half of the `sim` crate (the `netmeas` CLI in `main.rs` is the other half). Data flows one way:

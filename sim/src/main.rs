@@ -1,8 +1,5 @@
 //! `netmeas`: emit the Verilog of every core and run the demo (RTL cross-checked against golden).
 
-mod bench;
-mod synth;
-
 use clap::{ArgMatches, Command, FromArgMatches, Parser, Subcommand};
 use sim::cli::CoreCli;
 use std::path::PathBuf;
@@ -52,10 +49,10 @@ enum Cmd {
     /// Synthesize cores for ECP5 (LFE5U-85F, speed 8, out of context) with the pinned YoWASP Yosys and
     /// nextpnr-ecp5 (scripts/setup_synth.sh installs them): LUT4, FF, DP16KD, MULT18, Fmax over placement
     /// seeds, memory needed versus block RAM used, critical paths.
-    Synth(synth::SynthArgs),
+    Synth(synth::flow::SynthArgs),
     /// Benchmarks: packets per cycle under saturated hazard traffic, the Rust harness against a plain C++
     /// Verilator loop on the same stimulus, golden-model against co-simulation speed.
-    Bench(bench::BenchArgs),
+    Bench(synth::bench::BenchArgs),
     /// The main job: emit and lint the Verilog, then run every block's RTL against its golden model on
     /// random traffic and print a table (block, cycles, transactions, mismatches, cycles/s).
     Demo {
@@ -159,6 +156,17 @@ fn demo(_: u64, _: Option<u64>, _: &PathBuf, _: Option<PathBuf>) -> Result<(), S
     Err(sim::RTL_MISSING.into())
 }
 
+/// `netmeas bench` (the benchmarks run the Verilated cores).
+fn bench(args: &synth::bench::BenchArgs) -> Result<(), String> {
+    #[cfg(feature = "rtl")]
+    return synth::bench::run(args);
+    #[cfg(not(feature = "rtl"))]
+    {
+        let _ = args;
+        Err(sim::RTL_MISSING.into())
+    }
+}
+
 /// `netmeas run <core>`: one core of [`CORES`] and the matches of its subcommand.
 struct RunCore {
     core: &'static dyn CoreCli,
@@ -198,8 +206,8 @@ fn main() -> ExitCode {
         }
         Cmd::Demo { transactions, seed, out, vcd_dir } => demo(transactions, seed, &out, vcd_dir),
         Cmd::Run { core } => core.core.run(&core.matches),
-        Cmd::Synth(a) => synth::run(&a),
-        Cmd::Bench(a) => bench::run(&a),
+        Cmd::Synth(a) => synth::flow::run(&a),
+        Cmd::Bench(a) => bench(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
