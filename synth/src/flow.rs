@@ -179,8 +179,7 @@ fn synth_one(
     let (ring_top, verilog, ring) = with_io_ring(&cfg.top);
     std::fs::write(dir.join(format!("{top}.v")), verilog).map_err(|e| format!("writing {top}.v: {e}"))?;
     log(&format!("{top}: yosys synth_ecp5"));
-    let script =
-        format!("read_verilog {top}.v; synth_ecp5 -top {ring_top} -json {top}.json; tee -q -o stat.txt stat");
+    let script = format!("read_verilog {top}.v; synth_ecp5 -top {ring_top} -json {top}.json; tee -q -o stat.txt stat");
     run_tool(
         &dir,
         &tools.yosys,
@@ -219,8 +218,7 @@ fn synth_one(
         ])
         .collect();
         run_tool(&dir, &tools.nextpnr, &nargs, &format!("nextpnr-ecp5 on {top} (seed {seed})"))?;
-        let text =
-            std::fs::read_to_string(dir.join(&report)).map_err(|e| format!("reading {report}: {e}"))?;
+        let text = std::fs::read_to_string(dir.join(&report)).map_err(|e| format!("reading {report}: {e}"))?;
         let r: Value = serde_json::from_str(&text).map_err(|e| format!("parsing {report}: {e}"))?;
         let (clock, fmax) = crate::report::fmax(&r, &report)?;
         let crit = crit_path(&r, &clock);
@@ -353,8 +351,7 @@ pub fn run(args: &SynthArgs) -> Result<(), String> {
     }
     let configs = hdl::synth_tops::configs(Some(&args.core), &only)?;
     let tools = find_tools()?;
-    let command =
-        std::iter::once("netmeas".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+    let command = std::iter::once("netmeas".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
     let quiet = args.json;
     let mut say = |m: &str| {
         if !quiet {

@@ -32,4 +32,3 @@ pub fn machine() -> String {
         .unwrap_or_else(|| "unknown CPU".into());
     format!("{cpu}, {} hardware threads", std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }
-

@@ -185,7 +185,14 @@ mod tests {
         assert_eq!(c.levels, 2, "two logic cells; clk-to-q and setup are not levels");
         assert!((c.logic_ns - 1.30).abs() < 1e-9 && (c.routing_ns - 5.25).abs() < 1e-9, "{c:?}");
         assert!((c.delay_ns - 6.55).abs() < 1e-9);
-        assert_eq!(c.nets, ["core.rmw.old[3]", "core.rmw.fwd_sel_LUT4_B_Z_CCU2C_COUT_CIN_PFUMX_ALUT_Z_L6MUX21_D0_Z_LUT4_Z_C_Z", "core.rmw.new[3]"]);
+        assert_eq!(
+            c.nets,
+            [
+                "core.rmw.old[3]",
+                "core.rmw.fwd_sel_LUT4_B_Z_CCU2C_COUT_CIN_PFUMX_ALUT_Z_L6MUX21_D0_Z_LUT4_Z_C_Z",
+                "core.rmw.new[3]"
+            ]
+        );
         assert_eq!(c.worst_step, "routing 2.50 ns on core.rmw.fwd_sel_LUT4_B_Z_CCU2C_COUT_CIN…UX21_D0_Z_LUT4_Z_C_Z");
         assert_eq!(
             c.summary(),

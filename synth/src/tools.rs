@@ -33,16 +33,9 @@ fn tool_version(bin: &str, arg: &str) -> Result<String, String> {
     match o {
         Ok(o) if o.status.success() => {
             let s = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
-            Ok(s.lines()
-                .filter(|l| !l.starts_with("Preparing"))
-                .collect::<Vec<_>>()
-                .join(" ")
-                .trim()
-                .to_string())
+            Ok(s.lines().filter(|l| !l.starts_with("Preparing")).collect::<Vec<_>>().join(" ").trim().to_string())
         }
-        Ok(o) => {
-            Err(format!("`{bin} {arg}` failed ({}): {}", o.status, String::from_utf8_lossy(&o.stderr).trim()))
-        }
+        Ok(o) => Err(format!("`{bin} {arg}` failed ({}): {}", o.status, String::from_utf8_lossy(&o.stderr).trim())),
         Err(e) => Err(format!("`{bin}` not found ({e}): {}", install_hint())),
     }
 }

@@ -117,7 +117,15 @@ impl Experiment for Finecomb {
         println!(
             "FineComb §V: T = {} packets/interval, β = {}, {} reordering ρ = {} (tuple {:?}), storage {}, {} bank(s), \
              {} seeds, engine {}",
-            a.packets, a.loss, a.reorder, a.rho, setup.traffic.tuple(), a.buckets, a.banks, a.run.seeds, a.run.engine
+            a.packets,
+            a.loss,
+            a.reorder,
+            a.rho,
+            setup.traffic.tuple(),
+            a.buckets,
+            a.banks,
+            a.run.seeds,
+            a.run.engine
         );
         print_rows(&setup, &acc)
     }
@@ -192,6 +200,8 @@ fn print_rows(setup: &Setup, acc: &[(Method, Accumulator)]) -> Result<(), String
             );
         }
     }
-    println!("(relative errors |estimate − truth| / truth averaged over seeds; \"seeds\": seeds with a delay estimate)");
+    println!(
+        "(relative errors |estimate − truth| / truth averaged over seeds; \"seeds\": seeds with a delay estimate)"
+    );
     Ok(())
 }

@@ -250,25 +250,13 @@ fn run_cores(
     engine: Engine,
 ) -> Result<Vec<(IntervalReport, IntervalReport)>, String> {
     let golden = golden_cores(traffic, plans)?;
-    if engine == Engine::Golden {
-        return Ok(golden);
+    match engine {
+        Engine::Golden => Ok(golden),
+        #[cfg(feature = "rtl")]
+        Engine::Rtl => super::rtl::cores(traffic, plans, golden),
+        #[cfg(not(feature = "rtl"))]
+        Engine::Rtl => Err(crate::RTL_MISSING.into()),
     }
-    let mut out = Vec::new();
-    for (plan, (gs, gr)) in plans.iter().zip(golden) {
-        let s = super::rtl::end(traffic, plan, Role::Sender)?;
-        let r = super::rtl::end(traffic, plan, Role::Receiver)?;
-        for (end, rtl, gold) in [("sender", &s, &gs), ("receiver", &r, &gr)] {
-            if rtl != gold {
-                let bank = rtl.banks.iter().zip(&gold.banks).position(|(a, b)| a != b);
-                return Err(format!(
-                    "{end}: the RTL readout of the measured interval differs from the golden transaction model's \
-                     (first differing bank: {bank:?})"
-                ));
-            }
-        }
-        out.push((s, r));
-    }
-    Ok(out)
 }
 
 /// [`run_cores`] on the golden transaction model.

@@ -6,4 +6,5 @@ pub mod cli;
 pub mod estimate;
 pub mod experiment;
 pub mod params;
+#[cfg(feature = "rtl")]
 mod rtl;

@@ -71,8 +71,11 @@ impl FridgeArgs {
         if !(self.max_delay_ms > 0.001 && self.max_delay_ms.is_finite()) {
             return Err(format!("--max-delay-ms {}: must exceed 0.001 (the 1 µs lower end)", self.max_delay_ms));
         }
-        let params =
-            SyntheticParams { max_delay_ms: self.max_delay_ms, samples: self.samples as usize, ..SyntheticParams::paper() };
+        let params = SyntheticParams {
+            max_delay_ms: self.max_delay_ms,
+            samples: self.samples as usize,
+            ..SyntheticParams::paper()
+        };
         let source = match self.trace.as_str() {
             "synthetic" => TraceSource::Synthetic(params),
             "wide" => TraceSource::Wide(SyntheticParams { max_delay_ms: 1000.0, ..params }),

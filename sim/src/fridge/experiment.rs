@@ -76,7 +76,10 @@ pub(super) fn golden_run(
 pub fn run_core(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace, engine: Engine) -> Result<CoreRun, String> {
     let (reports, tally) = match engine {
         Engine::Golden => golden_run(cfg, rt, trace)?,
+        #[cfg(feature = "rtl")]
         Engine::Rtl => super::rtl::run(cfg, rt, trace)?,
+        #[cfg(not(feature = "rtl"))]
+        Engine::Rtl => return Err(crate::RTL_MISSING.into()),
     };
     Ok(CoreRun { samples: reports.iter().map(|r| Sample::from_report(cfg, r)).collect(), tally })
 }
@@ -215,10 +218,9 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
             None => pilot()?,
         };
         let (addr_bits, targets) = multi_fridge_plan(bits, n, &c)?;
-        let mut cfg = FridgeConfig { addr_bits, ..setup.core.clone() };
-        if setup.engine == Engine::Rtl {
-            cfg = super::rtl::config(&cfg).unwrap_or(cfg);
-        }
+        let cfg = FridgeConfig { addr_bits, ..setup.core.clone() };
+        #[cfg(feature = "rtl")]
+        let cfg = if setup.engine == Engine::Rtl { super::rtl::config(&cfg).unwrap_or(cfg) } else { cfg };
         let ps: Vec<f64> =
             (0..n).map(|k| auto_p(cfg.entries(k), rate * cfg.share(k), targets[k] * 1e-9)).collect();
         Some(fridge_method(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true)?)

@@ -3,4 +3,5 @@
 pub mod cli;
 pub mod estimate;
 pub mod experiment;
+#[cfg(feature = "rtl")]
 mod rtl;

@@ -75,13 +75,7 @@ impl RmwTraffic {
 }
 
 /// Saturated traffic into an RMW top, checked against golden; counts cycles from the first ready cycle.
-fn rmw_throughput<M: RmwTop>(
-    top: &'static str,
-    m: M,
-    ports: RamPorts,
-    packets: u64,
-    seed: u64,
-) -> Throughput {
+fn rmw_throughput<M: RmwTop>(top: &'static str, m: M, ports: RamPorts, packets: u64, seed: u64) -> Throughput {
     use hdl::tops::{RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH};
     let mut sim = Sim::new(m, None);
     let mut gold = RmwModel::new(ports, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH);
@@ -108,16 +102,14 @@ fn rmw_throughput<M: RmwTop>(
         if let Some(p) = prev {
             match p {
                 Some((i, old, new)) => {
-                    mismatches +=
-                        (rtl[1] != 1 || rtl[2] != i as u128 || rtl[3] != old || rtl[4] != new) as u64
+                    mismatches += (rtl[1] != 1 || rtl[2] != i as u128 || rtl[3] != old || rtl[4] != new) as u64
                 }
                 None => mismatches += (rtl[1] != 0) as u64,
             }
         }
-        prev =
-            Some(out.stage.map(|st| {
-                (st.index, st.old, (st.old + st.payload) & golden::common::mask128(RMW_TOP_WIDTH))
-            }));
+        prev = Some(
+            out.stage.map(|st| (st.index, st.old, (st.old + st.payload) & golden::common::mask128(RMW_TOP_WIDTH))),
+        );
         let ready = rtl[0] == 1;
         started |= ready;
         if started {
@@ -185,7 +177,6 @@ fn rmw_rust_loop(stim: &[u64], x_seed: u64) -> (u64, f64) {
     }
     (sum, start.elapsed().as_secs_f64())
 }
-
 
 fn golden_rmw(ports: RamPorts, n: u64, seed: u64) -> f64 {
     let mut t = RmwTraffic::new(seed, hdl::tops::RMW_TOP_ADDR_BITS, 0.9);

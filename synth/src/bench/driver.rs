@@ -2,7 +2,11 @@
 
 use super::simspeed::sim_speed;
 use super::{BenchArgs, GoldenSpeed, CORES};
-use crate::table::{flagged, Align::{Left, Right}, Table};
+use crate::table::{
+    flagged,
+    Align::{Left, Right},
+    Table,
+};
 use golden::common::sram::RamPorts;
 use serde_json::{json, Value};
 use testbench::harness::RunConfig;
@@ -125,8 +129,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         for g in CORES.iter().flat_map(|c| (c.golden)()) {
             say(&format!("golden vs co-simulation: {}", g.block));
             let secs = (g.golden)(args.transactions, args.seed);
-            let runner =
-                testbench::blocks::ALL
+            let runner = testbench::blocks::ALL
                 .iter()
                 .chain(testbench::fridge::ALL)
                 .chain(testbench::finecomb::ALL)
@@ -141,11 +144,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                         vcd: None,
                     };
                     let r = run(&cfg);
-                    (
-                        r.transactions as f64 / r.seconds.max(1e-9),
-                        r.cycles_per_second(),
-                        r.scoreboard.is_clean(),
-                    )
+                    (r.transactions as f64 / r.seconds.max(1e-9), r.cycles_per_second(), r.scoreboard.is_clean())
                 }
                 None => (f64::NAN, f64::NAN, true),
             };
@@ -159,10 +158,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             });
         }
         if !quiet {
-            println!(
-                "Golden-model speed vs RTL co-simulation ({} transactions each, release)",
-                args.transactions
-            );
+            println!("Golden-model speed vs RTL co-simulation ({} transactions each, release)", args.transactions);
             let mut table = Table::new(&[
                 ("block", Left),
                 ("golden M trans/s", Right),

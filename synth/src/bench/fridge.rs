@@ -67,12 +67,7 @@ fn fridge_runtime() -> FridgeRuntime {
 /// A fridge top at full rate (`testbench::fridge::run_trace`: a packet offered every cycle, RTL checked
 /// against the golden cycle model every cycle); packets per cycle from the second accepted packet to the
 /// last (the first waits in the front register through the table's reset sweep).
-fn fridge_throughput<M: FridgeTop>(
-    top: &'static str,
-    make: fn(u64) -> M,
-    packets: u64,
-    seed: u64,
-) -> Throughput {
+fn fridge_throughput<M: FridgeTop>(top: &'static str, make: fn(u64) -> M, packets: u64, seed: u64) -> Throughput {
     let ports = testbench::fridge::top_config(top).ports;
     let trace = fridge_packets(packets, seed);
     let b2b = trace.windows(2).filter(|w| w[0].id == w[1].id).count();

@@ -21,8 +21,8 @@
 //! (`driver.rs`), the C++ loop (`simspeed.rs`) and the tables are shared. Everything but [`BenchArgs`]
 //! needs the `rtl` feature (Verilated models).
 
-use std::path::PathBuf;
 use golden::common::sram::RamPorts;
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[cfg(feature = "rtl")]

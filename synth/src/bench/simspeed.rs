@@ -24,7 +24,6 @@ pub struct SpeedBench {
     pub rust: fn(&[u64], u64) -> (u64, f64),
 }
 
-
 /// Folds the 32-bit words of a wide port, low word first.
 pub fn fold_words(mut sum: u64, v: u128, words: usize) -> u64 {
     for w in 0..words {
@@ -32,7 +31,6 @@ pub fn fold_words(mut sum: u64, v: u128, words: usize) -> u64 {
     }
     sum
 }
-
 
 fn cpp_main(top: &str, inputs: &[&str], outputs: &[&str]) -> String {
     let k = inputs.len();
@@ -196,11 +194,5 @@ pub fn sim_speed(b: &SpeedBench, args: &BenchArgs, say: &mut dyn FnMut(&str)) ->
         rust.push(args.cycles as f64 / rsec);
         cpp.push(args.cycles as f64 / csec);
     }
-    Ok(Speed {
-        top: b.top,
-        cycles: args.cycles,
-        rust_cps: best(rust),
-        cpp_cps: best(cpp),
-        checksums_agree: agree,
-    })
+    Ok(Speed { top: b.top, cycles: args.cycles, rust_cps: best(rust), cpp_cps: best(cpp), checksums_agree: agree })
 }
