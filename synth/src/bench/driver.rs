@@ -2,17 +2,33 @@
 
 use super::simspeed::sim_speed;
 use super::{BenchArgs, GoldenSpeed, CORES};
-use crate::table::{
-    flagged,
-    Align::{Left, Right},
-    Table,
-};
+use crate::table::Align::{self, Left, Right};
+use crate::table::{flagged, Cell, Table};
 use golden::common::sram::RamPorts;
 use serde_json::{json, Value};
 use testbench::harness::RunConfig;
 
 fn want(args: &BenchArgs, part: &str) -> bool {
     args.only.is_empty() || args.only.iter().any(|o| o == part)
+}
+
+/// One part's results: a titled table on the terminal (unless `quiet`, i.e. JSON), and its rows as JSON.
+fn section<T>(
+    quiet: bool,
+    title: &str,
+    columns: &[(&str, Align)],
+    rows: &[T],
+    cells: impl Fn(&T) -> Vec<Cell>,
+    json: impl Fn(&T) -> Value,
+) -> Value {
+    if !quiet {
+        println!("{title}");
+        let mut table = Table::new(columns);
+        rows.iter().for_each(|r| table.row(cells(r)));
+        print!("{}", table.text());
+        println!();
+    }
+    rows.iter().map(json).collect::<Vec<Value>>().into()
 }
 
 /// Runs `netmeas bench`.
@@ -32,9 +48,10 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if want(args, "throughput") {
         say(&format!("throughput: {} packets per top, saturated", args.packets));
         let t: Vec<_> = CORES.iter().flat_map(|c| (c.throughput)(args.packets, args.seed)).collect();
-        if !quiet {
-            println!("Throughput (saturated traffic, RTL checked against golden)");
-            let mut table = Table::new(&[
+        report["throughput"] = section(
+            quiet,
+            "Throughput (saturated traffic, RTL checked against golden)",
+            &[
                 ("top", Left),
                 ("RAM", Right),
                 ("packets", Right),
@@ -43,9 +60,10 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 ("target", Right),
                 ("b2b", Right),
                 ("mismatches", Right),
-            ]);
-            for x in &t {
-                table.row(vec![
+            ],
+            &t,
+            |x| {
+                vec![
                     x.top.into(),
                     (if x.ports == RamPorts::Dual { "dual" } else { "sgl" }).into(),
                     x.packets.to_string().into(),
@@ -54,11 +72,14 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                     format!("{:.2}", x.target).into(),
                     format!("{:.1}%", 100.0 * x.same_index_back_to_back).into(),
                     x.mismatches.to_string().into(),
-                ]);
-            }
-            print!("{}", table.text());
-            println!();
-        }
+                ]
+            },
+            |x| {
+                json!({"top": x.top, "ports": x.ports, "packets": x.packets, "cycles": x.cycles,
+                       "packets_per_cycle": x.per_cycle(), "target": x.target,
+                       "same_index_back_to_back": x.same_index_back_to_back, "mismatches": x.mismatches})
+            },
+        );
         for x in t.iter().filter(|x| !x.ok()) {
             failures.push(format!(
                 "{}: {:.4} packets/cycle (target {}), {} mismatches",
@@ -68,45 +89,40 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 x.mismatches
             ));
         }
-        report["throughput"] = t
-            .iter()
-            .map(|x| {
-                json!({"top": x.top, "ports": x.ports, "packets": x.packets, "cycles": x.cycles,
-                       "packets_per_cycle": x.per_cycle(), "target": x.target,
-                       "same_index_back_to_back": x.same_index_back_to_back, "mismatches": x.mismatches})
-            })
-            .collect::<Vec<Value>>()
-            .into();
     }
     if want(args, "simspeed") {
         let mut rows = Vec::new();
         for b in CORES.iter().flat_map(|c| (c.speed)()) {
             rows.push(sim_speed(&b, args, &mut say)?);
         }
-        if !quiet {
-            println!(
+        report["simspeed"] = section(
+            quiet,
+            &format!(
                 "Simulation speed: Rust harness vs plain C++ Verilator loop ({} cycles, best of {})",
                 args.cycles, args.repeat
-            );
-            let mut table = Table::new(&[
+            ),
+            &[
                 ("top", Left),
                 ("Rust M cycles/s", Right),
                 ("C++ M cycles/s", Right),
                 ("ratio", Right),
                 ("checksums", Right),
-            ]);
-            for s in &rows {
-                table.row(vec![
+            ],
+            &rows,
+            |s| {
+                vec![
                     s.top.into(),
                     format!("{:.2}", s.rust_cps / 1e6).into(),
                     format!("{:.2}", s.cpp_cps / 1e6).into(),
                     format!("{:.0}%", 100.0 * s.ratio()).into(),
                     if s.checksums_agree { "agree".into() } else { flagged("differ") },
-                ]);
-            }
-            print!("{}", table.text());
-            println!();
-        }
+                ]
+            },
+            |s| {
+                json!({"top": s.top, "cycles": s.cycles, "rust_cycles_per_s": s.rust_cps, "cpp_cycles_per_s": s.cpp_cps,
+                       "ratio": s.ratio(), "checksums_agree": s.checksums_agree})
+            },
+        );
         for s in rows.iter().filter(|s| !s.checksums_agree || s.ratio() < 0.7) {
             failures.push(format!(
                 "{}: harness at {:.0}% of C++ (checksums agree: {})",
@@ -115,14 +131,6 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 s.checksums_agree
             ));
         }
-        report["simspeed"] = rows
-            .iter()
-            .map(|s| {
-                json!({"top": s.top, "cycles": s.cycles, "rust_cycles_per_s": s.rust_cps, "cpp_cycles_per_s": s.cpp_cps,
-                       "ratio": s.ratio(), "checksums_agree": s.checksums_agree})
-            })
-            .collect::<Vec<Value>>()
-            .into();
     }
     if want(args, "golden") {
         let mut rows = Vec::new();
@@ -157,38 +165,34 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 cosim_clean: clean,
             });
         }
-        if !quiet {
-            println!("Golden-model speed vs RTL co-simulation ({} transactions each, release)", args.transactions);
-            let mut table = Table::new(&[
+        report["golden"] = section(
+            quiet,
+            &format!("Golden-model speed vs RTL co-simulation ({} transactions each, release)", args.transactions),
+            &[
                 ("block", Left),
                 ("golden M trans/s", Right),
                 ("co-sim M trans/s", Right),
                 ("co-sim M cycles/s", Right),
                 ("match", Right),
-            ]);
-            for g in &rows {
-                table.row(vec![
+            ],
+            &rows,
+            |g| {
+                vec![
                     g.block.into(),
                     format!("{:.2}", g.golden_tps / 1e6).into(),
                     format!("{:.2}", g.cosim_tps / 1e6).into(),
                     format!("{:.2}", g.cosim_cps / 1e6).into(),
                     if g.cosim_clean { "yes".into() } else { flagged("no") },
-                ]);
-            }
-            print!("{}", table.text());
-            println!();
-        }
+                ]
+            },
+            |g| {
+                json!({"block": g.block, "transactions": g.transactions, "golden_per_s": g.golden_tps,
+                       "cosim_per_s": g.cosim_tps, "cosim_cycles_per_s": g.cosim_cps, "cosim_matches_golden": g.cosim_clean})
+            },
+        );
         for g in rows.iter().filter(|g| !g.cosim_clean) {
             failures.push(format!("{}: co-simulation differs from golden", g.block));
         }
-        report["golden"] = rows
-            .iter()
-            .map(|g| {
-                json!({"block": g.block, "transactions": g.transactions, "golden_per_s": g.golden_tps,
-                       "cosim_per_s": g.cosim_tps, "cosim_cycles_per_s": g.cosim_cps, "cosim_matches_golden": g.cosim_clean})
-            })
-            .collect::<Vec<Value>>()
-            .into();
     }
     if quiet {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
