@@ -5,7 +5,7 @@
 //!   a table, JSON or Markdown (synth/RESULTS.md).
 //! - [`report`]: reading nextpnr's `--report` JSON (Fmax per clock, utilisation, critical path) and the
 //!   block-RAM arithmetic the results are compared with. [`tools`]: finding and running the tools.
-//! - [`bench`]: throughput, simulation speed against a plain C++ Verilator loop, golden-model speed; each
+//! - [`bench`](mod@bench): throughput, simulation speed against a plain C++ Verilator loop, golden-model speed; each
 //!   core's benchmark traffic in its own file under `bench/`. All but its options need the `rtl` feature
 //!   (Verilated models, so Verilator).
 //! - [`table`]: result tables described once and rendered as aligned text or Markdown. It lives here, not in
