@@ -21,8 +21,32 @@ pub enum Engine {
     Rtl,
 }
 
+/// What `--engine rtl` says in a build without the `rtl` feature (no Verilated cores linked in).
+pub const RTL_MISSING: &str = "this netmeas was built without the rtl feature, so it has no Verilated cores \
+                               (rebuild with the default features, which needs Verilator; --engine golden \
+                               runs without)";
+
+impl Engine {
+    /// The name of `--engine`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Golden => "golden",
+            Engine::Rtl => "rtl",
+        }
+    }
+
+    /// `Err(`[`RTL_MISSING`]`)` for the RTL engine in a build without the `rtl` feature: experiments check
+    /// before they start, so such a run fails at once instead of after its golden part.
+    pub fn check(self) -> Result<(), String> {
+        if self == Engine::Rtl && !cfg!(feature = "rtl") {
+            return Err(RTL_MISSING.into());
+        }
+        Ok(())
+    }
+}
+
+pub mod cli;
 pub mod finecomb;
 pub mod fridge;
 pub mod plot;
-pub mod table;
 pub mod traffic;

@@ -91,14 +91,23 @@ fn run_finecomb_json_has_the_issue_keys_per_method() {
 #[test]
 fn run_finecomb_bad_input_is_a_clear_error() {
     for (args, says) in [
-        (&["run", "finecomb", "--engine", "rtl", "--buckets", "20000"][..], "2^13 buckets"),
-        (&["run", "finecomb", "--loss", "1.5"], "--loss"),
+        (&["run", "finecomb", "--loss", "1.5"][..], "--loss"),
         (&["run", "finecomb", "--rho", "2"], "--rho"),
         (&["run", "finecomb", "--stash", "many"], "--stash"),
         (&["run", "finecomb", "--banks", "3"], "--banks"),
         (&["run", "finecomb", "--buckets", "100", "--stash", "400"], "no buckets"),
         (&["run", "finecomb", "--method", "ldaa"], "error"),
         (&["run", "finecomb", "--reorder", "sideways"], "error"),
+        #[cfg(feature = "rtl")]
+        (&["run", "finecomb", "--engine", "rtl", "--buckets", "20000"], "2^13 buckets"),
+        #[cfg(not(feature = "rtl"))]
+        (&["run", "finecomb", "--engine", "rtl"], "without the rtl feature"),
+        #[cfg(not(feature = "rtl"))]
+        (&["run", "fridge", "--engine", "rtl", "--seeds", "1"], "without the rtl feature"),
+        #[cfg(not(feature = "rtl"))]
+        (&["demo"], "without the rtl feature"),
+        #[cfg(not(feature = "rtl"))]
+        (&["bench"], "without the rtl feature"),
     ] {
         let o = netmeas(args);
         let err = String::from_utf8_lossy(&o.stderr);

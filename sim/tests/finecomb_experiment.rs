@@ -153,11 +153,17 @@ fn bad_setups_are_errors() {
     assert!(run_interval(&s, 1).is_err());
     let s = setup(0.01, Reorder::Backward, 0.004, 1, &[]);
     assert!(run_interval(&s, 1).is_err());
+    #[cfg(not(feature = "rtl"))]
+    {
+        let s = Setup { engine: Engine::Rtl, ..setup(0.01, Reorder::Backward, 0.004, 1, &[Method::Finecomb]) };
+        assert!(run_interval(&s, 1).unwrap_err().contains("without the rtl feature"));
+    }
 }
 
 /// The RTL engine (sender and receiver Verilated, cycle-checked against the golden cycle model, readouts
 /// checked against the golden transaction model inside `run_interval`) gives exactly golden's numbers:
 /// one bank with stash (and FineComb−, LDA) and the four-bank layout, at T = 100 000.
+#[cfg(feature = "rtl")]
 #[test]
 fn rtl_engine_gives_exactly_golden_results() {
     for banks in [1, 4] {

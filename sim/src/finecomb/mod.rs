@@ -2,6 +2,9 @@
 //! deviation, loss, stash recovery, multi-bank combination, LDA and LDA+), the parameter formulas of §IV,
 //! and the experiments of §V on the golden cores.
 
+pub mod cli;
 pub mod estimate;
 pub mod experiment;
 pub mod params;
+#[cfg(feature = "rtl")]
+mod rtl;

@@ -62,7 +62,7 @@ pub struct CoreRun {
 }
 
 /// The golden transaction model over a trace: its reports and its tally (swapped and read at the end).
-fn golden_run(
+pub(super) fn golden_run(
     cfg: &FridgeConfig,
     rt: &FridgeRuntime,
     trace: &Trace,
@@ -76,60 +76,12 @@ fn golden_run(
 pub fn run_core(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace, engine: Engine) -> Result<CoreRun, String> {
     let (reports, tally) = match engine {
         Engine::Golden => golden_run(cfg, rt, trace)?,
-        Engine::Rtl => rtl_run(cfg, rt, trace)?,
+        #[cfg(feature = "rtl")]
+        Engine::Rtl => super::rtl::run(cfg, rt, trace)?,
+        #[cfg(not(feature = "rtl"))]
+        Engine::Rtl => return Err(crate::RTL_MISSING.into()),
     };
     Ok(CoreRun { samples: reports.iter().map(|r| Sample::from_report(cfg, r)).collect(), tally })
-}
-
-/// The built RTL configuration with these fridge sizes (its field widths may differ from `cfg`'s), if any:
-/// `--engine rtl` runs the multi-fridge on the four-fridge build (`--fridges 4` at the default 1024 entries).
-fn rtl_config(cfg: &FridgeConfig) -> Option<FridgeConfig> {
-    ["fridge_dp", "fridge4_dp"].map(testbench::fridge::top_config).into_iter().find(|t| t.addr_bits == cfg.addr_bits)
-}
-
-fn rtl_run(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace) -> Result<(Vec<Report>, Vec<TallyRecord>), String> {
-    use testbench::fridge::{run_trace, top_config};
-    use testbench::models::{Fridge4Dp, FridgeDp};
-    let rtl = if *cfg == top_config("fridge_dp") {
-        run_trace("fridge_dp", rt, &trace.packets, FridgeDp::new)?
-    } else if *cfg == top_config("fridge4_dp") {
-        run_trace("fridge4_dp", rt, &trace.packets, Fridge4Dp::new)?
-    } else {
-        return Err(format!(
-            "no RTL build of this configuration ({} fridge(s) of {:?} address bits); the built ones are \
-             fridge_dp (one fridge of 1024 entries: --memory 1024) and fridge4_dp (fridges of 512, 256, 128, \
-             128 entries, 16-bit signatures, 24-bit timestamps in 256 ns units, 20-bit counters: --memory 1024 \
-             --fridges 4)",
-            cfg.fridges(),
-            cfg.addr_bits
-        ));
-    };
-    // The RTL must agree with the transaction-level model too.
-    let (golden, golden_tally) = golden_run(cfg, rt, trace)?;
-    let reports = rtl.reports;
-    if golden != reports {
-        let first = golden.iter().zip(&reports).position(|(a, b)| a != b).unwrap_or(golden.len().min(reports.len()));
-        return Err(format!(
-            "{:?} mode: RTL reports differ from the golden transaction model ({} vs {} reports; first \
-             difference at report {first}: RTL {:?}, golden {:?})",
-            rt.mode,
-            reports.len(),
-            golden.len(),
-            reports.get(first),
-            golden.get(first)
-        ));
-    }
-    if golden_tally != rtl.tally {
-        let first = golden_tally.iter().zip(&rtl.tally).position(|(a, b)| a != b);
-        return Err(format!(
-            "{:?} mode: RTL tally differs from the golden transaction model ({} vs {} records; first difference \
-             at record {first:?})",
-            rt.mode,
-            rtl.tally.len(),
-            golden_tally.len()
-        ));
-    }
-    Ok((reports, rtl.tally))
 }
 
 /// Request rate of a trace (requests per second).
@@ -203,6 +155,7 @@ pub struct TraceOutcome {
 
 /// Runs every method on one trace.
 pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutcome, String> {
+    setup.engine.check()?;
     let truth = WeightedCdf::unweighted(trace.true_delays_ns().into_iter().map(|d| d as f64));
     if truth.is_empty() {
         return Err("the trace has no request/response pairs".into());
@@ -265,10 +218,9 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
             None => pilot()?,
         };
         let (addr_bits, targets) = multi_fridge_plan(bits, n, &c)?;
-        let mut cfg = FridgeConfig { addr_bits, ..setup.core.clone() };
-        if setup.engine == Engine::Rtl {
-            cfg = rtl_config(&cfg).unwrap_or(cfg);
-        }
+        let cfg = FridgeConfig { addr_bits, ..setup.core.clone() };
+        #[cfg(feature = "rtl")]
+        let cfg = if setup.engine == Engine::Rtl { super::rtl::config(&cfg).unwrap_or(cfg) } else { cfg };
         let ps: Vec<f64> =
             (0..n).map(|k| auto_p(cfg.entries(k), rate * cfg.share(k), targets[k] * 1e-9)).collect();
         Some(fridge_method(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true)?)
@@ -395,4 +347,86 @@ impl TraceSource {
             }
         }
     }
+}
+
+/// Where the seed loop of [`accumulate_seeds`] is (progress display, the first seed's plot).
+pub enum SeedEvent<'a> {
+    /// A seed starts: its trace is being generated (unless it comes from a file).
+    Generating,
+    /// The methods run on the trace.
+    Running,
+    /// Seed `seed`, the `index`-th, is done with this outcome.
+    Done { index: u64, seed: u64, outcome: &'a TraceOutcome },
+}
+
+/// Runs every method of the setup on the traces of `seeds` seeds (`first`, `first + 1`, …; a capture file
+/// is read once and reused) and summarises each method over them (module docs: CDFs combined over seeds);
+/// `on` hears of each step and may stop the loop with an error.
+pub fn accumulate_seeds(
+    setup: &Setup,
+    source: &TraceSource,
+    first: u64,
+    seeds: u64,
+    mut on: impl FnMut(SeedEvent<'_>) -> Result<(), String>,
+) -> Result<Summary, String> {
+    setup.engine.check()?;
+    let file_trace = match source {
+        TraceSource::File(..) => Some(source.generate(0)?),
+        _ => None,
+    };
+    let (mut fr, mut mf, mut si, mut ex, mut ex2) = (
+        Accumulator::default(),
+        Accumulator::default(),
+        Accumulator::default(),
+        Accumulator::default(),
+        Accumulator::default(),
+    );
+    let (mut ft, mut mft) = (Accumulator::default(), Accumulator::default());
+    let (mut truths, mut tn) = (Vec::new(), 0.0);
+    for index in 0..seeds {
+        let seed = first + index;
+        on(SeedEvent::Generating)?;
+        let generated;
+        let trace = match &file_trace {
+            Some(t) => t,
+            None => {
+                generated = source.generate(seed)?;
+                &generated
+            }
+        };
+        on(SeedEvent::Running)?;
+        let o = run_methods(setup, trace, seed)?;
+        fr.add(&o.fridge, &o.truth);
+        si.add(&o.simple, &o.truth);
+        ex.add(&o.expiry, &o.truth);
+        ex2.add(&o.expiry_2x, &o.truth);
+        if let Some(m) = &o.multi_fridge {
+            mf.add(m, &o.truth);
+        }
+        if let Some(m) = &o.fridge_tally {
+            ft.add(m, &o.truth);
+        }
+        if let Some(m) = &o.multi_fridge_tally {
+            mft.add(m, &o.truth);
+        }
+        tn += o.truth.len() as f64;
+        on(SeedEvent::Done { index, seed, outcome: &o })?;
+        truths.push(o.truth);
+    }
+    let n = seeds as f64;
+    let truth = WeightedCdf::pool(&truths);
+    let q = |x: f64| truth.quantile(x).unwrap_or(0.0);
+    Ok(Summary {
+        fridge: fr.summary(&truth),
+        fridge_tally: (!ft.is_empty()).then(|| ft.summary(&truth)),
+        multi_fridge: (setup.fridges > 1).then(|| mf.summary(&truth)),
+        multi_fridge_tally: (!mft.is_empty()).then(|| mft.summary(&truth)),
+        simple: si.summary(&truth),
+        expiry: ex.summary(&truth),
+        expiry_2x_memory: ex2.summary(&truth),
+        ground_truth: GroundTruth { p50: q(0.5), p95: q(0.95), p99: q(0.99), samples: tn / n },
+        seeds: seeds as usize,
+        memory: setup.memory,
+        engine: setup.engine.name().to_string(),
+    })
 }

@@ -1,4 +1,7 @@
 //! The fridge's control plane: estimators over its reports and the experiments of dissertation §2.4.
 
+pub mod cli;
 pub mod estimate;
 pub mod experiment;
+#[cfg(feature = "rtl")]
+mod rtl;

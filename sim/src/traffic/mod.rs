@@ -1,7 +1,8 @@
 //! Traffic: descriptor streams for the measurement cores, each with its exact ground truth.
 //!
-//! A [`Trace`] is a time-ordered stream of [`Descriptor`]s (request or response, 128-bit id, ns timestamp)
-//! plus the true request→response pairs ([`Pair`]) found by [`pair_exact`]. Sources:
+//! A [`Trace`] is a time-ordered stream of a core's descriptors plus its ground truth. The fridge's
+//! ([`FridgeTrace`], the default parameters of [`Trace`]) holds [`Descriptor`]s (request or response, 128-bit
+//! id, ns timestamp) and the true request→response pairs ([`Pair`]) found by [`pair_exact`]. Sources:
 //!
 //! - [`synthetic()`] and [`wide()`] ([`synthetic`](mod@synthetic) module): the generators of the fridge paper's §2.4 —
 //!   requests at a constant rate, a random subset answered, log-uniform delays — and a wide-range variant
@@ -49,18 +50,40 @@ impl Pair {
     }
 }
 
-/// A descriptor stream and its ground truth.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Trace {
+/// A core's descriptor stream (`D`: its descriptor type) and its ground truth (`T`: what a perfect
+/// measurement of the stream gives). The defaults are the fridge's ([`FridgeTrace`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace<D = Descriptor, T = Vec<Pair>> {
     /// Packets in arrival order (non-decreasing timestamps for every source in this module).
-    pub packets: Vec<Descriptor>,
-    /// True pairs, in the order their responses appear in `packets` (exactly `pair_exact(&packets)`).
-    pub truth: Vec<Pair>,
+    pub packets: Vec<D>,
+    /// The ground truth; for the fridge the true pairs, in the order their responses appear in `packets`
+    /// (exactly `pair_exact(&packets)`).
+    pub truth: T,
 }
 
-impl Trace {
+/// The fridge's trace: request/response descriptors and their exact pairs.
+pub type FridgeTrace = Trace<Descriptor, Vec<Pair>>;
+
+impl<D, T: Default> Default for Trace<D, T> {
+    fn default() -> Self {
+        Trace { packets: Vec::new(), truth: T::default() }
+    }
+}
+
+impl<D, T> Trace<D, T> {
+    /// Number of descriptors.
+    pub fn len(&self) -> usize {
+        self.packets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+}
+
+impl FridgeTrace {
     /// Build a trace from a descriptor stream, computing the ground truth with [`pair_exact`].
-    pub fn from_packets(packets: Vec<Descriptor>) -> Trace {
+    pub fn from_packets(packets: Vec<Descriptor>) -> FridgeTrace {
         let truth = pair_exact(&packets);
         Trace { packets, truth }
     }
@@ -193,7 +216,7 @@ mod tests {
         );
         assert_eq!(t.true_delays_ns(), vec![30, 5]);
         assert_eq!(pair_exact_indexed(&t.packets), vec![(0, 4), (6, 7)]);
-        assert_eq!((t.requests(), t.responses()), (4, 4));
+        assert_eq!((t.requests(), t.responses(), t.len()), (4, 4, 8));
     }
 
     #[test]

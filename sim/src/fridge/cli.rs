@@ -1,0 +1,230 @@
+//! `netmeas run fridge` and the fridge's section of `netmeas demo`: options, the seed loop's progress and
+//! plot, and the tables.
+
+use super::estimate::errors;
+use super::experiment::{accumulate_seeds, run_methods, PChoice, SeedEvent, Setup, Summary, TraceSource};
+use crate::cli::{seed_bar, Experiment, RunArgs};
+use crate::traffic::{synthetic, SyntheticParams, TcpMode};
+use crate::Engine;
+use std::path::PathBuf;
+
+/// The fridge in the CLI's list of cores.
+pub struct Fridge;
+
+#[derive(clap::Args)]
+pub struct FridgeArgs {
+    /// `synthetic` (§2.4: 1 M requests/s, 40% answered, delays log-uniform 1 µs..T ms), `wide` (delays
+    /// 1 µs..1 s, six decades), or a pcap/pcapng file (Ethernet, VLAN, SLL/SLL2, raw IP; IPv4/IPv6).
+    #[arg(long, default_value = "synthetic")]
+    trace: String,
+    /// How a capture becomes requests and responses: `data-ack` (TCP data segment → the ACK of exactly its
+    /// end) or `syn` (SYN → SYN-ACK).
+    #[arg(long, default_value = "data-ack", value_parser = ["data-ack", "syn"])]
+    tcp_mode: String,
+    /// Maximum delay T of the synthetic trace, in ms.
+    #[arg(long, default_value_t = 100.0)]
+    max_delay_ms: f64,
+    /// Delay samples per synthetic trace.
+    #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    samples: u64,
+    /// Total memory of every method, in table entries (a power of two, 4..=65536).
+    #[arg(long, default_value_t = 1024)]
+    memory: usize,
+    /// Entry probability in (0, 1], or `auto`: p = min(1, M / (r·D)), so that the fridge's average lifetime
+    /// of M/p requests matches the r·D requests a typical delay D spans at request rate r (dissertation
+    /// §2.2.3); D is the 95th-percentile delay, estimated by a pilot run whose lifetime spans the trace.
+    #[arg(long, default_value = "auto")]
+    p: String,
+    /// Fridges of the multi-fridge method (2..=8; it runs when more than 1): M/2, M/4, ..., the last two
+    /// equal, the largest aimed at the 95th-percentile delay and the others at shorter ones.
+    #[arg(long, default_value_t = 1)]
+    fridges: usize,
+    /// How the multi-fridge combination weighs the fridges in each delay bin: `samples` = inverse of
+    /// V̂_k = Σ w² of the fridge's samples there (§2.3.2, eq. 2.7), `model` = inverse of the same variance
+    /// computed from the fridge's M, p, share and the request rate, so the weights do not depend on the
+    /// samples themselves.
+    #[arg(long, default_value = "model", value_parser = ["samples", "model"])]
+    variance: String,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Print one JSON object (a key per method, plus ground_truth) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Draw the estimated CDFs of the first seed against the ground truth: FILE.svg or FILE.png.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+impl FridgeArgs {
+    /// The experiment's settings and trace source, or what is wrong with the options.
+    fn setup(&self) -> Result<(Setup, TraceSource), String> {
+        let p = match self.p.as_str() {
+            "auto" => PChoice::Auto,
+            v => match v.parse::<f64>() {
+                Ok(p) if p > 0.0 && p <= 1.0 => PChoice::Fixed(p),
+                _ => return Err(format!("--p {v}: expected a probability in (0, 1] or `auto`")),
+            },
+        };
+        if let Some(plot) = &self.plot {
+            crate::plot::Format::of_path(plot).map_err(|e| format!("--plot {e}"))?;
+        }
+        if !(self.max_delay_ms > 0.001 && self.max_delay_ms.is_finite()) {
+            return Err(format!("--max-delay-ms {}: must exceed 0.001 (the 1 µs lower end)", self.max_delay_ms));
+        }
+        let params = SyntheticParams {
+            max_delay_ms: self.max_delay_ms,
+            samples: self.samples as usize,
+            ..SyntheticParams::paper()
+        };
+        let source = match self.trace.as_str() {
+            "synthetic" => TraceSource::Synthetic(params),
+            "wide" => TraceSource::Wide(SyntheticParams { max_delay_ms: 1000.0, ..params }),
+            file => {
+                let mode = if self.tcp_mode == "syn" { TcpMode::SynSynAck } else { TcpMode::DataAck };
+                TraceSource::File(PathBuf::from(file), mode)
+            }
+        };
+        let setup = Setup {
+            memory: self.memory,
+            p,
+            fridges: self.fridges,
+            model_variance: self.variance == "model",
+            engine: self.run.engine(),
+            core: golden::fridge::FridgeConfig::default(),
+        };
+        Ok((setup, source))
+    }
+
+    /// Writes the CDF figure of the first seed (`--plot`).
+    fn write_plot(&self, path: &std::path::Path, seed: u64, o: &super::experiment::TraceOutcome) -> Result<(), String> {
+        use crate::plot::{write_cdf, Curve};
+        let mut curves =
+            vec![Curve { label: "ground truth", cdf: &o.truth }, Curve { label: "fridge", cdf: &o.fridge.estimate }];
+        if let Some(m) = &o.fridge_tally {
+            curves.push(Curve { label: "fridge (tally)", cdf: &m.estimate });
+        }
+        if let Some(m) = &o.multi_fridge {
+            curves.push(Curve { label: "multi-fridge", cdf: &m.estimate });
+        }
+        curves.push(Curve { label: "simple", cdf: &o.simple.estimate });
+        curves.push(Curve { label: "expiry", cdf: &o.expiry.estimate });
+        let title = format!("fridge, M = {}, trace {} (seed {seed})", self.memory, self.trace);
+        write_cdf(path, &title, &curves).map_err(|e| format!("--plot {e}"))
+    }
+}
+
+impl Experiment for Fridge {
+    const NAME: &'static str = "fridge";
+    const ABOUT: &'static str = "Fridge (dissertation ch. 2): the fridge, the multi-fridge, and the simple and \
+                                 expiry baselines on one trace with the same total memory, scored by \
+                                 |log2(estimated / true)| of percentile delays";
+    type Args = FridgeArgs;
+
+    fn run(a: &FridgeArgs) -> Result<(), String> {
+        let (setup, source) = a.setup()?;
+        let bar = seed_bar(a.run.seeds, !a.json, "{bar:30} seed {pos}/{len} {msg} [{elapsed_precise}]");
+        let summary = accumulate_seeds(&setup, &source, a.run.seed, a.run.seeds, |e| {
+            match e {
+                SeedEvent::Generating => bar.set_message("generating trace"),
+                SeedEvent::Running => bar.set_message("running the methods"),
+                SeedEvent::Done { index, seed, outcome } => {
+                    if let (0, Some(path)) = (index, &a.plot) {
+                        a.write_plot(path, seed, outcome)?;
+                    }
+                    bar.inc(1);
+                }
+            }
+            Ok(())
+        })?;
+        bar.finish_and_clear();
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
+            return Ok(());
+        }
+        print_table(a, &summary);
+        Ok(())
+    }
+
+    /// The fridge on the RTL engine against ground truth: a reduced §2.4 synthetic trace (100 000 samples,
+    /// T = 100 ms), one fridge of 1024 entries with auto p, and the simple and expiry baselines.
+    fn demo(seed: u64) -> Result<(), String> {
+        println!(
+            "\nfridge experiment on the RTL (cross-checked against golden cycle by cycle): synthetic trace, \
+              100 000 delay samples, T = 100 ms, M = 1024"
+        );
+        let trace = synthetic(seed, SyntheticParams { samples: 100_000, ..SyntheticParams::paper() });
+        let setup = Setup {
+            memory: 1024,
+            p: PChoice::Auto,
+            fridges: 1,
+            model_variance: true,
+            engine: Engine::Rtl,
+            core: golden::fridge::FridgeConfig::default(),
+        };
+        let o = run_methods(&setup, &trace, seed)?;
+        println!(
+            "{:<8} {:>8} {:>9} {:>9} {:>9} {:>13}",
+            "method", "samples", "p50_err", "p95_err", "p99_err", "max_err_5_95"
+        );
+        let tally = o.fridge_tally.as_ref().ok_or("the default core has a tally")?;
+        for (name, m) in [("fridge", &o.fridge), ("tally", tally), ("simple", &o.simple), ("expiry", &o.expiry)] {
+            match errors(&m.estimate, &o.truth) {
+                Some(e) => println!(
+                    "{name:<8} {:>8} {:>9.3} {:>9.3} {:>9.3} {:>13.3}",
+                    m.samples, e.p50_err, e.p95_err, e.p99_err, e.max_err_5_95
+                ),
+                None => println!("{name:<8} {:>8} (no samples)", m.samples),
+            }
+        }
+        println!(
+            "(|log2(estimated / true)| of percentile delays, one seed; `netmeas run fridge` runs the full experiment)"
+        );
+        Ok(())
+    }
+}
+
+/// The table of `netmeas run fridge`.
+fn print_table(a: &FridgeArgs, summary: &Summary) {
+    let gt = &summary.ground_truth;
+    println!(
+        "trace {}: {:.0} delay samples per seed; true p50 {:.1} µs, p95 {:.1} µs, p99 {:.1} µs; memory {} entries; {} seeds; engine {}",
+        a.trace, gt.samples, gt.p50 / 1e3, gt.p95 / 1e3, gt.p99 / 1e3, a.memory, a.run.seeds, a.run.engine
+    );
+    println!(
+        "{:<13} {:>9} {:>9} {:>9} {:>13} {:>14} {:>10}  p",
+        "method", "p50_err", "p95_err", "p99_err", "max_err_5_95", "(per seed)", "samples"
+    );
+    let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
+    let mut rows = vec![("fridge", &summary.fridge)];
+    if let Some(m) = &summary.fridge_tally {
+        rows.push(("  (tally)", m));
+    }
+    if let Some(m) = &summary.multi_fridge {
+        rows.push(("multi_fridge", m));
+    }
+    if let Some(m) = &summary.multi_fridge_tally {
+        rows.push(("  (tally)", m));
+    }
+    rows.push(("simple", &summary.simple));
+    rows.push(("expiry", &summary.expiry));
+    rows.push(("expiry (2M)", &summary.expiry_2x_memory));
+    for (name, m) in rows {
+        let ps: Vec<String> = m.p.iter().map(|p| format!("{p:.3}")).collect();
+        println!(
+            "{:<13} {:>9} {:>9} {:>9} {:>13} {:>14} {:>10.0}  {}",
+            name,
+            f(m.p50_err),
+            f(m.p95_err),
+            f(m.p99_err),
+            f(m.max_err_5_95),
+            f(m.per_seed.max_err_5_95),
+            m.samples,
+            ps.join(",")
+        );
+    }
+    println!(
+        "(errors: |log2(estimated / true)| of percentile delays, read from the CDFs combined over seeds as in \
+         the dissertation; \"per seed\" is the mean of each seed's own max_err_5_95; \"(tally)\" rows: the same \
+         core estimated from its in-hardware tally instead of per-sample reports)"
+    );
+}
