@@ -463,6 +463,7 @@ mod tests {
             description: String::new(),
             test_only: false,
             params: Default::default(),
+            csr: None,
             verilog: "module t(); endmodule".into(),
             ports: [("clock", "input", 1), ("a", "input", 8), ("y", "output", 3)]
                 .map(|(n, d, w)| hdl::emit::Port { name: n.into(), dir: d.into(), width: w })
