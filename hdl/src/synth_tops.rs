@@ -27,7 +27,10 @@ pub struct SynthConfig {
 pub fn configs(core: Option<&str>, only: &[String]) -> Result<Vec<SynthConfig>, String> {
     let core = core.filter(|c| *c != "all");
     if let Some(c) = core {
-        crate::registry::core(c)?;
+        let known: Vec<&str> = list()?.into_iter().map(|(n, _)| n).collect();
+        if !known.contains(&c) {
+            return Err(format!("unknown core `{c}`; known: all, {}", known.join(", ")));
+        }
     }
     let mut out = Vec::new();
     for c in crate::registry::CORES {

