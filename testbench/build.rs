@@ -105,6 +105,9 @@ fn main() {
     println!("cargo:rerun-if-env-changed=VERILATOR");
     println!("cargo:rerun-if-env-changed=NETMEAS_MODEL_CACHE");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    // Phase times go to the build script's stderr file (target/<profile>/build/testbench-*/stderr).
+    let t0 = std::time::Instant::now();
+    let phase = |what: &str| eprintln!("[netmeas build] {what}: {:.2} s", t0.elapsed().as_secs_f64());
     let verilator = hdl::lint::verilator_bin();
     // Rebuild the models when the Verilator in use changes (an upgrade on PATH, another VERILATOR=).
     if let Ok(o) = Command::new("sh").arg("-c").arg(format!("command -v '{verilator}'")).output() {
@@ -127,6 +130,7 @@ fn main() {
     let compiler = cc::Build::new().cpp(true).get_compiler();
     let base_key = format!("{CACHE_VERSION}|{version}|{root}|{VERILATOR_FLAGS:?}|{:?}", compiler.path());
 
+    phase("verilator found");
     let tops = hdl::emit::all_tops(false, true).unwrap_or_else(|e| fail(&format!("Verilog generation: {e}")));
     let vdir = out.join("verilog");
     hdl::emit::write_all(&vdir, &tops).unwrap_or_else(|e| fail(&format!("writing Verilog: {e}")));
@@ -141,24 +145,33 @@ fn main() {
         }
     }
 
+    phase("Verilog emitted");
     // 1. Verilate every top whose cache entry is stale.
     let cache: Vec<Cached> =
         tops.iter().map(|t| Cached::new(objdir.join(&t.name), digest(&[&base_key, &t.name, &t.verilog]))).collect();
     let hits: Vec<Option<Vec<PathBuf>>> = cache.iter().map(Cached::hit).collect();
-    for ((t, c), hit) in tops.iter().zip(&cache).zip(&hits) {
-        if hit.is_some() {
-            continue;
-        }
-        c.reset();
-        run(
-            Command::new(&verilator)
-                .args(VERILATOR_FLAGS)
-                .args(["--top-module", &t.name, "--prefix", &format!("V{}", t.name)])
-                .arg("-Mdir")
-                .arg(&c.dir)
-                .arg(vdir.join(format!("{}.v", t.name))),
-            &format!("verilator on {}", t.name),
-        );
+    // Several at a time (cargo's NUM_JOBS): Verilator and the C++ compiler are single-threaded per file.
+    let jobs: usize = std::env::var("NUM_JOBS").ok().and_then(|j| j.parse().ok()).unwrap_or(2).max(1);
+    let stale: Vec<(&hdl::emit::TopInfo, &Cached)> =
+        tops.iter().zip(&cache).zip(&hits).filter(|(_, h)| h.is_none()).map(|(tc, _)| tc).collect();
+    for batch in stale.chunks(jobs) {
+        std::thread::scope(|s| {
+            for (t, c) in batch {
+                let (verilator, vdir) = (&verilator, &vdir);
+                s.spawn(move || {
+                    c.reset();
+                    run(
+                        Command::new(verilator)
+                            .args(VERILATOR_FLAGS)
+                            .args(["--top-module", &t.name, "--prefix", &format!("V{}", t.name)])
+                            .arg("-Mdir")
+                            .arg(&c.dir)
+                            .arg(vdir.join(format!("{}.v", t.name))),
+                        &format!("verilator on {}", t.name),
+                    );
+                });
+            }
+        });
     }
     // The runtime sources and VM_* switches this Verilator's generated code needs, read from the first
     // model's V<top>_classes.mk (their list differs between Verilator releases).
@@ -193,7 +206,8 @@ use std::ffi::c_void;\nuse std::os::raw::c_char;\nuse std::marker::PhantomData;\
 use crate::harness::{{Model, PortInfo}};\n\n"
     );
     let mut rebuilt = Vec::new();
-    for ((t, c), hit) in tops.iter().zip(&cache).zip(hits) {
+    let mut ports_of = Vec::new();
+    for (t, c) in tops.iter().zip(&cache) {
         let header = std::fs::read_to_string(c.dir.join(format!("V{}.h", t.name)))
             .unwrap_or_else(|e| fail(&format!("reading V{}.h: {e}", t.name)));
         let ports = parse_ports(&header);
@@ -206,26 +220,33 @@ use crate::harness::{{Model, PortInfo}};\n\n"
         if ours != theirs {
             fail(&format!("{}: manifest ports {ours:?} differ from Verilator's {theirs:?}", t.name));
         }
-        let objs = match hit {
-            Some(objs) => objs,
-            None => {
-                std::fs::write(c.dir.join(format!("nm_shim_{}.cpp", t.name)), shim_cpp(&t.name, &ports)).unwrap();
-                let mut cpps: Vec<PathBuf> = std::fs::read_dir(&c.dir)
-                    .unwrap()
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().map(|x| x == "cpp").unwrap_or(false))
-                    .collect();
-                cpps.sort();
-                let objs = builder(&c.dir).files(cpps).compile_intermediates();
-                c.store(&objs);
-                rebuilt.push(t.name.clone());
-                objs
-            }
-        };
-        objects.extend(objs);
         models += &rust_model(&t.name, &ports);
+        ports_of.push(ports);
+    }
+    // Compile the stale tops (one at a time: cc already compiles a top's files in parallel).
+    let mut compiled: Vec<Option<Vec<PathBuf>>> = hits;
+    for i in 0..tops.len() {
+        if compiled[i].is_some() {
+            continue;
+        }
+        let (t, c) = (&tops[i], &cache[i]);
+        std::fs::write(c.dir.join(format!("nm_shim_{}.cpp", t.name)), shim_cpp(&t.name, &ports_of[i])).unwrap();
+        let mut cpps: Vec<PathBuf> = std::fs::read_dir(&c.dir)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().map(|x| x == "cpp").unwrap_or(false))
+            .collect();
+        cpps.sort();
+        let objs = builder(&c.dir).files(cpps).compile_intermediates();
+        c.store(&objs);
+        rebuilt.push(t.name.clone());
+        compiled[i] = Some(objs);
+    }
+    for o in compiled.into_iter().flatten() {
+        objects.extend(o);
     }
 
+    phase("models Verilated and compiled");
     // 3. The Verilator runtime and the shared shim code, once per Verilator and switch set.
     let rt = Cached::new(objdir.join("nm_runtime"), digest(&[&base_key, &format!("{globals:?}{switches:?}")]));
     let rt_objs = rt.hit().unwrap_or_else(|| {
@@ -250,6 +271,7 @@ use crate::harness::{{Model, PortInfo}};\n\n"
 
     // 4. One archive of every object (archiving only: nothing is compiled here).
     cc::Build::new().cpp(true).objects(&objects).compile("netmeas_verilated");
+    phase("archive written");
     println!("cargo:rustc-link-lib=pthread");
     // Says what the cache saved (a cargo warning is the only output of a build script cargo shows).
     if !rebuilt.is_empty() && rebuilt.len() <= 8 {
