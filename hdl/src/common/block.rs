@@ -64,7 +64,7 @@ mod tests {
             pub y: Signal<Out, Bits<W>>,
             pub hi: Signal<Out, Bits<2>>,
             sum: Reg<Bits<W>>,
-            top: Slice<W, 2> = Slice::new(offset),
+            upper: Slice<W, 2> = Slice::new(offset),
             k: Constant<Bits<W>> = constant(k),
             _k: u64 = k,
         }
@@ -76,8 +76,8 @@ mod tests {
             dff_setup!(self, clock, sum);
             self.sum.d.next = self.a.val() + self.k.val();
             self.y.next = self.sum.q.val();
-            self.top.din.next = self.a.val();
-            self.hi.next = self.top.out.val();
+            self.upper.din.next = self.a.val();
+            self.hi.next = self.upper.out.val();
         }
     }
 
@@ -106,7 +106,7 @@ mod tests {
         let mut uut = AddK::<8>::build(5, 6);
         uut.connect_all();
         let v = generate_verilog(&uut);
-        assert!(v.contains("localparam k = 8'h5;"), "{v}");
+        assert!(v.contains("k = 8'h5;"), "{v}");
         assert!(v.contains("din[6 +: 2]"), "{v}");
     }
 }
