@@ -9,6 +9,8 @@ use crate::common::prng::Prng;
 use crate::common::reg::with_initial_values;
 use crate::common::rmw::FORWARD_ALL;
 use crate::common::sram::Sram;
+use crate::finecomb::front::FcFrontTop;
+use crate::finecomb::record::FcRecord;
 use crate::finecomb::FinecombCore;
 use crate::fridge::tally::FridgeTally;
 use crate::fridge::FridgeCore;
@@ -220,6 +222,20 @@ pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, 
         false,
         serde_json::to_value(fridge_tally_config()).map_err(|e| e.to_string())?,
         FridgeTally::<8, 11, 24, 16>::new(&fridge_tally_config()).map_err(err)?,
+    )?;
+    b.add(
+        "finecomb_front",
+        "the FineComb core's front end on its own (handshake, digest, one bank's sampler and bucket index)",
+        false,
+        json!({"index_bits": FINECOMB_FRONT_INDEX_BITS}),
+        FcFrontTop::<FINECOMB_FRONT_INDEX_BITS>::new().map_err(err)?,
+    )?;
+    b.add(
+        "finecomb_record",
+        "the FineComb core's record stage on its own (E1/E2, record packing, record FIFO)",
+        false,
+        json!({"fifo_bits": golden::finecomb::cycle::FIFO_BITS, "record_bits": golden::finecomb::cycle::RECORD_BITS}),
+        FcRecord::new(),
     )?;
     b.add(
         "csr",

@@ -244,6 +244,10 @@ impl Logic for CsrTop {
     }
 }
 
+/// Bucket index bits of the FineComb front-end top `finecomb_front` (bucket counts M up to 2^16 still
+/// exercise the whole multiply; the index keeps its low 8 bits as a core with IA = 8 would).
+pub const FINECOMB_FRONT_INDEX_BITS: usize = 8;
+
 /// Configuration of the standalone tally top `fridge_tally`: two fridges of 256 and 8 entries (ROM steps of
 /// 4 and of 1 insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step).
 pub fn fridge_tally_config() -> golden::fridge::FridgeConfig {

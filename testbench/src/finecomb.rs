@@ -84,15 +84,20 @@ pub fn compare(sb: &mut Scoreboard, c: u64, e: &FinecombOutputs, o: &Outputs) {
     sb.check(c, "in_ready", e.in_ready.map(u128::from), o.in_ready as u128);
     sb.check(c, "rec_valid", e.rec_valid.map(u128::from), o.rec_valid as u128);
     if e.rec_valid == Some(true) {
-        let words = |w: &[u32; 6], lo: bool| {
-            let r = if lo { 0..4 } else { 4..6 };
-            r.clone().fold(0u128, |a, k| a | (w[k] as u128) << (32 * (k - r.start)))
-        };
-        sb.check(c, "rec_data[127:0]", e.rec_data.map(|w| words(&w, true)), words(&o.rec_data, true));
-        sb.check(c, "rec_data[181:128]", e.rec_data.map(|w| words(&w, false)), words(&o.rec_data, false));
+        check_record(sb, c, e.rec_data, &o.rec_data);
     }
     sb.check(c, "csr_rd_valid", e.csr_rd_valid.map(u128::from), o.csr_rd_valid as u128);
     sb.check(c, "csr_rd_data", e.csr_rd_data.map(u128::from), o.csr_rd_data as u128);
+}
+
+/// Compares a record (182 bits, as six words) in two halves, bits 127..0 and 181..128.
+pub fn check_record(sb: &mut Scoreboard, c: u64, expected: Option<[u32; 6]>, actual: &[u32; 6]) {
+    let words = |w: &[u32; 6], lo: bool| {
+        let r = if lo { 0..4 } else { 4..6 };
+        r.clone().fold(0u128, |a, k| a | (w[k] as u128) << (32 * (k - r.start)))
+    };
+    sb.check(c, "rec_data[127:0]", expected.map(|w| words(&w, true)), words(actual, true));
+    sb.check(c, "rec_data[181:128]", expected.map(|w| words(&w, false)), words(actual, false));
 }
 
 /// Random run-time settings that fit the core, as CSR writes (`wrap_phase`: bank 0 with one bucket and

@@ -7,6 +7,7 @@
 
 pub mod blocks;
 pub mod finecomb;
+pub mod finecomb_stages;
 pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;

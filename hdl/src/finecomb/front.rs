@@ -222,3 +222,68 @@ impl<const IA: usize> Logic for FcSampler<IA> {
         self.index.next = self.idx.out.val();
     }
 }
+
+declare_block! {
+    /// The front end with one bank's sampler, as a co-simulation top of its own (`finecomb_front`,
+    /// against `golden::finecomb::cycle::FrontModel`).
+    #[derive(LogicBlock)]
+    pub struct FcFrontTop<const IA: usize> fn build(front: FcFront) {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        pub in_valid: Signal<In, bool>,
+        pub in_key: Signal<In, Bits<KEY_BITS>>,
+        pub in_ts: Signal<In, Bits<TIMESTAMP_BITS>>,
+        pub in_start: Signal<In, bool>,
+        pub in_end: Signal<In, bool>,
+        pub in_ready: Signal<Out, bool>,
+        pub pipes_ready: Signal<In, bool>,
+        pub idle: Signal<In, bool>,
+        pub thr: Signal<In, Bits<32>>,
+        pub m: Signal<In, Bits<16>>,
+        pub d1m_digest: Signal<Out, Bits<64>>,
+        pub d2_valid: Signal<Out, bool>,
+        pub d2_marker: Signal<Out, bool>,
+        pub d2_start: Signal<Out, bool>,
+        pub d2_end: Signal<Out, bool>,
+        pub d2_ts: Signal<Out, Bits<TIMESTAMP_BITS>>,
+        pub d2_digest: Signal<Out, Bits<64>>,
+        pub sampled: Signal<Out, bool>,
+        pub index: Signal<Out, Bits<IA>>,
+        front: FcFront = front,
+        sampler: FcSampler<IA> = FcSampler::new(),
+    }
+}
+
+impl<const IA: usize> FcFrontTop<IA> {
+    pub fn new() -> Result<Self, ConfigError> {
+        Ok(Self::build(FcFront::new()?))
+    }
+}
+
+impl<const IA: usize> Logic for FcFrontTop<IA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, front, sampler);
+        self.front.reset.next = self.reset.val();
+        self.front.in_valid.next = self.in_valid.val();
+        self.front.in_key.next = self.in_key.val();
+        self.front.in_ts.next = self.in_ts.val();
+        self.front.in_start.next = self.in_start.val();
+        self.front.in_end.next = self.in_end.val();
+        self.front.pipes_ready.next = self.pipes_ready.val();
+        self.front.idle.next = self.idle.val();
+        self.in_ready.next = self.front.in_ready.val();
+        self.sampler.digest.next = self.front.mix_digest.val();
+        self.sampler.thr.next = self.thr.val();
+        self.sampler.m.next = self.m.val();
+        self.d1m_digest.next = self.front.mix_digest.val();
+        self.d2_valid.next = self.front.d2_valid_o.val();
+        self.d2_marker.next = self.front.d2_marker_o.val();
+        self.d2_start.next = self.front.d2_start_o.val();
+        self.d2_end.next = self.front.d2_end_o.val();
+        self.d2_ts.next = self.front.d2_ts_o.val();
+        self.d2_digest.next = self.front.d2_digest_o.val();
+        self.sampled.next = self.sampler.sampled.val();
+        self.index.next = self.sampler.index.val();
+    }
+}

@@ -95,6 +95,8 @@ pub struct FrontInputs {
 /// D1m (a packet's) and the descriptor at D2.
 #[derive(Debug, Clone, Copy)]
 pub struct FrontOutputs {
+    /// The registers hold defined values (a reset has passed; before, only `in_ready` may be defined).
+    pub defined: bool,
     pub in_ready: Option<bool>,
     pub d1m_digest: Option<u64>,
     pub d2: Option<StageD2>,
@@ -106,11 +108,12 @@ pub struct FrontModel {
     digest: Digest,
     front: Front,
     ready_q: Option<bool>,
+    started: bool,
 }
 
 impl Default for FrontModel {
     fn default() -> Self {
-        FrontModel { digest: Digest::new(), front: Front::default(), ready_q: None }
+        FrontModel { digest: Digest::new(), front: Front::default(), ready_q: None, started: false }
     }
 }
 
@@ -120,6 +123,7 @@ impl FrontModel {
         let desc = i.desc.filter(|_| i.in_valid);
         let in_ready = self.front.in_ready(i.reset, self.ready_q, i.idle, desc);
         let out = FrontOutputs {
+            defined: self.started,
             in_ready,
             d1m_digest: match self.front.d1m {
                 Some(StageD1::Packet { digest, .. }) => Some(digest),
@@ -135,6 +139,7 @@ impl FrontModel {
         if i.reset || self.ready_q.is_some() {
             self.ready_q = Some(i.pipes_ready);
         }
+        self.started |= i.reset;
         out
     }
 }

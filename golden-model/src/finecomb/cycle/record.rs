@@ -203,6 +203,8 @@ pub struct RecordStageInputs {
 /// The record stage's outputs during one cycle (`None`: undefined, before the first reset).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RecordStageOutputs {
+    /// The registers hold defined values (a reset has passed).
+    pub defined: bool,
     /// The op at E2 (its kind and bank select the stash word).
     pub e2: Option<Record>,
     /// A record is pushed into the FIFO in this cycle.
@@ -218,6 +220,7 @@ pub struct RecordStageOutputs {
 pub struct RecordStageModel {
     pipe: RecordPipe,
     pub fifo: ReadoutFifo,
+    started: bool,
 }
 
 impl RecordStageModel {
@@ -227,6 +230,7 @@ impl RecordStageModel {
         let (level, drops) = (self.fifo.level(), self.fifo.drops());
         let fifo = self.fifo.step(i.reset, self.pipe.pushing().map(|r| r.pack()), i.rec_ready);
         let out = RecordStageOutputs {
+            defined: self.started,
             e2,
             push: self.pipe.pushing().is_some(),
             rec_valid: fifo.map(|f| f.0),
@@ -238,6 +242,7 @@ impl RecordStageModel {
             true => RecordPipe::default(),
             false => self.pipe.advance(i.issue, e2.map(|r| r.at_e2(i.bucket, i.stash))),
         };
+        self.started |= i.reset;
         out
     }
 }
