@@ -40,17 +40,26 @@ pub trait FinecombTop: Model {
     fn outputs(&self) -> Outputs;
 }
 
+/// Drives `reset` and the descriptor port (`in_valid`, `in_key`, `in_ts`, `in_start`, `in_end`), which
+/// the core tops and the front-end top `finecomb_front` share.
+macro_rules! drive_descriptor {
+    ($m:expr, $reset:expr, $valid:expr, $d:expr) => {{
+        let (m, d): (_, &Descriptor) = ($m, $d);
+        m.set_reset($reset as u64);
+        m.set_in_valid($valid as u64);
+        m.set_in_key(d.key);
+        m.set_in_ts(d.timestamp);
+        m.set_in_start(d.start as u64);
+        m.set_in_end(d.end as u64);
+    }};
+}
+pub(crate) use drive_descriptor;
+
 macro_rules! impl_finecomb_top {
     ($model:ident) => {
         impl FinecombTop for $model {
             fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
-                let d = i.desc.unwrap_or(*garbage);
-                self.set_reset(i.reset as u64);
-                self.set_in_valid(i.in_valid as u64);
-                self.set_in_key(d.key);
-                self.set_in_ts(d.timestamp);
-                self.set_in_start(d.start as u64);
-                self.set_in_end(d.end as u64);
+                drive_descriptor!(&mut *self, i.reset, i.in_valid, &i.desc.unwrap_or(*garbage));
                 self.set_rec_ready(i.rec_ready as u64);
                 self.set_csr_addr(i.csr_addr as u64);
                 self.set_csr_wr_en(i.csr_wr_en as u64);

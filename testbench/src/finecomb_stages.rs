@@ -1,21 +1,21 @@
 //! FineComb stages on their own, each against its golden stage model, cycle by cycle:
 //! - `finecomb_front` (handshake, digest, one bank's sampler) against `golden::finecomb::cycle::FrontModel`:
 //!   descriptors from a few keys (repeated digests) and random ones, markers offered while the engine is
-//!   busy or a marker is in flight (refused), pipelines not ready, thresholds and bucket counts at their
-//!   extremes and random, changed mid-stream, timestamps past 48 bits, resets mid-stream;
+//!   busy or a marker is in flight (refused), pipelines not ready, thresholds at their extremes, random
+//!   and at a repeated key's sampling boundary, bucket counts at their extremes and random, changed mid-stream, timestamps past 48 bits, resets mid-stream;
 //! - `finecomb_record` (E1/E2, record packing, record FIFO) against `RecordStageModel`: ops of every kind
 //!   issued in bursts, bucket and stash words that the kind must select between, a reader that stalls for
 //!   long phases (the FIFO fills and drops: the core's engine never lets it, the stage alone must count
 //!   them), resets mid-stream.
 
 use crate::blocks::Run;
-use crate::finecomb::check_record;
+use crate::finecomb::{check_record, drive_descriptor};
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{FinecombFront, FinecombRecord};
 use golden::finecomb::cycle::{
     FrontInputs, FrontModel, Record, RecordKind, RecordStageInputs, RecordStageModel, StageD2,
 };
-use golden::finecomb::{Bucket, Descriptor, StashEntry};
+use golden::finecomb::{Bucket, Descriptor, Digest, StashEntry};
 use hdl::tops::FINECOMB_FRONT_INDEX_BITS;
 use rand::Rng;
 
@@ -25,6 +25,9 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
     let mut sim = Sim::new(FinecombFront::new(cfg.x_seed), cfg.vcd.clone());
     let mut gold = FrontModel::default();
     let keys: Vec<u128> = (0..4).map(|_| run.rng.gen()).collect();
+    // Thresholds at a repeated key's sampling boundary (digest bits 63..32 ≤ threshold).
+    let digest = Digest::new();
+    let edges: Vec<u32> = keys.iter().map(|&k| (digest.of(k) >> 32) as u32).collect();
     let (mut p_valid, mut p_marker, mut p_idle) = (0.9, 0.05, 0.5);
     let (mut threshold, mut buckets) = (u32::MAX, 1usize << 16);
     let index_mask = (1u64 << FINECOMB_FRONT_INDEX_BITS) - 1;
@@ -36,7 +39,8 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
         }
         let change = r.gen_ratio(1, 300);
         if change {
-            threshold = [0, u32::MAX, 1 << 31, r.gen()][r.gen_range(0..4)];
+            let edge = edges[r.gen_range(0..edges.len())];
+            threshold = [0, u32::MAX, 1 << 31, r.gen(), edge, edge.wrapping_sub(1)][r.gen_range(0..6)];
             buckets = [0, 1, 0xffff, 1 << 16, r.gen_range(0..1 << 16), r.gen()][r.gen_range(0..6)] as usize;
         }
         let marker = r.gen_bool(p_marker);
@@ -57,12 +61,7 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
             buckets,
         };
         let m = &mut sim.m;
-        m.set_reset(reset as u64);
-        m.set_in_valid(inp.in_valid as u64);
-        m.set_in_key(desc.key);
-        m.set_in_ts(desc.timestamp);
-        m.set_in_start(desc.start as u64);
-        m.set_in_end(desc.end as u64);
+        drive_descriptor!(&mut *m, reset, inp.in_valid, &desc);
         m.set_pipes_ready(inp.pipes_ready as u64);
         m.set_idle(inp.idle as u64);
         m.set_thr(threshold as u64);
@@ -88,6 +87,7 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
                 run.count("packets", 1);
                 run.count("packets_sampled", sampled[0] as u64);
                 run.count("packets_not_sampled", !sampled[0] as u64);
+                run.count("packets_at_threshold", ((entry.digest >> 32) as u32 == threshold) as u64);
             }
             Some(StageD2::Marker { start, end }) => {
                 sb.check(c, "d2_marker", Some(1), m.d2_marker() as u128);

@@ -140,7 +140,7 @@ fn check_stage(test: &str, f: fn(&RunConfig) -> RunReport, must: &[&str]) {
 /// The front end alone (handshake, digest, one bank's sampler) against `FrontModel`.
 #[test]
 fn finecomb_front_stage_matches_golden() {
-    let must = ["resets", "packets", "packets_sampled", "packets_not_sampled", "markers", "markers_refused", "not_ready", "settings_changed"];
+    let must = ["resets", "packets", "packets_sampled", "packets_not_sampled", "packets_at_threshold", "markers", "markers_refused", "not_ready", "settings_changed"];
     check_stage("finecomb_front_stage_matches_golden", testbench::finecomb_stages::run_front, &must);
 }
 
