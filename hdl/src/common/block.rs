@@ -1,4 +1,4 @@
-//! [`declare_block!`]: a rust-hdl block's fields declared once, each with its initializer.
+//! [`declare_block!`](crate::declare_block): a rust-hdl block's fields declared once, each with its initializer.
 //!
 //! A `#[derive(LogicBlock)]` struct lists every port, register, leaf and constant as a field, and its
 //! constructor lists every field again (`x: Default::default()` for most of them). The macro takes one

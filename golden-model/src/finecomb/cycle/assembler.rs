@@ -19,7 +19,7 @@ struct OpenInterval {
 }
 
 /// Turns the core's record stream back into the [`IntervalReport`]s of the transaction model
-/// [`super::FinecombModel`] (fed the same descriptors, then [`super::FinecombModel::flush`]):
+/// [`super::super::FinecombModel`] (fed the same descriptors, then [`super::super::FinecombModel::flush`]):
 /// - an interval's number is the index of the effective start that opened it (DoneA bit 1);
 /// - its buckets are the walk of its end marker's job A;
 /// - pre-start/post-start are the Pre/Post records of the capture at its start marker, pre-end/post-end

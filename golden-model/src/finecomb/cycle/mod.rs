@@ -28,7 +28,7 @@
 //!
 //! `in_ready = !reset && ready_q && !(in_valid && (in_start || in_end) && !marker_ok)`, where `ready_q` is
 //! the registered AND of every RMW pipeline's `in_ready` (low in the reset cycle's next cycle and through
-//! the table sweep of 2^IA cycles; the model: `ready_q` = last cycle's AND of [`RmwModel::ready`], `None`
+//! the table sweep of 2^IA cycles; the model: `ready_q` = last cycle's AND of [`crate::common::rmw::RmwModel::ready`], `None`
 //! before the first reset) and `marker_ok` = the readout engine is idle (no job running, none queued, no
 //! post capture pending) and no marker is in D1, D1m or D2. So packets never wait; a marker waits until the
 //! previous interval's readout has drained (only with very short intervals or a stalled reader).
