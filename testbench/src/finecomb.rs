@@ -43,16 +43,25 @@ pub trait FinecombTop: Model + ReadOutputs<Outputs = FinecombOutputs> {
     fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor);
 }
 
+/// Drives `reset` and the descriptor port (`in_valid`, `in_key`, `in_ts`, `in_start`, `in_end`), which
+/// the core tops and the front-end top `finecomb_front` share.
+macro_rules! drive_descriptor {
+    ($m:expr, $reset:expr, $valid:expr, $d:expr) => {{
+        let (m, d): (_, &Descriptor) = ($m, $d);
+        m.set_reset($reset as u64);
+        m.set_in_valid($valid as u64);
+        m.set_in_key(d.key);
+        m.set_in_ts(d.timestamp);
+        m.set_in_start(d.start as u64);
+        m.set_in_end(d.end as u64);
+    }};
+}
+pub(crate) use drive_descriptor;
+
 crate::impl_for! {
     impl FinecombTop => FinecombTx, FinecombRx, Finecomb, FinecombLda; {
         fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
-            let d = i.desc.unwrap_or(*garbage);
-            self.set_reset(i.reset as u64);
-            self.set_in_valid(i.in_valid as u64);
-            self.set_in_key(d.key);
-            self.set_in_ts(d.timestamp);
-            self.set_in_start(d.start as u64);
-            self.set_in_end(d.end as u64);
+            drive_descriptor!(&mut *self, i.reset, i.in_valid, &i.desc.unwrap_or(*garbage));
             self.set_rec_ready(i.rec_ready as u64);
             crate::drive_csr_pins!(self, i);
         }
@@ -62,6 +71,16 @@ crate::impl_for! {
 /// The configuration of a FineComb top, from hdl's list.
 pub fn top_config(name: &str) -> FinecombCoreConfig {
     crate::harness::top_config(name)
+}
+
+/// Compares a record (182 bits, as six words) in two halves, bits 127..0 and 181..128.
+pub fn check_record(sb: &mut Scoreboard, c: u64, expected: Option<[u32; 6]>, actual: &[u32; 6]) {
+    let words = |w: &[u32; 6], lo: bool| {
+        let r = if lo { 0..4 } else { 4..6 };
+        r.clone().fold(0u128, |a, k| a | (w[k] as u128) << (32 * (k - r.start)))
+    };
+    sb.check(c, "rec_data[127:0]", expected.map(|w| words(&w, true)), words(actual, true));
+    sb.check(c, "rec_data[181:128]", expected.map(|w| words(&w, false)), words(actual, false));
 }
 
 /// Random run-time settings that fit the core, as CSR writes (`wrap_phase`: bank 0 with one bucket and

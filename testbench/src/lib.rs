@@ -12,6 +12,7 @@
 pub mod blocks;
 pub mod csr_driver;
 pub mod finecomb;
+pub mod finecomb_stages;
 pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;

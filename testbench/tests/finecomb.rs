@@ -113,3 +113,28 @@ fn finecomb_one_descriptor_per_cycle_and_reports_equal_the_transaction_model() {
 fn finecomb_x_initial_state_does_not_matter() {
     harness::check_x_initial("finecomb_x_initial_state_does_not_matter", finecomb::ALL, &[3, 0xfeed], 20_000);
 }
+
+/// Runs a FineComb stage on its own and checks it matched its golden stage model and covered `must`.
+fn check_stage(test: &str, f: fn(&RunConfig) -> RunReport, must: &[&str]) {
+    let r = f(&RunConfig::for_test(test, N));
+    eprintln!("[{test}] {} cycles, {:.2} M cycles/s, coverage {:?}", r.cycles, r.cycles_per_second() / 1e6, r.coverage);
+    r.assert_clean();
+    assert_eq!(r.transactions, N);
+    for what in must {
+        assert!(r.covered(what) > 0, "traffic never exercised `{what}`: {:?}", r.coverage);
+    }
+}
+
+/// The front end alone (handshake, digest, one bank's sampler) against `FrontModel`.
+#[test]
+fn finecomb_front_stage_matches_golden() {
+    let must = ["resets", "packets", "packets_sampled", "packets_not_sampled", "packets_at_threshold", "markers", "markers_refused", "not_ready", "settings_changed"];
+    check_stage("finecomb_front_stage_matches_golden", testbench::finecomb_stages::run_front, &must);
+}
+
+/// The record stage alone (E1/E2, packing, FIFO) against `RecordStageModel`, including a full FIFO.
+#[test]
+fn finecomb_record_stage_matches_golden() {
+    let must = ["resets", "records", "bucket_records", "stash_records", "done_records", "fifo_drops"];
+    check_stage("finecomb_record_stage_matches_golden", testbench::finecomb_stages::run_record, &must);
+}

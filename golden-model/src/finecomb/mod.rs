@@ -547,6 +547,9 @@ pub mod sizes {
     pub const fn csr_config_bits(banks: usize) -> usize {
         32 * csr_config_regs(banks)
     }
+    /// Bucket index bits of the front-end stage top `finecomb_front` (bucket counts M up to 2^16 still
+    /// exercise the whole multiply; the index keeps its low 8 bits as a core with IA = 8 would).
+    pub const FRONT_TOP_INDEX_BITS: usize = 8;
     /// Stash memory address bits `{region, slot}` for `2^stash_slot_bits` slots per region.
     pub const fn stash_addr_bits(stash_slot_bits: usize) -> usize {
         stash_slot_bits + 1

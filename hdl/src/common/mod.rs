@@ -1,6 +1,7 @@
 //! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline, report FIFO, CSR bank.
 
 pub mod bits;
+pub mod block;
 pub mod builds;
 pub mod csr;
 pub mod fifo;

@@ -8,7 +8,11 @@
 //! runs them with small run-time M and w (same-bucket hazards). A receiver with every w_b = 0 behaves as a
 //! sender; `finecomb_tx` is the sender build (no stash memories) on its own.
 
+use super::front::FcFrontTop;
+use super::record::FcRecord;
 use crate::registry::{Build, MemoryNeed};
+use golden::finecomb::sizes::FRONT_TOP_INDEX_BITS;
+use serde_json::json;
 use golden::finecomb::cycle::FinecombCoreConfig;
 use golden::finecomb::{sizes, BankConfig, FinecombConfig, Role};
 
@@ -107,6 +111,19 @@ pub fn configs() -> Vec<(&'static str, FinecombCoreConfig)> {
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
     let (cfg, make) = finecomb_core!(role: Receiver, isd: true, banks: 4 x (1000, 200), ia: 10, sa: 8);
+    // The stages with a co-simulation top of their own.
+    out.push(Build::new(
+        "finecomb_front",
+        "the FineComb core's front end on its own (handshake, digest, one bank's sampler and bucket index)",
+        json!({"index_bits": FRONT_TOP_INDEX_BITS}),
+        || Ok(FcFrontTop::<FRONT_TOP_INDEX_BITS>::new()?),
+    ));
+    out.push(Build::new(
+        "finecomb_record",
+        "the FineComb core's record stage on its own (E1/E2, record packing, record FIFO)",
+        json!({"fifo_bits": golden::finecomb::cycle::FIFO_BITS, "record_bits": golden::finecomb::cycle::RECORD_BITS}),
+        || Ok(FcRecord::new()),
+    ));
     out.push(
         build("", &cfg, make)
             .with_description("FineComb receiver: 4 banks of up to 2^10 buckets, substashes of up to 2^8")

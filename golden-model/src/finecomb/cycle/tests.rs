@@ -1,7 +1,7 @@
 //! The cycle model against the transaction model, through the record stream and the [`Assembler`].
 
 use super::*;
-use crate::finecomb::{threshold_for, BankConfig, FinecombModel};
+use crate::finecomb::{threshold_for, BankConfig, FinecombConfig, FinecombModel, FinecombRuntime, IntervalReport, Role};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
