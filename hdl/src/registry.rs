@@ -163,6 +163,24 @@ pub fn core(name: &str) -> Result<&'static Core, String> {
     })
 }
 
+/// Checks that every `(name, configuration)` of a core reads back from its build's manifest parameters (what
+/// the testbench does with the manifest, `testbench::harness::top_config`).
+pub fn check_manifest_configs<C>(core: &str, configs: &[(&str, C)]) -> Result<(), String>
+where
+    C: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let builds = (self::core(core)?.builds)()?;
+    for (name, cfg) in configs {
+        let b = builds.iter().find(|b| b.name == *name).ok_or_else(|| format!("no build {name} in {core}"))?;
+        let params = serde_json::Value::Object(b.params.clone().into_iter().collect());
+        let back: C = serde_json::from_value(params).map_err(|e| format!("{name}: {e}"))?;
+        if back != *cfg {
+            return Err(format!("{name}: the manifest gives {back:?}, the build is {cfg:?}"));
+        }
+    }
+    Ok(())
+}
+
 /// The configuration of build `name` in a core's `(name, configuration)` list; an error naming the build
 /// if it is not there.
 pub fn config_of<C: Clone>(list: &[(&'static str, C)], name: &str) -> Result<C, String> {

@@ -134,17 +134,9 @@ pub fn builds() -> Result<Vec<Build>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// The testbench reads a build's configuration back from the manifest's parameters.
     #[test]
     fn manifest_parameters_are_the_configuration() {
-        let builds = builds().unwrap();
-        for (name, cfg) in configs() {
-            let b = builds.iter().find(|b| b.name == name).unwrap();
-            let map: serde_json::Map<String, serde_json::Value> = b.params.clone().into_iter().collect();
-            let back: FinecombCoreConfig = serde_json::from_value(serde_json::Value::Object(map)).unwrap();
-            assert_eq!(back, cfg, "{name}");
-        }
+        crate::registry::check_manifest_configs("finecomb", &super::configs()).unwrap();
     }
 }

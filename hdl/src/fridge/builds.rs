@@ -111,10 +111,20 @@ pub fn configs() -> Vec<(&'static str, FridgeConfig)> {
     declared().into_iter().map(|(n, c, _)| (n, c)).collect()
 }
 
-/// Configuration of the standalone tally top `fridge_tally`: two fridges of 256 and 8 entries (ROM steps of
-/// 4 and of 1 insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step).
+/// The standalone tally top `fridge_tally`: two fridges of 256 and 8 entries (ROM steps of 4 and of 1
+/// insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step).
+const TALLY_ADDR_BITS: &[usize] = &[8, 3];
+const TALLY_TS_BITS: usize = 24;
+const TALLY_COUNTER_BITS: usize = 16;
+
+/// Configuration of the standalone tally top `fridge_tally` (the rest as [`FridgeConfig::default`]).
 pub fn tally_config() -> FridgeConfig {
-    FridgeConfig { addr_bits: vec![8, 3], ts_bits: 24, counter_bits: 16, ..Default::default() }
+    FridgeConfig {
+        addr_bits: TALLY_ADDR_BITS.to_vec(),
+        ts_bits: TALLY_TS_BITS,
+        counter_bits: TALLY_COUNTER_BITS,
+        ..Default::default()
+    }
 }
 
 /// Every fridge build: the co-simulated cores, the default single fridge at the largest table that fits
@@ -134,29 +144,29 @@ pub fn builds() -> Result<Vec<Build>, String> {
     );
     let tc = tally_config();
     let t = tc.clone();
-    const TN: usize = 2;
+    const TN: usize = TALLY_ADDR_BITS.len();
     out.push(Build::new(
         "fridge_tally",
         "the fridge core's in-hardware tally on its own (two fridges, 24-bit delays, 16-bit counters)",
         &tc,
-        move || FridgeTally::<{ tally::bank_addr_bits_of(TN) }, { tally::rom_addr_bits_of(TN) }, 24, 16>::new(&t),
+        move || {
+            FridgeTally::<
+                { tally::bank_addr_bits_of(TN) },
+                { tally::rom_addr_bits_of(TN) },
+                TALLY_TS_BITS,
+                TALLY_COUNTER_BITS,
+            >::new(&t)
+        },
     ));
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// The testbench reads a build's configuration back from the manifest's parameters.
     #[test]
     fn manifest_parameters_are_the_configuration() {
-        let builds = builds().unwrap();
-        for (name, cfg) in configs().into_iter().chain([("fridge_tally", tally_config())]) {
-            let b = builds.iter().find(|b| b.name == name).unwrap();
-            let map: serde_json::Map<String, serde_json::Value> = b.params.clone().into_iter().collect();
-            let back: FridgeConfig = serde_json::from_value(serde_json::Value::Object(map)).unwrap();
-            assert_eq!(back, cfg, "{name}");
-        }
+        let all = [super::configs(), vec![("fridge_tally", super::tally_config())]].concat();
+        crate::registry::check_manifest_configs("fridge", &all).unwrap();
     }
 }
