@@ -26,7 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Write the Verilog of every top module (one file per top, with its submodules) and manifest.json.
+    /// Write the Verilog of every top module (one file per top, with its submodules), each top's register
+    /// map (<top>.regs.md, <top>_regs.h) and manifest.json.
     Verilog {
         /// Output directory (created if missing).
         #[arg(long, default_value = "out/verilog")]
@@ -74,7 +75,8 @@ enum Cmd {
 fn emit(out: &PathBuf, initial: bool, test_only: bool, lint: bool) -> Result<usize, String> {
     let tops = hdl::emit::all_tops(initial, test_only)?;
     hdl::emit::write_all(out, &tops).map_err(|e| format!("cannot write Verilog to {}: {e}", out.display()))?;
-    println!("wrote {} top modules and manifest.json to {}", tops.len(), out.display());
+    let maps = tops.iter().filter(|t| t.csr.is_some()).count();
+    println!("wrote {} top modules, {maps} register maps and manifest.json to {}", tops.len(), out.display());
     if lint {
         let reports = hdl::lint::lint_tops(out, &tops)?;
         let dirty: Vec<_> = reports.iter().filter(|r| !r.clean).collect();

@@ -9,7 +9,19 @@ fn netmeas(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
-    let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "2", "--fridges", "2", "--json"]);
+    let o = netmeas(&[
+        "run",
+        "fridge",
+        "--samples",
+        "20000",
+        "--max-delay-ms",
+        "10",
+        "--seeds",
+        "2",
+        "--fridges",
+        "2",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
     for method in ["fridge", "multi_fridge", "simple", "expiry"] {
@@ -30,7 +42,18 @@ fn run_fridge_plots_png_and_svg() {
     for name in ["cdf.png", "cdf.svg"] {
         let path = dir.join(name);
         let _ = std::fs::remove_file(&path);
-        let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--plot", path.to_str().unwrap()]);
+        let o = netmeas(&[
+            "run",
+            "fridge",
+            "--samples",
+            "20000",
+            "--max-delay-ms",
+            "10",
+            "--seeds",
+            "1",
+            "--plot",
+            path.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
         let bytes = std::fs::read(&path).expect("the plot is written");
         if name.ends_with(".png") {
@@ -76,12 +99,25 @@ fn run_finecomb_json_has_the_issue_keys_per_method() {
     for method in ["finecomb", "finecomb_nostash", "lda", "lda_plus"] {
         let m = v[method].as_object().unwrap_or_else(|| panic!("{method} in {v}"));
         assert_eq!(m.len(), 5, "{method}: {v}");
-        for key in ["mean_delay_rel_err", "stddev_rel_err", "loss_rel_err", "useful_samples", "expected_useful_samples"] {
+        for key in ["mean_delay_rel_err", "stddev_rel_err", "loss_rel_err", "useful_samples", "expected_useful_samples"]
+        {
             assert!(m[key].is_number(), "{method}.{key} in {v}");
         }
     }
     // One method, four banks: the combination has no expected-sample formula, so that key is null.
-    let o = netmeas(&["run", "finecomb", "--packets", "200000", "--seeds", "1", "--banks", "4", "--method", "finecomb", "--json"]);
+    let o = netmeas(&[
+        "run",
+        "finecomb",
+        "--packets",
+        "200000",
+        "--seeds",
+        "1",
+        "--banks",
+        "4",
+        "--method",
+        "finecomb",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
@@ -114,5 +150,47 @@ fn run_finecomb_bad_input_is_a_clear_error() {
         assert!(!o.status.success(), "{args:?} succeeded");
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+/// `netmeas verilog` publishes each core's register map: the manifest lists it, the Markdown table and the C
+/// header agree with it, and the header is valid C (compiled with the system's C compiler when there is one).
+#[test]
+fn verilog_writes_register_maps_as_markdown_c_and_manifest() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_regmap");
+    let o = netmeas(&["verilog", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    for (top, code) in [("fridge_dp", "FRDG"), ("finecomb_rx", "FCMB")] {
+        let t = manifest["tops"].as_array().unwrap().iter().find(|t| t["name"] == top).unwrap();
+        let regs = t["registers"].as_array().unwrap();
+        let id = regs.iter().find(|r| r["name"] == "core_id").unwrap();
+        assert_eq!(
+            (id["addr"].as_u64(), id["reset"].as_u64()),
+            (Some(0xfe), Some(u32::from_be_bytes(*code.as_bytes().first_chunk().unwrap()) as u64))
+        );
+        let md = std::fs::read_to_string(dir.join(format!("{top}.regs.md"))).unwrap();
+        let h = std::fs::read_to_string(dir.join(format!("{top}_regs.h"))).unwrap();
+        for r in regs {
+            let (name, addr) = (r["name"].as_str().unwrap(), r["addr"].as_u64().unwrap());
+            assert!(md.contains(&format!("| 0x{addr:02x} | `{name}` |")), "{top}: {name} missing from the table");
+            let define = format!("#define NM_{}_{}_ADDR 0x{addr:02x}u", top.to_uppercase(), name.to_uppercase());
+            assert!(h.contains(&define), "{top}: {define} missing from the header");
+        }
+        let c = dir.join(format!("{top}_check.c"));
+        std::fs::write(
+            &c,
+            format!(
+                "#include \"{top}_regs.h\"\nint main(void) {{ return NM_{}_CORE_ID_ADDR != 0xfe; }}\n",
+                top.to_uppercase()
+            ),
+        )
+        .unwrap();
+        if let Ok(cc) =
+            Command::new("cc").arg("-fsyntax-only").arg("-Wall").arg("-Werror").arg(&c).current_dir(&dir).output()
+        {
+            assert!(cc.status.success(), "{top}_regs.h is not valid C: {}", String::from_utf8_lossy(&cc.stderr));
+        }
     }
 }
