@@ -10,6 +10,7 @@
 //!   coverage names.
 
 pub mod blocks;
+pub mod core;
 pub mod csr_driver;
 pub mod finecomb;
 pub mod finecomb_stages;
