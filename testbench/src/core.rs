@@ -3,8 +3,10 @@
 //! runs share ([`Stall`], [`Held`], [`MidReset`]). A core supplies its traffic, its port mapping
 //! ([`CoreTop`]: `drive` and the typed outputs of `top_outputs!`) and its coverage names.
 
+use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::harness::{Model, Scoreboard, Sim};
+use crate::harness::{Model, RunConfig, RunReport, Scoreboard, Sim};
+use golden::common::csr::CsrLayout;
 use rand::Rng;
 
 /// The coverage counter of resets, which every runner counts (`Run::reset_now` among them).
@@ -256,5 +258,37 @@ where
             return Err(format!("{}: no end after {} cycles ({})", self.name, cy.c, why()));
         }
         Ok(cy)
+    }
+}
+
+/// A randomized run of a core top with a CSR port: its bookkeeping (`run`: RNG, scoreboard, coverage,
+/// transactions), the simulation, the golden model and the CSR driver — what a core's `run_top` steps
+/// with its traffic.
+pub struct CoreRun<T: CoreTop, G> {
+    pub run: Run,
+    pub sim: Sim<T>,
+    pub gold: G,
+    pub csr: CsrDriver,
+}
+
+impl<T, G> CoreRun<T, G>
+where
+    T: CoreTop,
+    G: GoldenCycle<Inputs = T::Inputs, Outputs = T::Expected>,
+{
+    /// A run labelled `label` on top `m` (built with `cfg.x_seed`; waveform to `cfg.vcd`).
+    pub fn new(label: &str, cfg: &RunConfig, m: T, gold: G, csr: &CsrLayout) -> Self {
+        CoreRun { run: Run::new(label, cfg), sim: Sim::new(m, cfg.vcd.clone()), gold, csr: CsrDriver::new(csr) }
+    }
+    /// One checked cycle (see [`cycle`]).
+    pub fn step(&mut self, i: &T::Inputs, garbage: &T::Garbage) -> Cycle<T::Expected, T::Outputs> {
+        cycle(&mut self.sim, &mut self.gold, &mut self.run.sb, Some(&mut self.csr), i, garbage)
+    }
+    /// Adds `n` to coverage counter `what`.
+    pub fn count(&mut self, what: &'static str, n: u64) {
+        self.run.count(what, n)
+    }
+    pub fn finish(self) -> RunReport {
+        self.run.finish(self.sim.cycle)
     }
 }

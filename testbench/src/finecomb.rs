@@ -16,8 +16,8 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::core::{cycle, CoreTop, Cycle, Held, Stall, TraceSim};
-use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
+use crate::core::{CoreRun, CoreTop, Cycle, Held, Stall, TraceSim};
+use crate::harness::{RunConfig, RunReport, Scoreboard};
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx};
 use golden::finecomb::cycle::{
     FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs as GoldenOutputs, Record, RecordKind,
@@ -215,10 +215,8 @@ impl Traffic {
 /// Runs `cfg.transactions` accepted packets through a FineComb top and compares every cycle.
 pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
     let core = top_config(name);
-    let mut run = Run::new(name, cfg);
-    let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
-    let mut gold = FinecombCycleModel::new(&core).expect("valid FineComb configuration");
-    let mut csr = CsrDriver::new(&core.csr_layout());
+    let gold = FinecombCycleModel::new(&core).expect("valid FineComb configuration");
+    let mut cr = CoreRun::new(name, cfg, make(cfg.x_seed), gold, &core.csr_layout());
     let mut traffic = Traffic::new();
     let mut held = Held::new();
     let mut stall = Stall::new(4000, 100..6000);
@@ -235,83 +233,83 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         // for a readout in progress.
         let due = packets >= next_reset;
         reset_waiting = if due { reset_waiting + 1 } else { 0 };
-        let during_readout = gold.busy();
-        let reset = sim.cycle == 0 || (due && (next_reset % 2 == 0 || during_readout || reset_waiting > 20_000));
+        let during_readout = cr.gold.busy();
+        let reset = cr.sim.cycle == 0 || (due && (next_reset % 2 == 0 || during_readout || reset_waiting > 20_000));
         if reset {
-            run.count(cov::resets, 1);
-            if sim.cycle > 0 {
-                run.count(cov::resets_during_readout, during_readout as u64);
-                next_reset = packets + run.rng.gen_range(50_000..120_000);
+            cr.count(cov::resets, 1);
+            if cr.sim.cycle > 0 {
+                cr.count(cov::resets_during_readout, during_readout as u64);
+                next_reset = packets + cr.run.rng.gen_range(50_000..120_000);
             }
-            csr.load(settings(&core, &mut run, sim.cycle == 0 && long_interval, draws));
+            cr.csr.load(settings(&core, &mut cr.run, cr.sim.cycle == 0 && long_interval, draws));
             draws += 1;
             held.drop_held();
             traffic.left = 0;
             traffic.open = false;
         }
-        if stall.step(&mut run.rng) {
-            run.count(cov::reader_stalls, 1);
+        if stall.step(&mut cr.run.rng) {
+            cr.count(cov::reader_stalls, 1);
         }
-        let r = &mut run.rng;
+        let r = &mut cr.run.rng;
         let mut i = FinecombInputs { reset, rec_ready: stall.ready(r, 0.85), ..Default::default() };
         if !reset {
-            let after_marker = last_marker_cycle.wrapping_add(1) == sim.cycle;
-            if csr.write_next(&mut i) {
+            let after_marker = last_marker_cycle.wrapping_add(1) == cr.sim.cycle;
+            if cr.csr.write_next(&mut i) {
                 // The queued settings first.
             } else if r.gen_ratio(1, 30_000) || (after_marker && r.gen_ratio(1, 8)) {
                 // A flush, also right behind a marker (its pulse then meets the marker's capture at D2).
-                csr.write(&mut i, core.csr_flush(), 1);
-                run.count(cov::flushes, 1);
-                run.count(cov::flushes_after_marker, after_marker as u64);
+                cr.csr.write(&mut i, core.csr_flush(), 1);
+                cr.count(cov::flushes, 1);
+                cr.count(cov::flushes_after_marker, after_marker as u64);
             } else if packets >= 150_000 && r.gen_ratio(1, 40_000) {
                 // A sampling threshold rewritten while packets flow (read at D1m; not during the long interval,
                 // whose bucket must see all its packets).
                 let b = r.gen_range(0..core.banks());
-                csr.write(&mut i, core.csr_threshold(b), r.gen());
-                run.count(cov::threshold_writes, 1);
+                cr.csr.write(&mut i, core.csr_threshold(b), r.gen());
+                cr.count(cov::threshold_writes, 1);
             } else if r.gen_ratio(1, 20) {
-                csr.random_read(&mut i, r);
+                cr.csr.random_read(&mut i, r);
             }
         }
         // Descriptors start once the settings are written.
-        let r = &mut run.rng;
+        let r = &mut cr.run.rng;
         let garbage = Descriptor { key: r.gen(), timestamp: r.gen(), start: r.gen(), end: r.gen() };
-        if held.is_free() && csr.is_idle() && !reset && run.rng.gen_bool(0.95) {
-            held.hold(traffic.next(&mut run, &mut long_interval));
+        if held.is_free() && cr.csr.is_idle() && !reset && cr.run.rng.gen_bool(0.95) {
+            held.hold(traffic.next(&mut cr.run, &mut long_interval));
         }
         i.desc = held.get();
         i.in_valid = i.desc.is_some();
-        let Cycle { c, e, .. } = cycle(&mut sim, &mut gold, &mut run.sb, Some(&mut csr), &i, &garbage);
+        let Cycle { c, e, .. } = cr.step(&i, &garbage);
         if e.rec_valid == Some(true) && i.rec_ready {
             if let Some(rec) = e.rec_data.as_ref().and_then(Record::unpack) {
                 match rec.kind {
                     RecordKind::Bucket => {
-                        run.count(cov::bucket_records, 1);
-                        run.count(cov::bucket_records_nonzero, (rec.count > 0) as u64);
+                        cr.count(cov::bucket_records, 1);
+                        cr.count(cov::bucket_records_nonzero, (rec.count > 0) as u64);
                         // ≥ 2^17 timestamps of ≥ 2^47 ns each (the long interval runs before the input
                         // wraps) sum past 2^64: the accumulator wrapped.
-                        run.count(cov::accumulator_wraps, (rec.count >= 1 << 17) as u64);
+                        cr.count(cov::accumulator_wraps, (rec.count >= 1 << 17) as u64);
                     }
-                    RecordKind::Pre | RecordKind::Post => run.count(cov::stash_records, 1),
-                    RecordKind::DoneA => run.count(cov::readouts, 1),
-                    RecordKind::DoneB => run.count(cov::captures, 1),
+                    RecordKind::Pre | RecordKind::Post => cr.count(cov::stash_records, 1),
+                    RecordKind::DoneA => cr.count(cov::readouts, 1),
+                    RecordKind::DoneB => cr.count(cov::captures, 1),
                 }
             }
         }
         if let Some(d) = i.desc {
             if !reset && d.is_marker() && e.in_ready == Some(false) && during_readout {
-                run.count(cov::marker_waits, 1);
+                cr.count(cov::marker_waits, 1);
             }
         }
         if let Some(d) = held.accepted(reset, e.in_ready) {
-            run.transactions += 1;
+            cr.run.transactions += 1;
             if d.is_marker() {
                 last_marker_cycle = c;
             } else {
                 // Same key as the packet accepted in the cycle before: the same bucket of every bank
                 // back to back through the pipeline (packets never wait once accepted).
                 if last_packet.is_some_and(|(lc, k)| lc + 1 == c && k == d.key) {
-                    run.count(cov::same_bucket_back_to_back, 1);
+                    cr.count(cov::same_bucket_back_to_back, 1);
                 }
                 last_packet = Some((c, d.key));
                 packets += 1;
@@ -319,15 +317,15 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         }
         if traffic.ts >> 48 > last_wrap_ts {
             last_wrap_ts = traffic.ts >> 48;
-            run.count(cov::timestamp_wraps, 1);
+            cr.count(cov::timestamp_wraps, 1);
         }
-        if !run.sb.is_clean() {
+        if !cr.run.sb.is_clean() {
             break;
         }
     }
-    run.count(cov::packets, packets);
-    run.count(cov::record_fifo_drops, gold.fifo_drops() as u64);
-    run.finish(sim.cycle)
+    cr.count(cov::packets, packets);
+    cr.count(cov::record_fifo_drops, cr.gold.fifo_drops() as u64);
+    cr.finish()
 }
 
 pub fn run_finecomb_tx(cfg: &RunConfig) -> RunReport {

@@ -12,8 +12,8 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::core::{cycle, CoreTop, Cycle, Held, MidReset, Stall, TraceSim};
-use crate::harness::{RunConfig, RunReport, Sim};
+use crate::core::{CoreRun, CoreTop, Cycle, Held, MidReset, Stall, TraceSim};
+use crate::harness::{RunConfig, RunReport};
 use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
 use golden::fridge::cycle::{FridgeCycleModel, FridgeInputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
 use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, PacketKind};
@@ -145,70 +145,68 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         FridgeMode::Simple => format!("{name}/simple"),
         FridgeMode::Expiry => format!("{name}/expiry"),
     };
-    let mut run = Run::new(&label, cfg);
-    let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
-    let mut gold = FridgeCycleModel::new(&fcfg).expect("valid fridge configuration");
-    let mut csr = CsrDriver::new(&fcfg.csr_layout());
+    let gold = FridgeCycleModel::new(&fcfg).expect("valid fridge configuration");
+    let mut cr = CoreRun::new(&label, cfg, make(cfg.x_seed), gold, &fcfg.csr_layout());
     let mut traffic = Traffic::new();
     let mut held = Held::new();
     let mut stall = Stall::new(3000, 100..20_000);
     let mut mid_reset = MidReset::default();
     let mut last_drops = 0u32;
-    while run.transactions < cfg.transactions {
-        let halfway = mid_reset.now(run.transactions, cfg.transactions);
-        let reset = sim.cycle == 0 || halfway || run.rng.gen_ratio(1, 200_000);
+    while cr.run.transactions < cfg.transactions {
+        let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
+        let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 200_000);
         if reset {
-            run.count(cov::resets, 1);
-            csr.load(settings(mode, &fcfg, &mut run.rng));
+            cr.count(cov::resets, 1);
+            cr.csr.load(settings(mode, &fcfg, &mut cr.run.rng));
             held.drop_held();
-        } else if run.rng.gen_ratio(1, 20_000) {
-            let k = run.rng.gen_range(0..fcfg.fridges());
-            csr.push(CSR_THRESHOLD0 + k as u8, threshold_for(run.rng.gen_range(0.05..=1.0)));
-        } else if run.rng.gen_ratio(1, 3_000) {
+        } else if cr.run.rng.gen_ratio(1, 20_000) {
+            let k = cr.run.rng.gen_range(0..fcfg.fridges());
+            cr.csr.push(CSR_THRESHOLD0 + k as u8, threshold_for(cr.run.rng.gen_range(0.05..=1.0)));
+        } else if cr.run.rng.gen_ratio(1, 3_000) {
             // Swap the tally bank, then (mostly) start a walk over the frozen one; now and then a walk
             // without a swap, or a second one while the first runs.
             let bank = fcfg.csr_tally_bank();
-            if run.rng.gen_bool(0.8) {
-                csr.push(bank, run.rng.gen_range(0..4));
+            if cr.run.rng.gen_bool(0.8) {
+                cr.csr.push(bank, cr.run.rng.gen_range(0..4));
             }
-            csr.push(bank + 1, 1);
-            run.count(cov::tally_walks_started, 1);
+            cr.csr.push(bank + 1, 1);
+            cr.count(cov::tally_walks_started, 1);
         }
-        let r = &mut run.rng;
+        let r = &mut cr.run.rng;
         stall.step(r);
         let mut i = FridgeInputs { reset, rep_ready: stall.ready(r, 0.9), tally_ready: r.gen_bool(0.7), ..Default::default() };
-        if !reset && !csr.write_next(&mut i) && r.gen_ratio(1, 20) {
-            csr.random_read(&mut i, r);
+        if !reset && !cr.csr.write_next(&mut i) && r.gen_ratio(1, 20) {
+            cr.csr.random_read(&mut i, r);
         }
         let garbage = Descriptor { kind: PacketKind::Request, id: r.gen(), timestamp: r.gen() };
         if held.is_free() && r.gen_bool(0.9) {
-            held.hold(traffic.next(&mut run));
+            held.hold(traffic.next(&mut cr.run));
         }
         i.desc = held.get();
         i.in_valid = i.desc.is_some();
-        let cy = cycle(&mut sim, &mut gold, &mut run.sb, Some(&mut csr), &i, &garbage);
+        let cy = cr.step(&i, &garbage);
         let (e, o) = (&cy.e, &cy.o);
         if e.rep_valid == Some(true) {
-            run.count(cov::reports_seen, i.rep_ready as u64);
+            cr.count(cov::reports_seen, i.rep_ready as u64);
         }
         if e.tally_valid == Some(true) && i.tally_ready {
             let rec = golden::fridge::tally::TallyRecord::unpack(o.tally_data);
-            run.count(cov::tally_records, 1);
-            run.count(cov::tally_records_nonzero, (rec.sum_g > 0) as u64);
+            cr.count(cov::tally_records, 1);
+            cr.count(cov::tally_records_nonzero, (rec.sum_g > 0) as u64);
         }
-        let drops = gold.fifo.drops();
+        let drops = cr.gold.fifo.drops();
         if drops > last_drops {
-            run.count(cov::report_fifo_drops, (drops - last_drops) as u64);
+            cr.count(cov::report_fifo_drops, (drops - last_drops) as u64);
         }
         last_drops = if reset { 0 } else { drops };
         if held.accepted(reset, e.in_ready).is_some() {
-            run.transactions += 1;
+            cr.run.transactions += 1;
         }
     }
     let wraps = traffic.ts >> 48;
-    run.count(cov::timestamp_wraps, wraps);
-    run.count(cov::insertions, gold.stats.insertions as u64);
-    run.finish(sim.cycle)
+    cr.count(cov::timestamp_wraps, wraps);
+    cr.count(cov::insertions, cr.gold.stats.insertions as u64);
+    cr.finish()
 }
 
 pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
