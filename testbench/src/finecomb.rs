@@ -16,7 +16,7 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::core::{CoreRun, CoreTop, Cycle, Held, Stall, TraceSim};
+use crate::core_run::{CoreRun, CoreTop, Cycle, Held, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport, Scoreboard};
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx};
 use golden::finecomb::cycle::{

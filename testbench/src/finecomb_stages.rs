@@ -10,7 +10,7 @@
 
 use crate::blocks::Run;
 use crate::finecomb::{check_record, drive_descriptor};
-use crate::core::{cycle, CoreTop};
+use crate::core_run::{cycle, CoreTop};
 use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
 use crate::models::{FinecombFront, FinecombRecord};
 use golden::finecomb::cycle::{

@@ -12,7 +12,7 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::core::{CoreRun, CoreTop, Cycle, Held, MidReset, Stall, TraceSim};
+use crate::core_run::{CoreRun, CoreTop, Cycle, Held, MidReset, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
 use golden::fridge::cycle::{FridgeCycleModel, FridgeInputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};

@@ -6,7 +6,7 @@
 //! consumer that stalls for long phases, resets mid-stream.
 
 use crate::blocks::Run;
-use crate::core::{cycle, CoreTop, GoldenCycle};
+use crate::core_run::{cycle, CoreTop, GoldenCycle};
 use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
 use crate::models::FridgeTally;
 use crate::ports::ReadOutputs;

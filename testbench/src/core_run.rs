@@ -79,7 +79,7 @@ pub trait CoreTop: Model {
 #[macro_export]
 macro_rules! core_top {
     ($($model:ty),+ => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty; |$m:ident, $i:ident, $g:ident| $drive:block) => {$(
-        impl $crate::core::CoreTop for $model {
+        impl $crate::core_run::CoreTop for $model {
             type Inputs = $inputs;
             type Garbage = $garbage;
             type Expected = $expected;
