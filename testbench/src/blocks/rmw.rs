@@ -75,7 +75,7 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
     // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
-    let mut mid_reset_due = true;
+    let mut mid_reset = crate::core_run::MidReset::default();
     let mut since_reset = u64::MAX;
     // The final read-back: one read-only packet per entry after the random traffic.
     let mut readback = (0..depth).rev().collect::<Vec<_>>();
@@ -84,8 +84,7 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
     while run.transactions < cfg.transactions || !readback.is_empty() || pending.is_some() {
         // Reset in the first cycle, once halfway through the packets, at random, and sometimes again
         // while the sweep of the previous reset is running.
-        let halfway = mid_reset_due && run.transactions >= cfg.transactions / 2;
-        mid_reset_due &= !halfway;
+        let halfway = mid_reset.now(run.transactions, cfg.transactions);
         let in_sweep = since_reset < depth as u64 && run.transactions < cfg.transactions;
         let random_phase = run.transactions < cfg.transactions;
         let forced_sweep_reset = sweep_reset_due && since_reset == 17;
