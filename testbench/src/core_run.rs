@@ -1,7 +1,10 @@
 //! The per-cycle step every core runner shares: drive the Verilated top, settle, step the golden cycle
-//! model, compare, check the CSR read-back, tick ([`cycle`]); and the run-loop pieces the randomized core
-//! runs share ([`Stall`], [`Held`], [`MidReset`]). A core supplies its traffic, its port mapping
-//! ([`CoreTop`]: `drive` and the typed outputs of `top_outputs!`) and its coverage names.
+//! model, compare, check the CSR read-back, tick ([`cycle`]); and the run-loop pieces the core runs share:
+//! [`CoreRun`] (a randomized run: bookkeeping, simulation, golden model, CSR driver), [`TraceSim`] (a
+//! full-rate trace, checked every cycle, with a cycle limit), [`Stall`] (a consumer stalling in phases),
+//! [`Held`] (a descriptor held until accepted), [`MidReset`]. A core supplies its traffic, its port mapping
+//! ([`CoreTop`]: `drive` and the typed outputs of `top_outputs!`) and its coverage names
+//! (`coverage_names!`).
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
@@ -45,11 +48,14 @@ macro_rules! golden_cycle {
         }
     )*};
 }
+// (The tally's model is implemented in `fridge_tally`: its outputs there carry the FIFO's drop counter.)
+use golden::finecomb::cycle as fc;
+use golden::fridge::cycle as fr;
 golden_cycle! {
-    golden::fridge::cycle::FridgeCycleModel => golden::fridge::cycle::FridgeInputs, golden::fridge::cycle::FridgeOutputs;
-    golden::finecomb::cycle::FinecombCycleModel => golden::finecomb::cycle::FinecombInputs, golden::finecomb::cycle::FinecombOutputs;
-    golden::finecomb::cycle::FrontModel => golden::finecomb::cycle::FrontInputs, golden::finecomb::cycle::FrontOutputs;
-    golden::finecomb::cycle::RecordStageModel => golden::finecomb::cycle::RecordStageInputs, golden::finecomb::cycle::RecordStageOutputs;
+    fr::FridgeCycleModel => fr::FridgeInputs, fr::FridgeOutputs;
+    fc::FinecombCycleModel => fc::FinecombInputs, fc::FinecombOutputs;
+    fc::FrontModel => fc::FrontInputs, fc::FrontOutputs;
+    fc::RecordStageModel => fc::RecordStageInputs, fc::RecordStageOutputs;
 }
 
 /// The port mapping of a Verilated top: golden inputs onto its input ports, its outputs read and compared
@@ -78,7 +84,10 @@ pub trait CoreTop: Model {
 /// |m, i, garbage| { … })`.
 #[macro_export]
 macro_rules! core_top {
-    ($($model:ty),+ => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty; |$m:ident, $i:ident, $g:ident| $drive:block) => {$(
+    (
+        $($model:ty),+ => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty;
+        |$m:ident, $i:ident, $g:ident| $drive:block
+    ) => {$(
         impl $crate::core_run::CoreTop for $model {
             type Inputs = $inputs;
             type Garbage = $garbage;

@@ -32,7 +32,8 @@ impl CoreTop for FinecombFront {
     type Expected = FrontOutputs;
     type Outputs = ();
     fn drive(&mut self, i: &FrontInputs, _: &()) {
-        drive_descriptor!(&mut *self, i.reset, i.in_valid, &i.desc.expect("the front runner always drives a descriptor"));
+        let desc = i.desc.expect("the front runner always drives a descriptor");
+        drive_descriptor!(&mut *self, i.reset, i.in_valid, &desc);
         self.set_pipes_ready(i.pipes_ready as u64);
         self.set_idle(i.idle as u64);
         self.set_thr(i.threshold as u64);

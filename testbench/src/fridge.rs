@@ -15,7 +15,9 @@ use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, CoreTop, Cycle, Held, MidReset, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
-use golden::fridge::cycle::{FridgeCycleModel, FridgeInputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
+use golden::fridge::cycle::{
+    FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
+};
 use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, PacketKind};
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -42,16 +44,16 @@ crate::top_outputs! {
 
 /// A fridge top: its port mapping ([`CoreTop`]) with the fridge's golden inputs and typed outputs.
 pub trait FridgeTop:
-    CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = golden::fridge::cycle::FridgeOutputs, Outputs = FridgeOutputs>
+    CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FridgeOutputs>
 {
 }
 impl<T> FridgeTop for T where
-    T: CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = golden::fridge::cycle::FridgeOutputs, Outputs = FridgeOutputs>
+    T: CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FridgeOutputs>
 {
 }
 
 crate::core_top! {
-    FridgeDp, FridgeSp, Fridge4Dp => FridgeInputs, Descriptor, golden::fridge::cycle::FridgeOutputs, FridgeOutputs;
+    FridgeDp, FridgeSp, Fridge4Dp => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
     |m, i, garbage| {
         let d = i.desc.unwrap_or(*garbage);
         m.set_reset(i.reset as u64);
@@ -174,7 +176,8 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         }
         let r = &mut cr.run.rng;
         stall.step(r);
-        let mut i = FridgeInputs { reset, rep_ready: stall.ready(r, 0.9), tally_ready: r.gen_bool(0.7), ..Default::default() };
+        let (rep_ready, tally_ready) = (stall.ready(r, 0.9), r.gen_bool(0.7));
+        let mut i = FridgeInputs { reset, rep_ready, tally_ready, ..Default::default() };
         if !reset && !cr.csr.write_next(&mut i) && r.gen_ratio(1, 20) {
             cr.csr.random_read(&mut i, r);
         }
