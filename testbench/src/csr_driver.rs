@@ -110,9 +110,13 @@ impl CsrDriver {
     /// The read-back check of this cycle (`rd_valid` as the RTL shows it, `i` this cycle's inputs), named
     /// `csr_rd_valid (read-back)` in the scoreboard.
     pub fn observe(&mut self, sb: &mut Scoreboard, cycle: u64, i: &impl CsrPort, rd_valid: bool) {
+        self.observe_read(sb, cycle, i.csr_read() && !i.reset(), rd_valid)
+    }
+    /// [`observe`](Self::observe) with this cycle's request reduced to `read`: a read, not in a reset.
+    pub fn observe_read(&mut self, sb: &mut Scoreboard, cycle: u64, read: bool, rd_valid: bool) {
         if let Some(due) = self.answer_due {
             sb.check(cycle, "csr_rd_valid (read-back)", Some(due as u128), rd_valid as u128);
         }
-        self.answer_due = Some(i.csr_read() && !i.reset());
+        self.answer_due = Some(read);
     }
 }

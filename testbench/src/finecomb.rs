@@ -16,14 +16,22 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::harness::{Model, RunConfig, RunReport, Scoreboard, Sim};
-use crate::ports::ReadOutputs;
+use crate::core_run::{CoreRun, CoreTop, Cycle, Held, Stall, TraceSim};
+use crate::harness::{RunConfig, RunReport, Scoreboard};
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx};
 use golden::finecomb::cycle::{
-    FinecombCoreConfig, FinecombCycleModel, FinecombInputs, Record, RecordKind,
+    FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs as GoldenOutputs, Record, RecordKind,
 };
 use golden::finecomb::{Descriptor, FinecombRuntime};
 use rand::Rng;
+
+crate::coverage_names! {
+    resets, max_bucket_draws, max_stash_draws, mixed_stash_draws, ineffective_markers, ineffective_ends,
+    syncs_between_intervals, ineffective_starts, resets_during_readout, reader_stalls, flushes,
+    flushes_after_marker, threshold_writes, bucket_records, bucket_records_nonzero, accumulator_wraps,
+    stash_records, readouts, captures, marker_waits, same_bucket_back_to_back, timestamp_wraps, packets,
+    record_fifo_drops,
+}
 
 crate::top_outputs! {
     /// Outputs of a FineComb top during one cycle.
@@ -38,9 +46,14 @@ crate::top_outputs! {
     read from FinecombTx, FinecombRx, Finecomb, FinecombLda
 }
 
-/// Ports of a FineComb top (generated per top; this trait lets one runner drive them all).
-pub trait FinecombTop: Model + ReadOutputs<Outputs = FinecombOutputs> {
-    fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor);
+/// A FineComb top: its port mapping ([`CoreTop`]) with FineComb's golden inputs and typed outputs.
+pub trait FinecombTop:
+    CoreTop<Inputs = FinecombInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FinecombOutputs>
+{
+}
+impl<T> FinecombTop for T where
+    T: CoreTop<Inputs = FinecombInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FinecombOutputs>
+{
 }
 
 /// Drives `reset` and the descriptor port (`in_valid`, `in_key`, `in_ts`, `in_start`, `in_end`), which
@@ -58,13 +71,12 @@ macro_rules! drive_descriptor {
 }
 pub(crate) use drive_descriptor;
 
-crate::impl_for! {
-    impl FinecombTop => FinecombTx, FinecombRx, Finecomb, FinecombLda; {
-        fn drive(&mut self, i: &FinecombInputs, garbage: &Descriptor) {
-            drive_descriptor!(&mut *self, i.reset, i.in_valid, &i.desc.unwrap_or(*garbage));
-            self.set_rec_ready(i.rec_ready as u64);
-            crate::drive_csr_pins!(self, i);
-        }
+crate::core_top! {
+    FinecombTx, FinecombRx, Finecomb, FinecombLda => FinecombInputs, Descriptor, GoldenOutputs, FinecombOutputs;
+    |m, i, garbage| {
+        drive_descriptor!(&mut *m, i.reset, i.in_valid, &i.desc.unwrap_or(*garbage));
+        m.set_rec_ready(i.rec_ready as u64);
+        crate::drive_csr_pins!(m, i);
     }
 }
 
@@ -115,11 +127,11 @@ fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u6
         }
         p.push(if wrap_phase || r.gen_bool(0.3) { 1.0 } else { r.gen_range(0.2..1.0) });
     }
-    run.count("max_bucket_draws", shape.banks.iter().filter(|b| b.buckets == max_m).count() as u64);
+    run.count(cov::max_bucket_draws, shape.banks.iter().filter(|b| b.buckets == max_m).count() as u64);
     if core.has_stash() {
-        run.count("max_stash_draws", shape.banks.iter().filter(|b| b.stash_depth == max_w).count() as u64);
+        run.count(cov::max_stash_draws, shape.banks.iter().filter(|b| b.stash_depth == max_w).count() as u64);
         let with = shape.banks.iter().filter(|b| b.stash_depth > 0).count();
-        run.count("mixed_stash_draws", (with > 0 && with < n) as u64);
+        run.count(cov::mixed_stash_draws, (with > 0 && with < n) as u64);
     }
     core.csr_writes(&shape, &FinecombRuntime::with_probabilities(&p))
         .expect("drawn settings fit the core")
@@ -169,12 +181,12 @@ impl Traffic {
             // sync (only its start takes effect).
             return match pick {
                 0..=14 => {
-                    run.count("ineffective_markers", 1);
-                    run.count("ineffective_ends", 1);
+                    run.count(cov::ineffective_markers, 1);
+                    run.count(cov::ineffective_ends, 1);
                     Descriptor::end()
                 }
                 15..=29 => {
-                    run.count("syncs_between_intervals", 1);
+                    run.count(cov::syncs_between_intervals, 1);
                     self.open = true;
                     Descriptor::sync()
                 }
@@ -192,8 +204,8 @@ impl Traffic {
             }
             _ => {
                 // Ineffective: a start while counting (the interval goes on).
-                run.count("ineffective_markers", 1);
-                run.count("ineffective_starts", 1);
+                run.count(cov::ineffective_markers, 1);
+                run.count(cov::ineffective_starts, 1);
                 Descriptor::start()
             }
         }
@@ -203,13 +215,11 @@ impl Traffic {
 /// Runs `cfg.transactions` accepted packets through a FineComb top and compares every cycle.
 pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
     let core = top_config(name);
-    let mut run = Run::new(name, cfg);
-    let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
-    let mut gold = FinecombCycleModel::new(&core).expect("valid FineComb configuration");
-    let mut csr = CsrDriver::new(&core.csr_layout());
+    let gold = FinecombCycleModel::new(&core).expect("valid FineComb configuration");
+    let mut cr = CoreRun::new(name, cfg, make(cfg.x_seed), gold, &core.csr_layout());
     let mut traffic = Traffic::new();
-    let mut held: Option<Descriptor> = None;
-    let mut stall_left = 0u32;
+    let mut held = Held::new();
+    let mut stall = Stall::new(4000, 100..6000);
     // The accumulator-wrap interval needs ≥ 2^17 packets before the timestamps wrap (long runs only).
     let mut long_interval = cfg.transactions >= 500_000;
     let mut next_reset = if long_interval { 150_000 } else { cfg.transactions / 2 };
@@ -223,110 +233,99 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         // for a readout in progress.
         let due = packets >= next_reset;
         reset_waiting = if due { reset_waiting + 1 } else { 0 };
-        let during_readout = gold.busy();
-        let reset = sim.cycle == 0 || (due && (next_reset % 2 == 0 || during_readout || reset_waiting > 20_000));
+        let during_readout = cr.gold.busy();
+        let reset = cr.sim.cycle == 0 || (due && (next_reset % 2 == 0 || during_readout || reset_waiting > 20_000));
         if reset {
-            run.count("resets", 1);
-            if sim.cycle > 0 {
-                run.count("resets_during_readout", during_readout as u64);
-                next_reset = packets + run.rng.gen_range(50_000..120_000);
+            cr.count(cov::resets, 1);
+            if cr.sim.cycle > 0 {
+                cr.count(cov::resets_during_readout, during_readout as u64);
+                next_reset = packets + cr.run.rng.gen_range(50_000..120_000);
             }
-            csr.load(settings(&core, &mut run, sim.cycle == 0 && long_interval, draws));
+            cr.csr.load(settings(&core, &mut cr.run, cr.sim.cycle == 0 && long_interval, draws));
             draws += 1;
-            held = None;
+            held.drop_held();
             traffic.left = 0;
             traffic.open = false;
         }
-        let r = &mut run.rng;
-        if stall_left == 0 && r.gen_ratio(1, 4000) {
-            stall_left = r.gen_range(100..6000);
-            run.count("reader_stalls", 1);
+        if stall.step(&mut cr.run.rng) {
+            cr.count(cov::reader_stalls, 1);
         }
-        let r = &mut run.rng;
-        stall_left = stall_left.saturating_sub(1);
-        let mut i = FinecombInputs { reset, rec_ready: stall_left == 0 && r.gen_bool(0.85), ..Default::default() };
+        let r = &mut cr.run.rng;
+        let mut i = FinecombInputs { reset, rec_ready: stall.ready(r, 0.85), ..Default::default() };
         if !reset {
-            let after_marker = last_marker_cycle.wrapping_add(1) == sim.cycle;
-            if csr.write_next(&mut i) {
+            let after_marker = last_marker_cycle.wrapping_add(1) == cr.sim.cycle;
+            if cr.csr.write_next(&mut i) {
                 // The queued settings first.
             } else if r.gen_ratio(1, 30_000) || (after_marker && r.gen_ratio(1, 8)) {
                 // A flush, also right behind a marker (its pulse then meets the marker's capture at D2).
-                csr.write(&mut i, core.csr_flush(), 1);
-                run.count("flushes", 1);
-                run.count("flushes_after_marker", after_marker as u64);
+                cr.csr.write(&mut i, core.csr_flush(), 1);
+                cr.count(cov::flushes, 1);
+                cr.count(cov::flushes_after_marker, after_marker as u64);
             } else if packets >= 150_000 && r.gen_ratio(1, 40_000) {
                 // A sampling threshold rewritten while packets flow (read at D1m; not during the long interval,
                 // whose bucket must see all its packets).
                 let b = r.gen_range(0..core.banks());
-                csr.write(&mut i, core.csr_threshold(b), r.gen());
-                run.count("threshold_writes", 1);
+                cr.csr.write(&mut i, core.csr_threshold(b), r.gen());
+                cr.count(cov::threshold_writes, 1);
             } else if r.gen_ratio(1, 20) {
-                csr.random_read(&mut i, r);
+                cr.csr.random_read(&mut i, r);
             }
         }
         // Descriptors start once the settings are written.
-        let r = &mut run.rng;
+        let r = &mut cr.run.rng;
         let garbage = Descriptor { key: r.gen(), timestamp: r.gen(), start: r.gen(), end: r.gen() };
-        if held.is_none() && csr.is_idle() && !reset && run.rng.gen_bool(0.95) {
-            held = Some(traffic.next(&mut run, &mut long_interval));
+        if held.is_free() && cr.csr.is_idle() && !reset && cr.run.rng.gen_bool(0.95) {
+            held.hold(traffic.next(&mut cr.run, &mut long_interval));
         }
-        i.in_valid = held.is_some();
-        i.desc = held;
-        sim.m.drive(&i, &garbage);
-        sim.settle();
-        let e = gold.step(&i);
-        let o = sim.m.outputs();
-        let c = sim.cycle;
-        o.compare(&mut run.sb, c, &e);
-        csr.observe(&mut run.sb, c, &i, o.csr_rd_valid);
+        i.desc = held.get();
+        i.in_valid = i.desc.is_some();
+        let Cycle { c, e, .. } = cr.step(&i, &garbage);
         if e.rec_valid == Some(true) && i.rec_ready {
             if let Some(rec) = e.rec_data.as_ref().and_then(Record::unpack) {
                 match rec.kind {
                     RecordKind::Bucket => {
-                        run.count("bucket_records", 1);
-                        run.count("bucket_records_nonzero", (rec.count > 0) as u64);
+                        cr.count(cov::bucket_records, 1);
+                        cr.count(cov::bucket_records_nonzero, (rec.count > 0) as u64);
                         // ≥ 2^17 timestamps of ≥ 2^47 ns each (the long interval runs before the input
                         // wraps) sum past 2^64: the accumulator wrapped.
-                        run.count("accumulator_wraps", (rec.count >= 1 << 17) as u64);
+                        cr.count(cov::accumulator_wraps, (rec.count >= 1 << 17) as u64);
                     }
-                    RecordKind::Pre | RecordKind::Post => run.count("stash_records", 1),
-                    RecordKind::DoneA => run.count("readouts", 1),
-                    RecordKind::DoneB => run.count("captures", 1),
+                    RecordKind::Pre | RecordKind::Post => cr.count(cov::stash_records, 1),
+                    RecordKind::DoneA => cr.count(cov::readouts, 1),
+                    RecordKind::DoneB => cr.count(cov::captures, 1),
                 }
             }
         }
-        if let Some(d) = held {
+        if let Some(d) = i.desc {
             if !reset && d.is_marker() && e.in_ready == Some(false) && during_readout {
-                run.count("marker_waits", 1);
+                cr.count(cov::marker_waits, 1);
             }
-            if !reset && e.in_ready == Some(true) {
-                run.transactions += 1;
-                if d.is_marker() {
-                    last_marker_cycle = c;
-                } else {
-                    // Same key as the packet accepted in the cycle before: the same bucket of every bank
-                    // back to back through the pipeline (packets never wait once accepted).
-                    if last_packet.is_some_and(|(lc, k)| lc + 1 == c && k == d.key) {
-                        run.count("same_bucket_back_to_back", 1);
-                    }
-                    last_packet = Some((c, d.key));
-                    packets += 1;
+        }
+        if let Some(d) = held.accepted(reset, e.in_ready) {
+            cr.run.transactions += 1;
+            if d.is_marker() {
+                last_marker_cycle = c;
+            } else {
+                // Same key as the packet accepted in the cycle before: the same bucket of every bank
+                // back to back through the pipeline (packets never wait once accepted).
+                if last_packet.is_some_and(|(lc, k)| lc + 1 == c && k == d.key) {
+                    cr.count(cov::same_bucket_back_to_back, 1);
                 }
-                held = None;
+                last_packet = Some((c, d.key));
+                packets += 1;
             }
         }
         if traffic.ts >> 48 > last_wrap_ts {
             last_wrap_ts = traffic.ts >> 48;
-            run.count("timestamp_wraps", 1);
+            cr.count(cov::timestamp_wraps, 1);
         }
-        if !run.sb.is_clean() {
+        if !cr.run.sb.is_clean() {
             break;
         }
-        sim.tick();
     }
-    run.count("packets", packets);
-    run.count("record_fifo_drops", gold.fifo_drops() as u64);
-    run.finish(sim.cycle)
+    cr.count(cov::packets, packets);
+    cr.count(cov::record_fifo_drops, cr.gold.fifo_drops() as u64);
+    cr.finish()
 }
 
 pub fn run_finecomb_tx(cfg: &RunConfig) -> RunReport {
@@ -365,59 +364,42 @@ pub fn run_trace<M: FinecombTop>(
     make: impl FnOnce(u64) -> M,
 ) -> Result<TraceRun, String> {
     let core = top_config(name);
-    let mut sim = Sim::new(make(1), None);
-    let mut gold = FinecombCycleModel::new(&core).map_err(|e| e.to_string())?;
-    let mut sb = Scoreboard::new(name, 0);
+    let gold = FinecombCycleModel::new(&core).map_err(|e| e.to_string())?;
     let rt = FinecombRuntime { thresholds: thresholds.to_vec() };
     let mut csr = CsrDriver::new(&core.csr_layout());
     csr.load(core.csr_writes(shape, &rt).map_err(|e| format!("{name}: {e}"))?);
+    let mut ts = TraceSim::new(name, make(1), gold, csr, 4 * descs.len() as u64 + 200_000);
     let mut out = TraceRun { records: Vec::new(), cycles: 0, accept_cycles: 0 };
     let mut first_accept = None;
     let (mut next, mut quiet, mut flushed_at) = (0usize, 0u64, None);
     let garbage = Descriptor::packet(0, 0);
     loop {
-        let mut i = FinecombInputs { reset: sim.cycle == 0, rec_ready: true, ..Default::default() };
-        if !csr.write_next(&mut i) && !i.reset && next >= descs.len() && flushed_at.is_none() && quiet >= 8 {
+        let now = ts.now();
+        let mut i = FinecombInputs { reset: now == 0, rec_ready: true, ..Default::default() };
+        if !ts.csr.write_next(&mut i) && !i.reset && next >= descs.len() && flushed_at.is_none() && quiet >= 8 {
             // The last marker has passed D2: close the last capture.
-            csr.write(&mut i, core.csr_flush(), 1);
-            flushed_at = Some(sim.cycle);
+            ts.csr.write(&mut i, core.csr_flush(), 1);
+            flushed_at = Some(now);
         }
-        i.desc = descs.get(next).copied().filter(|_| csr.is_idle() && !i.reset);
+        i.desc = descs.get(next).copied().filter(|_| ts.csr.is_idle() && !i.reset);
         i.in_valid = i.desc.is_some();
-        sim.m.drive(&i, &garbage);
-        sim.settle();
-        let e = gold.step(&i);
-        let o = sim.m.outputs();
-        o.compare(&mut sb, sim.cycle, &e);
-        csr.observe(&mut sb, sim.cycle, &i, o.csr_rd_valid);
-        if !sb.is_clean() {
-            return Err(sb.to_string());
-        }
+        let Cycle { c, o, .. } = ts.step(&i, &garbage, || format!("{next} of {} descriptors in", descs.len()))?;
         if o.rec_valid && !i.reset {
             let rec = Record::unpack(&o.rec_data).ok_or_else(|| format!("{name}: bad record {:x?}", o.rec_data))?;
             out.records.push(rec);
-            out.cycles = sim.cycle;
+            out.cycles = c;
         }
         if i.in_valid && o.in_ready {
             next += 1;
-            out.accept_cycles = sim.cycle - *first_accept.get_or_insert(sim.cycle) + 1;
+            out.accept_cycles = c - *first_accept.get_or_insert(c) + 1;
         }
         quiet = if next >= descs.len() && !o.rec_valid { quiet + 1 } else { 0 };
-        if flushed_at.is_some_and(|f| sim.cycle > f + 8) && quiet >= 64 && !gold.busy() {
+        if flushed_at.is_some_and(|f| c > f + 8) && quiet >= 64 && !ts.gold.busy() {
             break;
         }
-        if sim.cycle > 4 * descs.len() as u64 + 200_000 {
-            return Err(format!(
-                "{name}: no end after {} cycles ({} of {} descriptors in)",
-                sim.cycle,
-                next,
-                descs.len()
-            ));
-        }
-        sim.tick();
     }
-    if gold.fifo_drops() > 0 {
-        return Err(format!("{name}: the record FIFO dropped {} records", gold.fifo_drops()));
+    if ts.gold.fifo_drops() > 0 {
+        return Err(format!("{name}: the record FIFO dropped {} records", ts.gold.fifo_drops()));
     }
     Ok(out)
 }

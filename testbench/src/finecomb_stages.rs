@@ -10,14 +10,62 @@
 
 use crate::blocks::Run;
 use crate::finecomb::{check_record, drive_descriptor};
-use crate::harness::{RunConfig, RunReport, Sim};
+use crate::core_run::{cycle, CoreTop};
+use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
 use crate::models::{FinecombFront, FinecombRecord};
 use golden::finecomb::cycle::{
-    FrontInputs, FrontModel, Record, RecordKind, RecordStageInputs, RecordStageModel, StageD2,
+    FrontInputs, FrontModel, FrontOutputs, Record, RecordKind, RecordStageInputs, RecordStageModel,
+    RecordStageOutputs, StageD2,
 };
 use golden::finecomb::{Bucket, Descriptor, Digest, StashEntry};
 use golden::finecomb::sizes::FRONT_TOP_INDEX_BITS as FINECOMB_FRONT_INDEX_BITS;
 use rand::Rng;
+
+crate::coverage_names! {
+    resets, packets, packets_sampled, packets_not_sampled, packets_at_threshold, markers, settings_changed,
+    markers_refused, not_ready, records, fifo_drops, stash_records, bucket_records, done_records,
+}
+
+impl CoreTop for FinecombFront {
+    type Inputs = FrontInputs;
+    type Garbage = ();
+    type Expected = FrontOutputs;
+    type Outputs = ();
+    fn drive(&mut self, i: &FrontInputs, _: &()) {
+        let desc = i.desc.expect("the front runner always drives a descriptor");
+        drive_descriptor!(&mut *self, i.reset, i.in_valid, &desc);
+        self.set_pipes_ready(i.pipes_ready as u64);
+        self.set_idle(i.idle as u64);
+        self.set_thr(i.threshold as u64);
+        self.set_m(i.buckets as u64 & 0xffff);
+    }
+    fn compare(&self, sb: &mut Scoreboard, c: u64, e: &FrontOutputs) {
+        let m = self;
+        let index_mask = (1u64 << FINECOMB_FRONT_INDEX_BITS) - 1;
+        sb.check(c, "in_ready", e.in_ready.map(u128::from), m.in_ready() as u128);
+        if e.defined {
+            sb.check(c, "d2_valid", Some(e.d2.is_some() as u128), m.d2_valid() as u128);
+            if let Some(d) = e.d1m_digest {
+                sb.check(c, "d1m_digest", Some(d as u128), m.d1m_digest() as u128);
+            }
+        }
+        match e.d2.filter(|_| e.defined) {
+            Some(StageD2::Packet { entry, sampled, index }) => {
+                sb.check(c, "d2_marker", Some(0), m.d2_marker() as u128);
+                sb.check(c, "d2_ts", Some(entry.ts as u128), m.d2_ts() as u128);
+                sb.check(c, "d2_digest", Some(entry.digest as u128), m.d2_digest() as u128);
+                sb.check(c, "sampled", Some(sampled[0] as u128), m.sampled() as u128);
+                sb.check(c, "index", Some((index[0] as u64 & index_mask) as u128), m.index() as u128);
+            }
+            Some(StageD2::Marker { start, end }) => {
+                sb.check(c, "d2_marker", Some(1), m.d2_marker() as u128);
+                sb.check(c, "d2_start", Some(start as u128), m.d2_start() as u128);
+                sb.check(c, "d2_end", Some(end as u128), m.d2_end() as u128);
+            }
+            None => {}
+        }
+    }
+}
 
 /// The front end: handshake, digest and one bank's sampling decision and bucket index.
 pub fn run_front(cfg: &RunConfig) -> RunReport {
@@ -30,7 +78,6 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
     let edges: Vec<u32> = keys.iter().map(|&k| (digest.of(k) >> 32) as u32).collect();
     let (mut p_valid, mut p_marker, mut p_idle) = (0.9, 0.05, 0.5);
     let (mut threshold, mut buckets) = (u32::MAX, 1usize << 16);
-    let index_mask = (1u64 << FINECOMB_FRONT_INDEX_BITS) - 1;
     for i in 0..cfg.transactions {
         let reset = run.reset_now(i, cfg.transactions, 50_000);
         let r = &mut run.rng;
@@ -60,51 +107,61 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
             threshold,
             buckets,
         };
-        let m = &mut sim.m;
-        drive_descriptor!(&mut *m, reset, inp.in_valid, &desc);
-        m.set_pipes_ready(inp.pipes_ready as u64);
-        m.set_idle(inp.idle as u64);
-        m.set_thr(threshold as u64);
-        m.set_m(buckets as u64 & 0xffff);
-        sim.settle();
-        let c = sim.cycle;
-        let e = gold.step(&inp);
-        let (sb, m) = (&mut run.sb, &sim.m);
-        sb.check(c, "in_ready", e.in_ready.map(u128::from), m.in_ready() as u128);
-        if e.defined {
-            sb.check(c, "d2_valid", Some(e.d2.is_some() as u128), m.d2_valid() as u128);
-            if let Some(d) = e.d1m_digest {
-                sb.check(c, "d1m_digest", Some(d as u128), m.d1m_digest() as u128);
-            }
-        }
+        let e = cycle(&mut sim, &mut gold, &mut run.sb, None, &inp, &()).e;
         match e.d2.filter(|_| e.defined) {
-            Some(StageD2::Packet { entry, sampled, index }) => {
-                sb.check(c, "d2_marker", Some(0), m.d2_marker() as u128);
-                sb.check(c, "d2_ts", Some(entry.ts as u128), m.d2_ts() as u128);
-                sb.check(c, "d2_digest", Some(entry.digest as u128), m.d2_digest() as u128);
-                sb.check(c, "sampled", Some(sampled[0] as u128), m.sampled() as u128);
-                sb.check(c, "index", Some((index[0] as u64 & index_mask) as u128), m.index() as u128);
-                run.count("packets", 1);
-                run.count("packets_sampled", sampled[0] as u64);
-                run.count("packets_not_sampled", !sampled[0] as u64);
-                run.count("packets_at_threshold", ((entry.digest >> 32) as u32 == threshold) as u64);
+            Some(StageD2::Packet { entry, sampled, .. }) => {
+                run.count(cov::packets, 1);
+                run.count(cov::packets_sampled, sampled[0] as u64);
+                run.count(cov::packets_not_sampled, !sampled[0] as u64);
+                run.count(cov::packets_at_threshold, ((entry.digest >> 32) as u32 == threshold) as u64);
             }
-            Some(StageD2::Marker { start, end }) => {
-                sb.check(c, "d2_marker", Some(1), m.d2_marker() as u128);
-                sb.check(c, "d2_start", Some(start as u128), m.d2_start() as u128);
-                sb.check(c, "d2_end", Some(end as u128), m.d2_end() as u128);
-                run.count("markers", 1);
-            }
+            Some(StageD2::Marker { .. }) => run.count(cov::markers, 1),
             None => {}
         }
-        run.count("settings_changed", change as u64);
+        run.count(cov::settings_changed, change as u64);
         let offered_marker = inp.in_valid && desc.is_marker() && !reset;
-        run.count("markers_refused", (offered_marker && e.in_ready == Some(false)) as u64);
-        run.count("not_ready", (!reset && e.in_ready == Some(false) && !desc.is_marker()) as u64);
-        sim.tick();
+        run.count(cov::markers_refused, (offered_marker && e.in_ready == Some(false)) as u64);
+        run.count(cov::not_ready, (!reset && e.in_ready == Some(false) && !desc.is_marker()) as u64);
         run.transactions += 1;
     }
     run.finish(sim.cycle)
+}
+
+impl CoreTop for FinecombRecord {
+    type Inputs = RecordStageInputs;
+    /// The op fields (kind, bank, index) driven without an op: the engine's still change.
+    type Garbage = (u64, u64, u64);
+    type Expected = RecordStageOutputs;
+    type Outputs = ();
+    fn drive(&mut self, i: &RecordStageInputs, g: &(u64, u64, u64)) {
+        let (issue, bucket, stash) = (i.issue, i.bucket, i.stash);
+        self.set_reset(i.reset as u64);
+        self.set_issue(issue.is_some() as u64);
+        self.set_kind(issue.map_or(g.0, |o| o.kind as u64));
+        self.set_bank(issue.map_or(g.1, |o| o.bank as u64));
+        self.set_index(issue.map_or(g.2, |o| o.index as u64));
+        self.set_bucket_ts(bucket.ts);
+        self.set_bucket_count(bucket.count as u64);
+        self.set_bucket_isd(bucket.isd);
+        self.set_stash_word(stash.digest as u128 | (stash.ts as u128) << 64);
+        self.set_rec_ready(i.rec_ready as u64);
+    }
+    fn compare(&self, sb: &mut Scoreboard, c: u64, e: &RecordStageOutputs) {
+        let m = self;
+        sb.check(c, "rec_valid", e.rec_valid.map(u128::from), m.rec_valid() as u128);
+        if e.rec_valid == Some(true) {
+            check_record(sb, c, e.rec_data, &m.rec_data());
+        }
+        if e.defined {
+            sb.check(c, "push", Some(e.push as u128), m.push() as u128);
+            sb.check(c, "level", Some(e.level as u128), m.level() as u128);
+            sb.check(c, "drops", Some(e.drops as u128), m.drops() as u128);
+        }
+        if let Some(op) = e.e2 {
+            sb.check(c, "e2_kind", Some(op.kind as u128), m.e2_kind_o() as u128);
+            sb.check(c, "e2_bank", Some(op.bank as u128), m.e2_bank_o() as u128);
+        }
+    }
 }
 
 /// The record stage: ops in, records out of the FIFO.
@@ -135,47 +192,20 @@ pub fn run_record(cfg: &RunConfig) -> RunReport {
         };
         let stash = StashEntry { digest: r.gen(), ts: r.gen_range(0..1 << 48) };
         let inp = RecordStageInputs { reset, issue, bucket, stash, rec_ready: r.gen_bool(p_ready) };
-        let m = &mut sim.m;
-        m.set_reset(reset as u64);
-        m.set_issue(issue.is_some() as u64);
         // Without an op the engine's kind/bank/index still change: drive garbage.
-        m.set_kind(issue.map_or(r.gen_range(0..8), |o| o.kind as u64));
-        m.set_bank(issue.map_or(r.gen_range(0..8), |o| o.bank as u64));
-        m.set_index(issue.map_or(r.gen_range(0..1 << 16), |o| o.index as u64));
-        m.set_bucket_ts(bucket.ts);
-        m.set_bucket_count(bucket.count as u64);
-        m.set_bucket_isd(bucket.isd);
-        m.set_stash_word(stash.digest as u128 | (stash.ts as u128) << 64);
-        m.set_rec_ready(inp.rec_ready as u64);
-        sim.settle();
-        let c = sim.cycle;
+        let garbage = (r.gen_range(0..8), r.gen_range(0..8), r.gen_range(0..1 << 16));
         let drops = gold.fifo.drops();
-        let e = gold.step(&inp);
-        let (sb, m) = (&mut run.sb, &sim.m);
-        sb.check(c, "rec_valid", e.rec_valid.map(u128::from), m.rec_valid() as u128);
-        if e.rec_valid == Some(true) {
-            check_record(sb, c, e.rec_data, &m.rec_data());
-        }
-        if e.defined {
-            sb.check(c, "push", Some(e.push as u128), m.push() as u128);
-            sb.check(c, "level", Some(e.level as u128), m.level() as u128);
-            sb.check(c, "drops", Some(e.drops as u128), m.drops() as u128);
-        }
-        if let Some(op) = e.e2 {
-            sb.check(c, "e2_kind", Some(op.kind as u128), m.e2_kind_o() as u128);
-            sb.check(c, "e2_bank", Some(op.bank as u128), m.e2_bank_o() as u128);
-        }
+        let e = cycle(&mut sim, &mut gold, &mut run.sb, None, &inp, &garbage).e;
         if let Some(rec) = e.rec_data.filter(|_| e.rec_valid == Some(true) && inp.rec_ready).and_then(|w| Record::unpack(&w)) {
-            run.count("records", 1);
+            run.count(cov::records, 1);
             let what = match rec.kind {
-                RecordKind::Pre | RecordKind::Post => "stash_records",
-                RecordKind::Bucket => "bucket_records",
-                RecordKind::DoneA | RecordKind::DoneB => "done_records",
+                RecordKind::Pre | RecordKind::Post => cov::stash_records,
+                RecordKind::Bucket => cov::bucket_records,
+                RecordKind::DoneA | RecordKind::DoneB => cov::done_records,
             };
             run.count(what, 1);
         }
-        run.count("fifo_drops", (gold.fifo.drops() > drops && !reset) as u64);
-        sim.tick();
+        run.count(cov::fifo_drops, (gold.fifo.drops() > drops && !reset) as u64);
         run.transactions += 1;
     }
     run.finish(sim.cycle)

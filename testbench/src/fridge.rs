@@ -12,13 +12,20 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::harness::{Model, RunConfig, RunReport, Sim};
-use crate::ports::ReadOutputs;
+use crate::core_run::{CoreRun, CoreTop, Cycle, Held, MidReset, Stall, TraceSim};
+use crate::harness::{RunConfig, RunReport};
 use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
-use golden::fridge::cycle::{FridgeCycleModel, FridgeInputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
+use golden::fridge::cycle::{
+    FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
+};
 use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, PacketKind};
 use rand::rngs::SmallRng;
 use rand::Rng;
+
+crate::coverage_names! {
+    resets, same_id_back_to_back, duplicate_responses, responses_without_request, tally_walks_started, reports_seen,
+    tally_records, tally_records_nonzero, report_fifo_drops, timestamp_wraps, insertions,
+}
 
 crate::top_outputs! {
     /// Outputs of a fridge top during one cycle.
@@ -35,24 +42,28 @@ crate::top_outputs! {
     read from FridgeDp, FridgeSp, Fridge4Dp
 }
 
-/// Ports of a fridge top (generated per top; this trait lets one runner drive them all).
-pub trait FridgeTop: Model + ReadOutputs<Outputs = FridgeOutputs> {
-    fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor);
+/// A fridge top: its port mapping ([`CoreTop`]) with the fridge's golden inputs and typed outputs.
+pub trait FridgeTop:
+    CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FridgeOutputs>
+{
+}
+impl<T> FridgeTop for T where
+    T: CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FridgeOutputs>
+{
 }
 
-crate::impl_for! {
-    impl FridgeTop => FridgeDp, FridgeSp, Fridge4Dp; {
-        fn drive(&mut self, i: &FridgeInputs, garbage: &Descriptor) {
-            let d = i.desc.unwrap_or(*garbage);
-            self.set_reset(i.reset as u64);
-            self.set_in_valid(i.in_valid as u64);
-            self.set_in_request((d.kind == PacketKind::Request) as u64);
-            self.set_in_id(d.id);
-            self.set_in_ts(d.timestamp);
-            self.set_rep_ready(i.rep_ready as u64);
-            crate::drive_csr_pins!(self, i);
-            self.set_tally_ready(i.tally_ready as u64);
-        }
+crate::core_top! {
+    FridgeDp, FridgeSp, Fridge4Dp => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
+    |m, i, garbage| {
+        let d = i.desc.unwrap_or(*garbage);
+        m.set_reset(i.reset as u64);
+        m.set_in_valid(i.in_valid as u64);
+        m.set_in_request((d.kind == PacketKind::Request) as u64);
+        m.set_in_id(d.id);
+        m.set_in_ts(d.timestamp);
+        m.set_rep_ready(i.rep_ready as u64);
+        crate::drive_csr_pins!(m, i);
+        m.set_tally_ready(i.tally_ready as u64);
     }
 }
 
@@ -90,7 +101,7 @@ impl Traffic {
         let kind = if r.gen_bool(0.55) { PacketKind::Request } else { PacketKind::Response };
         let id = match (self.last, r.gen_range(0..100)) {
             (Some(l), 0..=11) => {
-                run.count("same_id_back_to_back", 1);
+                run.count(cov::same_id_back_to_back, 1);
                 l.id
             }
             _ if kind == PacketKind::Request => {
@@ -104,12 +115,12 @@ impl Traffic {
             }
             (_, 12..=19) if !self.answered.is_empty() => {
                 let id = self.answered[r.gen_range(0..self.answered.len())];
-                run.count("duplicate_responses", 1);
+                run.count(cov::duplicate_responses, 1);
                 id
             }
             (_, 20..=29) => {
                 let id = r.gen();
-                run.count("responses_without_request", 1);
+                run.count(cov::responses_without_request, 1);
                 id
             }
             _ if !self.outstanding.is_empty() => {
@@ -136,85 +147,69 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         FridgeMode::Simple => format!("{name}/simple"),
         FridgeMode::Expiry => format!("{name}/expiry"),
     };
-    let mut run = Run::new(&label, cfg);
-    let mut sim = Sim::new(make(cfg.x_seed), cfg.vcd.clone());
-    let mut gold = FridgeCycleModel::new(&fcfg).expect("valid fridge configuration");
-    let mut csr = CsrDriver::new(&fcfg.csr_layout());
+    let gold = FridgeCycleModel::new(&fcfg).expect("valid fridge configuration");
+    let mut cr = CoreRun::new(&label, cfg, make(cfg.x_seed), gold, &fcfg.csr_layout());
     let mut traffic = Traffic::new();
-    let mut held: Option<Descriptor> = None;
-    let mut stall_left = 0u32;
-    let mut mid_reset_due = true;
+    let mut held = Held::new();
+    let mut stall = Stall::new(3000, 100..20_000);
+    let mut mid_reset = MidReset::default();
     let mut last_drops = 0u32;
-    while run.transactions < cfg.transactions {
-        let halfway = mid_reset_due && run.transactions >= cfg.transactions / 2;
-        mid_reset_due &= !halfway;
-        let reset = sim.cycle == 0 || halfway || run.rng.gen_ratio(1, 200_000);
+    while cr.run.transactions < cfg.transactions {
+        let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
+        let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 200_000);
         if reset {
-            run.count("resets", 1);
-            csr.load(settings(mode, &fcfg, &mut run.rng));
-            held = None;
-        } else if run.rng.gen_ratio(1, 20_000) {
-            let k = run.rng.gen_range(0..fcfg.fridges());
-            csr.push(CSR_THRESHOLD0 + k as u8, threshold_for(run.rng.gen_range(0.05..=1.0)));
-        } else if run.rng.gen_ratio(1, 3_000) {
+            cr.count(cov::resets, 1);
+            cr.csr.load(settings(mode, &fcfg, &mut cr.run.rng));
+            held.drop_held();
+        } else if cr.run.rng.gen_ratio(1, 20_000) {
+            let k = cr.run.rng.gen_range(0..fcfg.fridges());
+            cr.csr.push(CSR_THRESHOLD0 + k as u8, threshold_for(cr.run.rng.gen_range(0.05..=1.0)));
+        } else if cr.run.rng.gen_ratio(1, 3_000) {
             // Swap the tally bank, then (mostly) start a walk over the frozen one; now and then a walk
             // without a swap, or a second one while the first runs.
             let bank = fcfg.csr_tally_bank();
-            if run.rng.gen_bool(0.8) {
-                csr.push(bank, run.rng.gen_range(0..4));
+            if cr.run.rng.gen_bool(0.8) {
+                cr.csr.push(bank, cr.run.rng.gen_range(0..4));
             }
-            csr.push(bank + 1, 1);
-            run.count("tally_walks_started", 1);
+            cr.csr.push(bank + 1, 1);
+            cr.count(cov::tally_walks_started, 1);
         }
-        let r = &mut run.rng;
-        if stall_left == 0 && r.gen_ratio(1, 3000) {
-            stall_left = r.gen_range(100..20_000);
-        }
-        stall_left = stall_left.saturating_sub(1);
-        let mut i = FridgeInputs {
-            reset,
-            rep_ready: stall_left == 0 && r.gen_bool(0.9),
-            tally_ready: r.gen_bool(0.7),
-            ..Default::default()
-        };
-        if !reset && !csr.write_next(&mut i) && r.gen_ratio(1, 20) {
-            csr.random_read(&mut i, r);
+        let r = &mut cr.run.rng;
+        stall.step(r);
+        let (rep_ready, tally_ready) = (stall.ready(r, 0.9), r.gen_bool(0.7));
+        let mut i = FridgeInputs { reset, rep_ready, tally_ready, ..Default::default() };
+        if !reset && !cr.csr.write_next(&mut i) && r.gen_ratio(1, 20) {
+            cr.csr.random_read(&mut i, r);
         }
         let garbage = Descriptor { kind: PacketKind::Request, id: r.gen(), timestamp: r.gen() };
-        if held.is_none() && r.gen_bool(0.9) {
-            held = Some(traffic.next(&mut run));
+        if held.is_free() && r.gen_bool(0.9) {
+            held.hold(traffic.next(&mut cr.run));
         }
-        i.in_valid = held.is_some();
-        i.desc = held;
-        sim.m.drive(&i, &garbage);
-        sim.settle();
-        let e = gold.step(&i);
-        let o = sim.m.outputs();
-        o.compare(&mut run.sb, sim.cycle, &e);
-        csr.observe(&mut run.sb, sim.cycle, &i, o.csr_rd_valid);
+        i.desc = held.get();
+        i.in_valid = i.desc.is_some();
+        let cy = cr.step(&i, &garbage);
+        let (e, o) = (&cy.e, &cy.o);
         if e.rep_valid == Some(true) {
-            run.count("reports_seen", i.rep_ready as u64);
+            cr.count(cov::reports_seen, i.rep_ready as u64);
         }
         if e.tally_valid == Some(true) && i.tally_ready {
             let rec = golden::fridge::tally::TallyRecord::unpack(o.tally_data);
-            run.count("tally_records", 1);
-            run.count("tally_records_nonzero", (rec.sum_g > 0) as u64);
+            cr.count(cov::tally_records, 1);
+            cr.count(cov::tally_records_nonzero, (rec.sum_g > 0) as u64);
         }
-        let drops = gold.fifo.drops();
+        let drops = cr.gold.fifo.drops();
         if drops > last_drops {
-            run.count("report_fifo_drops", (drops - last_drops) as u64);
+            cr.count(cov::report_fifo_drops, (drops - last_drops) as u64);
         }
         last_drops = if reset { 0 } else { drops };
-        if !reset && i.in_valid && e.in_ready == Some(true) {
-            run.transactions += 1;
-            held = None;
+        if held.accepted(reset, e.in_ready).is_some() {
+            cr.run.transactions += 1;
         }
-        sim.tick();
     }
     let wraps = traffic.ts >> 48;
-    run.count("timestamp_wraps", wraps);
-    run.count("insertions", gold.stats.insertions as u64);
-    run.finish(sim.cycle)
+    cr.count(cov::timestamp_wraps, wraps);
+    cr.count(cov::insertions, cr.gold.stats.insertions as u64);
+    cr.finish()
 }
 
 pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
@@ -266,15 +261,14 @@ pub fn run_trace<M: FridgeTop>(
     make: impl FnOnce(u64) -> M,
 ) -> Result<TraceRun, String> {
     let fcfg = top_config(name);
-    let mut sim = Sim::new(make(1), None);
-    let mut gold = FridgeCycleModel::new(&fcfg).map_err(|e| e.to_string())?;
-    let mut sb = crate::harness::Scoreboard::new(name, 0);
+    let gold = FridgeCycleModel::new(&fcfg).map_err(|e| e.to_string())?;
     let mut csr = CsrDriver::new(&fcfg.csr_layout());
     let mut writes = vec![(CSR_MODE, rt.mode as u32), (CSR_EXPIRY, rt.expiry), (CSR_PRNG_SEED, rt.seed)];
     for (k, t) in rt.thresholds.iter().enumerate() {
         writes.push((CSR_THRESHOLD0 + k as u8, *t));
     }
     csr.load(writes);
+    let mut ts = TraceSim::new(name, make(1), gold, csr, 4 * packets.len() as u64 + 100_000);
     let mut out = TraceRun { reports: Vec::new(), tally: Vec::new(), cycles: 0, accept_cycles: 0 };
     let mut second_accept = None;
     let mut next = 0usize;
@@ -283,23 +277,20 @@ pub fn run_trace<M: FridgeTop>(
     let garbage = Descriptor { kind: PacketKind::Request, id: 0, timestamp: 0 };
     // Run until every packet is in and the pipeline and FIFO have drained, then read the tally.
     while out.tally.len() < records || out.cycles == 0 {
-        let mut i = FridgeInputs { reset: sim.cycle == 0, rep_ready: true, tally_ready: true, ..Default::default() };
+        let now = ts.now();
+        let mut i = FridgeInputs { reset: now == 0, rep_ready: true, tally_ready: true, ..Default::default() };
         if out.cycles == 0 && next >= packets.len() && idle >= 16 {
-            out.cycles = sim.cycle;
-            csr.push(fcfg.csr_tally_bank(), 1);
-            csr.push(fcfg.csr_tally_bank() + 1, 1);
+            out.cycles = now;
+            ts.csr.push(fcfg.csr_tally_bank(), 1);
+            ts.csr.push(fcfg.csr_tally_bank() + 1, 1);
         }
-        csr.write_next(&mut i);
+        ts.csr.write_next(&mut i);
         // Packets start once the settings are written (and the seed load has landed).
-        let settled = csr.is_idle() && sim.cycle > 2 + rt.thresholds.len() as u64 + 4;
+        let settled = ts.csr.is_idle() && now > 2 + rt.thresholds.len() as u64 + 4;
         i.desc = packets.get(next).copied().filter(|_| settled);
         i.in_valid = i.desc.is_some();
-        sim.m.drive(&i, &garbage);
-        sim.settle();
-        let e = gold.step(&i);
-        let o = sim.m.outputs();
-        o.compare(&mut sb, sim.cycle, &e);
-        csr.observe(&mut sb, sim.cycle, &i, o.csr_rd_valid);
+        let tallied = out.tally.len();
+        let Cycle { c, o, .. } = ts.step(&i, &garbage, || format!("{tallied} tally records of {records}"))?;
         // (During the reset cycle the outputs still show the random power-up state.)
         if o.rep_valid && !i.reset {
             out.reports.push(golden::fridge::Report::unpack(&fcfg, o.rep_data));
@@ -307,28 +298,17 @@ pub fn run_trace<M: FridgeTop>(
         if o.tally_valid && !i.reset {
             out.tally.push(golden::fridge::tally::TallyRecord::unpack(o.tally_data));
         }
-        if !sb.is_clean() {
-            return Err(sb.to_string());
-        }
         if i.in_valid && o.in_ready {
             next += 1;
             if next >= 2 {
-                let second = *second_accept.get_or_insert(sim.cycle);
-                out.accept_cycles = sim.cycle - second + 1;
+                let second = *second_accept.get_or_insert(c);
+                out.accept_cycles = c - second + 1;
             }
         }
         idle = if next >= packets.len() && !o.rep_valid { idle + 1 } else { 0 };
-        if sim.cycle > 4 * packets.len() as u64 + 100_000 {
-            return Err(format!(
-                "{name}: no end after {} cycles ({} tally records of {records})",
-                sim.cycle,
-                out.tally.len()
-            ));
-        }
-        sim.tick();
     }
-    if gold.fifo.drops() > 0 {
-        return Err(format!("{name}: {} reports dropped by the report FIFO", gold.fifo.drops()));
+    if ts.gold.fifo.drops() > 0 {
+        return Err(format!("{name}: {} reports dropped by the report FIFO", ts.gold.fifo.drops()));
     }
     Ok(out)
 }

@@ -6,12 +6,17 @@
 //! consumer that stalls for long phases, resets mid-stream.
 
 use crate::blocks::Run;
-use crate::harness::{RunConfig, RunReport, Sim};
+use crate::core_run::{cycle, CoreTop, GoldenCycle};
+use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
 use crate::models::FridgeTally;
 use crate::ports::ReadOutputs;
 use golden::fridge::tally::{TallyCycleModel, TallyInputs};
 use golden::fridge::Report;
 use rand::Rng;
+
+crate::coverage_names! {
+    resets, records, walks_started, walk_start_while_busy, reports, fifo_drops,
+}
 
 crate::top_outputs! {
     /// Outputs of the tally top during one cycle that the golden model's outputs hold (`drops` is compared
@@ -24,6 +29,49 @@ crate::top_outputs! {
     }
     compared with golden::fridge::tally::TallyOutputs;
     read from FridgeTally
+}
+
+/// Golden's outputs of one cycle and its FIFO's drop counter before the cycle (the top's `drops` port).
+pub struct TallyExpected {
+    pub out: golden::fridge::tally::TallyOutputs,
+    pub drops: u32,
+}
+
+impl GoldenCycle for TallyCycleModel {
+    type Inputs = TallyInputs;
+    type Outputs = TallyExpected;
+    fn step(&mut self, i: &TallyInputs) -> TallyExpected {
+        let drops = self.fifo.drops();
+        TallyExpected { out: TallyCycleModel::step(self, i), drops }
+    }
+}
+
+impl CoreTop for FridgeTally {
+    type Inputs = TallyInputs;
+    /// The report fields driven while `rep_valid` is low.
+    type Garbage = Report;
+    type Expected = TallyExpected;
+    type Outputs = TallyOutputs;
+    fn drive(&mut self, i: &TallyInputs, garbage: &Report) {
+        let rep = i.report.unwrap_or(*garbage);
+        self.set_reset(i.reset as u64);
+        self.set_rep_valid(i.report.is_some() as u64);
+        self.set_rep_k(rep.fridge as u64);
+        self.set_rep_delay(rep.delay);
+        self.set_rep_x(rep.survived & 0xffff);
+        self.set_corrected(i.corrected as u64);
+        self.set_active(i.active as u64);
+        self.set_dump_start(i.dump_start as u64);
+        self.set_out_ready(i.out_ready as u64);
+    }
+    fn compare(&self, sb: &mut Scoreboard, c: u64, e: &TallyExpected) -> TallyOutputs {
+        let o = self.outputs();
+        o.compare(sb, c, &e.out);
+        if e.out.ready.is_some() {
+            sb.check(c, "drops", Some(e.drops as u128), self.drops() as u128);
+        }
+        o
+    }
 }
 
 pub fn run(cfg: &RunConfig) -> RunReport {
@@ -62,34 +110,17 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             dump_start: r.gen_ratio(1, 600),
             out_ready: r.gen_bool(p_ready),
         };
-        let rep = report.unwrap_or(Report { fridge: 0, delay: r.gen_range(0..1 << 24), survived: r.gen() });
-        sim.m.set_reset(inp.reset as u64);
-        sim.m.set_rep_valid(report.is_some() as u64);
-        sim.m.set_rep_k(rep.fridge as u64);
-        sim.m.set_rep_delay(rep.delay);
-        sim.m.set_rep_x(rep.survived & 0xffff);
-        sim.m.set_corrected(inp.corrected as u64);
-        sim.m.set_active(inp.active as u64);
-        sim.m.set_dump_start(inp.dump_start as u64);
-        sim.m.set_out_ready(inp.out_ready as u64);
-        sim.settle();
-        let c = sim.cycle;
-        let drops = gold.fifo.drops();
+        let garbage = Report { fridge: 0, delay: r.gen_range(0..1 << 24), survived: r.gen() };
         let busy_before = gold.busy();
-        let e = gold.step(&inp);
-        sim.m.outputs().compare(&mut run.sb, c, &e);
-        if e.out_valid == Some(true) {
-            run.count("records", inp.out_ready as u64);
+        let e = cycle(&mut sim, &mut gold, &mut run.sb, None, &inp, &garbage).e;
+        if e.out.out_valid == Some(true) {
+            run.count(cov::records, inp.out_ready as u64);
         }
-        if e.ready.is_some() {
-            run.sb.check(c, "drops", Some(drops as u128), sim.m.drops() as u128);
-        }
-        run.count("walks_started", (inp.dump_start && !busy_before && !reset) as u64);
-        run.count("walk_start_while_busy", (inp.dump_start && busy_before && !reset) as u64);
-        run.count("reports", report.is_some() as u64);
+        run.count(cov::walks_started, (inp.dump_start && !busy_before && !reset) as u64);
+        run.count(cov::walk_start_while_busy, (inp.dump_start && busy_before && !reset) as u64);
+        run.count(cov::reports, report.is_some() as u64);
         // The walk only issues with room in the FIFO for everything in flight: the FIFO never drops.
-        run.count("fifo_drops", (gold.fifo.drops() > drops && !reset) as u64);
-        sim.tick();
+        run.count(cov::fifo_drops, (gold.fifo.drops() > e.drops && !reset) as u64);
         run.transactions += 1;
     }
     run.finish(sim.cycle)

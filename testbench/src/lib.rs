@@ -5,11 +5,16 @@
 //! - [`blocks`]: one randomized co-simulation runner per shared block (RTL vs golden); [`fridge`],
 //!   [`fridge_tally`], [`finecomb`]: the core runners. [`runners`] lists them all for `netmeas demo` and the
 //!   benchmarks; the tests in `tests/` check them through [`harness::check`].
-//! - [`ports`], [`csr_driver`]: what every core runner shares — typed outputs compared field by field with
-//!   golden, the CSR driver with its read-back check. A core supplies its traffic, its `drive` and its
-//!   coverage names.
+//! - [`core_run`], [`ports`], [`csr_driver`]: what every core runner shares — the per-cycle step
+//!   ([`core_run::cycle`]: drive, settle, golden step, compare, CSR read-back, tick) over a top's port
+//!   mapping ([`core_run::CoreTop`]) and its golden cycle model ([`core_run::GoldenCycle`]), the run-loop
+//!   pieces ([`core_run::CoreRun`], [`core_run::TraceSim`], [`core_run::Stall`], [`core_run::Held`],
+//!   [`core_run::MidReset`]), typed outputs compared field by field with golden, the CSR driver with its
+//!   read-back check. A core supplies its traffic, its port mapping (`drive` and `top_outputs!`) and its
+//!   coverage names (`coverage_names!`).
 
 pub mod blocks;
+pub mod core_run;
 pub mod csr_driver;
 pub mod finecomb;
 pub mod finecomb_stages;

@@ -103,6 +103,20 @@ macro_rules! top_outputs {
         $crate::top_outputs!(@struct [$(#[$meta])*] $name $golden $fields);
         $( $crate::top_outputs!(@read $name $model $fields); )+
     };
+    // Without a golden struct of the same fields (a top compared some other way): the struct and the reads.
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident $fields:tt
+        read from $($model:ty),+ $(,)?
+    ) => {
+        $crate::top_outputs!(@plain [$(#[$meta])*] $name $fields);
+        $( $crate::top_outputs!(@read $name $model $fields); )+
+    };
+    (@plain [$($meta:tt)*] $name:ident { $( $field:ident : $ty:ty ),* $(,)? }) => {
+        $($meta)*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $name { $( pub $field: $ty, )* }
+    };
     (@struct [$($meta:tt)*] $name:ident $golden:path
         { $( $field:ident : $ty:ty $([when $guard:ident])? ),* $(,)? }
     ) => {

@@ -2,7 +2,8 @@
 //! configuration family (release): sender, receiver with stash, 4-bank receiver, LDA mode. Seeds are
 //! printed; `NETMEAS_SEED` reproduces, `NETMEAS_VCD_DIR` dumps.
 
-use testbench::finecomb;
+use testbench::finecomb::{self, cov};
+use testbench::finecomb_stages::cov as stage_cov;
 use testbench::harness::{self, RunConfig, RunReport};
 
 const N: u64 = 1_000_000;
@@ -12,34 +13,34 @@ const N: u64 = 1_000_000;
 fn check(test: &str, f: fn(&RunConfig) -> RunReport, extra: &[&str]) {
     let r = harness::check(test, f, N, &[COMMON, extra].concat());
     let seed = r.scoreboard.seed;
-    assert!(r.covered("packets") >= N, "only {} packets (seed {seed})", r.covered("packets"));
-    assert_eq!(r.covered("record_fifo_drops"), 0, "the record FIFO dropped records (seed {seed})");
-    let b2b = r.covered("same_bucket_back_to_back") as f64 / N as f64;
+    assert!(r.covered(cov::packets) >= N, "only {} packets (seed {seed})", r.covered(cov::packets));
+    assert_eq!(r.covered(cov::record_fifo_drops), 0, "the record FIFO dropped records (seed {seed})");
+    let b2b = r.covered(cov::same_bucket_back_to_back) as f64 / N as f64;
     assert!(b2b >= 0.10, "only {:.1}% same-bucket back-to-back packets (seed {seed})", 100.0 * b2b);
 }
 
 const COMMON: &[&str] = &[
-    "resets",
-    "resets_during_readout",
-    "max_bucket_draws",
-    "ineffective_starts",
-    "ineffective_ends",
-    "syncs_between_intervals",
-    "flushes_after_marker",
-    "threshold_writes",
-    "readouts",
-    "captures",
-    "bucket_records_nonzero",
-    "accumulator_wraps",
-    "timestamp_wraps",
-    "ineffective_markers",
-    "marker_waits",
-    "reader_stalls",
-    "flushes",
+    cov::resets,
+    cov::resets_during_readout,
+    cov::max_bucket_draws,
+    cov::ineffective_starts,
+    cov::ineffective_ends,
+    cov::syncs_between_intervals,
+    cov::flushes_after_marker,
+    cov::threshold_writes,
+    cov::readouts,
+    cov::captures,
+    cov::bucket_records_nonzero,
+    cov::accumulator_wraps,
+    cov::timestamp_wraps,
+    cov::ineffective_markers,
+    cov::marker_waits,
+    cov::reader_stalls,
+    cov::flushes,
 ];
 
 /// What the builds with a stash must also cover.
-const STASH: &[&str] = &["stash_records", "max_stash_draws"];
+const STASH: &[&str] = &[cov::stash_records, cov::max_stash_draws];
 
 #[test]
 fn finecomb_sender_matches_golden() {
@@ -53,7 +54,7 @@ fn finecomb_receiver_with_stash_matches_golden() {
 
 #[test]
 fn finecomb_four_banks_match_golden() {
-    check("finecomb_four_banks_match_golden", finecomb::run_finecomb4, &[STASH, &["mixed_stash_draws"]].concat());
+    check("finecomb_four_banks_match_golden", finecomb::run_finecomb4, &[STASH, &[cov::mixed_stash_draws]].concat());
 }
 
 #[test]
@@ -128,13 +129,30 @@ fn check_stage(test: &str, f: fn(&RunConfig) -> RunReport, must: &[&str]) {
 /// The front end alone (handshake, digest, one bank's sampler) against `FrontModel`.
 #[test]
 fn finecomb_front_stage_matches_golden() {
-    let must = ["resets", "packets", "packets_sampled", "packets_not_sampled", "packets_at_threshold", "markers", "markers_refused", "not_ready", "settings_changed"];
+    let must = [
+        stage_cov::resets,
+        stage_cov::packets,
+        stage_cov::packets_sampled,
+        stage_cov::packets_not_sampled,
+        stage_cov::packets_at_threshold,
+        stage_cov::markers,
+        stage_cov::markers_refused,
+        stage_cov::not_ready,
+        stage_cov::settings_changed,
+    ];
     check_stage("finecomb_front_stage_matches_golden", testbench::finecomb_stages::run_front, &must);
 }
 
 /// The record stage alone (E1/E2, packing, FIFO) against `RecordStageModel`, including a full FIFO.
 #[test]
 fn finecomb_record_stage_matches_golden() {
-    let must = ["resets", "records", "bucket_records", "stash_records", "done_records", "fifo_drops"];
+    let must = [
+        stage_cov::resets,
+        stage_cov::records,
+        stage_cov::bucket_records,
+        stage_cov::stash_records,
+        stage_cov::done_records,
+        stage_cov::fifo_drops,
+    ];
     check_stage("finecomb_record_stage_matches_golden", testbench::finecomb_stages::run_record, &must);
 }

@@ -1,7 +1,8 @@
 //! Fridge core: RTL against the golden cycle model, cycle by cycle, ≥10^6 random packets per
 //! configuration family (release). Seeds are printed; `NETMEAS_SEED` reproduces, `NETMEAS_VCD_DIR` dumps.
 
-use testbench::fridge;
+use testbench::fridge::{self, cov};
+use testbench::fridge_tally::cov as tally_cov;
 use testbench::harness::{self, RunConfig, RunReport};
 
 const N: u64 = 1_000_000;
@@ -10,21 +11,21 @@ const N: u64 = 1_000_000;
 fn check(test: &str, f: fn(&RunConfig) -> RunReport, n: u64, tally: bool) {
     let must_cover = if tally { [COMMON, TALLY].concat() } else { COMMON.to_vec() };
     let r = harness::check(test, f, n, &must_cover);
-    let b2b = r.covered("same_id_back_to_back") as f64 / n as f64;
+    let b2b = r.covered(cov::same_id_back_to_back) as f64 / n as f64;
     assert!(b2b >= 0.10, "only {:.1}% same-index back-to-back packets (seed {})", 100.0 * b2b, r.scoreboard.seed);
 }
 
 const COMMON: &[&str] = &[
-    "resets",
-    "reports_seen",
-    "timestamp_wraps",
-    "duplicate_responses",
-    "responses_without_request",
-    "report_fifo_drops",
+    cov::resets,
+    cov::reports_seen,
+    cov::timestamp_wraps,
+    cov::duplicate_responses,
+    cov::responses_without_request,
+    cov::report_fifo_drops,
 ];
 
 /// What the builds with a tally must also cover (besides [`COMMON`]).
-const TALLY: &[&str] = &["tally_walks_started", "tally_records", "tally_records_nonzero"];
+const TALLY: &[&str] = &[cov::tally_walks_started, cov::tally_records, cov::tally_records_nonzero];
 
 #[test]
 fn fridge_single_dual_port_matches_golden() {
@@ -58,9 +59,9 @@ fn fridge_tally_block_matches_golden() {
         "fridge_tally_block_matches_golden",
         testbench::fridge_tally::run,
         N,
-        &["resets", "records", "walks_started", "walk_start_while_busy"],
+        &[tally_cov::resets, tally_cov::records, tally_cov::walks_started, tally_cov::walk_start_while_busy],
     );
-    assert_eq!(r.covered("fifo_drops"), 0, "the tally FIFO dropped records");
+    assert_eq!(r.covered(tally_cov::fifo_drops), 0, "the tally FIFO dropped records");
 }
 
 /// Throughput: a trace offered back to back goes in at one packet per cycle on the dual-port build and

@@ -96,21 +96,22 @@ fn rmw_throughput<M: RmwTop>(top: &'static str, m: M, ports: RamPorts, packets: 
         sim.settle();
         let out = gold.step(&inp, add_modify);
         let rtl = sim.m.outputs();
-        if out.ready.is_some_and(|r| r as u128 != rtl[0]) {
+        if out.ready.is_some_and(|r| r != rtl.in_ready) {
             mismatches += 1;
         }
         if let Some(p) = prev {
             match p {
                 Some((i, old, new)) => {
-                    mismatches += (rtl[1] != 1 || rtl[2] != i as u128 || rtl[3] != old || rtl[4] != new) as u64
+                    mismatches +=
+                        (!rtl.out_valid || rtl.out_index != i as u64 || rtl.out_old != old || rtl.out_new != new) as u64
                 }
-                None => mismatches += (rtl[1] != 0) as u64,
+                None => mismatches += rtl.out_valid as u64,
             }
         }
         prev = Some(
             out.stage.map(|st| (st.index, st.old, (st.old + st.payload) & golden::common::mask128(RMW_TOP_WIDTH))),
         );
-        let ready = rtl[0] == 1;
+        let ready = rtl.in_ready;
         started |= ready;
         if started {
             cycles += 1;

@@ -52,7 +52,7 @@ impl Run {
     pub fn reset_now(&mut self, cycle: u64, total: u64, one_in: u32) -> bool {
         let r = cycle == 0 || cycle == total / 2 || self.rng.gen_ratio(1, one_in);
         if r {
-            self.count("resets", 1);
+            self.count(crate::core_run::RESETS, 1);
         }
         r
     }

@@ -8,6 +8,7 @@
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
+use crate::ports::ReadOutputs;
 use crate::models::{RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwSp};
 use golden::common::rmw::{RmwInputs, RmwModel, RmwStage};
 use golden::common::sram::RamPorts;
@@ -33,10 +34,21 @@ rmw_runner!(run_broken_distance1, RmwDpNofwd1, RamPorts::Dual);
 rmw_runner!(run_broken_distance2, RmwDpNofwd2, RamPorts::Dual);
 rmw_runner!(run_broken_distance3, RmwDpNofwd3, RamPorts::Dual);
 
+crate::top_outputs! {
+    /// Outputs of an RMW test top during one cycle (`out_*`: the registered modify stage of the cycle before).
+    pub struct RmwOutputs {
+        in_ready: bool,
+        out_valid: bool,
+        out_index: u64,
+        out_old: u128,
+        out_new: u128,
+    }
+    read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3
+}
+
 /// Ports common to the RMW test tops (generated per top; this trait lets one runner drive them all).
-pub trait RmwTop: crate::harness::Model {
+pub trait RmwTop: crate::harness::Model + ReadOutputs<Outputs = RmwOutputs> {
     fn drive(&mut self, i: &RmwInputs);
-    fn outputs(&self) -> [u128; 5];
 }
 
 crate::impl_for! {
@@ -46,15 +58,6 @@ crate::impl_for! {
             self.set_in_valid(i.in_valid as u64);
             self.set_in_index(i.in_index as u64);
             self.set_in_delta(i.in_payload as u64);
-        }
-        fn outputs(&self) -> [u128; 5] {
-            [
-                self.in_ready() as u128,
-                self.out_valid() as u128,
-                self.out_index() as u128,
-                self.out_old() as u128,
-                self.out_new() as u128,
-            ]
         }
     }
 }
@@ -72,7 +75,7 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
     // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
-    let mut mid_reset_due = true;
+    let mut mid_reset = crate::core_run::MidReset::default();
     let mut since_reset = u64::MAX;
     // The final read-back: one read-only packet per entry after the random traffic.
     let mut readback = (0..depth).rev().collect::<Vec<_>>();
@@ -81,8 +84,7 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
     while run.transactions < cfg.transactions || !readback.is_empty() || pending.is_some() {
         // Reset in the first cycle, once halfway through the packets, at random, and sometimes again
         // while the sweep of the previous reset is running.
-        let halfway = mid_reset_due && run.transactions >= cfg.transactions / 2;
-        mid_reset_due &= !halfway;
+        let halfway = mid_reset.now(run.transactions, cfg.transactions);
         let in_sweep = since_reset < depth as u64 && run.transactions < cfg.transactions;
         let random_phase = run.transactions < cfg.transactions;
         let forced_sweep_reset = sweep_reset_due && since_reset == 17;
@@ -117,13 +119,13 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
         let out = gold.step(&inp, add_modify);
         let rtl = sim.m.outputs();
         let c = sim.cycle;
-        run.sb.check(c, "in_ready", out.ready.map(u128::from), rtl[0]);
+        run.sb.check(c, "in_ready", out.ready.map(u128::from), rtl.in_ready as u128);
         if let Some(p) = prev {
-            run.sb.check(c, "out_valid", Some(p.is_some() as u128), rtl[1]);
+            run.sb.check(c, "out_valid", Some(p.is_some() as u128), rtl.out_valid as u128);
             if let Some((st, new)) = p {
-                run.sb.check(c, "out_index", Some(st.index as u128), rtl[2]);
-                run.sb.check(c, "out_old", Some(st.old), rtl[3]);
-                run.sb.check(c, "out_new", Some(new), rtl[4]);
+                run.sb.check(c, "out_index", Some(st.index as u128), rtl.out_index as u128);
+                run.sb.check(c, "out_old", Some(st.old), rtl.out_old);
+                run.sb.check(c, "out_new", Some(new), rtl.out_new);
             }
         }
         prev = Some(out.stage.map(|st| {
@@ -152,8 +154,8 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
         let out = gold.step(&RmwInputs::default(), add_modify);
         let rtl = sim.m.outputs();
         if let Some(Some((st, new))) = prev {
-            run.sb.check(sim.cycle, "out_old", Some(st.old), rtl[3]);
-            run.sb.check(sim.cycle, "out_new", Some(new), rtl[4]);
+            run.sb.check(sim.cycle, "out_old", Some(st.old), rtl.out_old);
+            run.sb.check(sim.cycle, "out_new", Some(new), rtl.out_new);
         }
         prev = Some(out.stage.map(|st| (st, (st.old + st.payload) & golden::common::mask128(RMW_TOP_WIDTH))));
         sim.tick();
