@@ -410,4 +410,6 @@ pub const ALL: &[crate::blocks::Runner] = &[
     ("finecomb_rx", run_finecomb_rx),
     ("finecomb", run_finecomb4),
     ("finecomb_lda", run_finecomb_lda),
+    ("finecomb_front", crate::finecomb_stages::run_front),
+    ("finecomb_record", crate::finecomb_stages::run_record),
 ];
