@@ -10,6 +10,7 @@ pub mod prng;
 pub mod reg;
 pub mod rmw;
 pub mod rom;
+pub mod shell;
 pub mod sram;
 
 pub use golden::common::sram::RamPorts;
