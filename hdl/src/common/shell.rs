@@ -7,8 +7,9 @@
 //! the layout must be named exactly once. Config fields are placed the same way: [`cfg_field`] is a
 //! [`Slice`] of the config bus at `layout.config_offset(name)`. No core computes a `32 * k` itself.
 //!
-//! The core's top-level ports stay flat (`csr_addr`, `csr_wr_en`, …): the testbench's generated bindings
-//! and the CLI name them so. The shell's CSR side is the same six signals; a core wires them 1:1.
+//! The shell's CSR side is one port bundle, [`CsrPort`] (rust-hdl `LogicInterface`). A core's top-level
+//! ports stay flat (`csr_addr`, `csr_wr_en`, …) and are wired 1:1 to it: rust-hdl flattens a bundle at the
+//! top as `csr$addr`, and the testbench's generated bindings and the CLI name the flat ports.
 
 use super::bits::{consts, Slice, ZeroExt};
 use super::csr::Csr;
@@ -17,23 +18,30 @@ use golden::common::config::ConfigError;
 use golden::common::csr::CsrLayout;
 use rust_hdl::prelude::*;
 
+/// The CSR port as the bank sees it: an 8-bit address, a write strobe with its data, and a read strobe
+/// answered one cycle later (`rd_valid`, `rd_data`).
+#[derive(LogicInterface, Default)]
+pub struct CsrPort {
+    pub addr: Signal<In, Bits<8>>,
+    pub wr_en: Signal<In, bool>,
+    pub wr_data: Signal<In, Bits<32>>,
+    pub rd_en: Signal<In, bool>,
+    pub rd_valid: Signal<Out, bool>,
+    pub rd_data: Signal<Out, Bits<32>>,
+}
+
 declare_block! {
     /// See the [module docs](self).
     #[derive(LogicBlock)]
-    pub struct CoreShell<const CW: usize, const SW: usize> fn build(csr: Csr<CW, SW>, offsets: Vec<usize>) {
+    pub struct CoreShell<const CW: usize, const SW: usize> fn build(bank: Csr<CW, SW>, offsets: Vec<usize>) {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
-        pub csr_addr: Signal<In, Bits<8>>,
-        pub csr_wr_en: Signal<In, bool>,
-        pub csr_wr_data: Signal<In, Bits<32>>,
-        pub csr_rd_en: Signal<In, bool>,
-        pub csr_rd_valid: Signal<Out, bool>,
-        pub csr_rd_data: Signal<Out, Bits<32>>,
+        pub csr: CsrPort,
         /// The config registers (register `name` at `layout.config_offset(name)`; see [`cfg_field`]).
         pub cfg: Signal<Out, Bits<CW>>,
         /// Status word `i`, in the order of the names given to [`CoreShell::new`].
         pub status: Vec<Signal<In, Bits<32>>> = offsets.iter().map(|_| Default::default()).collect(),
-        csr: Csr<CW, SW> = csr,
+        bank: Csr<CW, SW> = bank,
         zx_status: Vec<ZeroExt<32, SW>> = offsets.iter().map(|_| ZeroExt::default()).collect(),
         off_status: Vec<Constant<Bits<16>>> = consts(offsets.iter().map(|&o| o as u64)),
         status_bus: Signal<Local, Bits<SW>>,
@@ -65,7 +73,7 @@ impl<const CW: usize, const SW: usize> CoreShell<CW, SW> {
         Ok(Self::build(Csr::new(layout)?, offsets))
     }
     pub fn layout(&self) -> &CsrLayout {
-        self.csr.layout()
+        self.bank.layout()
     }
 }
 
@@ -80,20 +88,20 @@ pub fn cfg_field<const CW: usize, const N: usize>(layout: &CsrLayout, name: &str
 impl<const CW: usize, const SW: usize> Logic for CoreShell<CW, SW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, csr);
-        self.csr.reset.next = self.reset.val();
-        self.csr.addr.next = self.csr_addr.val();
-        self.csr.wr_en.next = self.csr_wr_en.val();
-        self.csr.wr_data.next = self.csr_wr_data.val();
-        self.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.csr.rd_valid.val();
-        self.csr_rd_data.next = self.csr.rd_data.val();
-        self.cfg.next = self.csr.cfg.val();
+        clock!(self, clock, bank);
+        self.bank.reset.next = self.reset.val();
+        self.bank.addr.next = self.csr.addr.val();
+        self.bank.wr_en.next = self.csr.wr_en.val();
+        self.bank.wr_data.next = self.csr.wr_data.val();
+        self.bank.rd_en.next = self.csr.rd_en.val();
+        self.csr.rd_valid.next = self.bank.rd_valid.val();
+        self.csr.rd_data.next = self.bank.rd_data.val();
+        self.cfg.next = self.bank.cfg.val();
         self.status_bus.next = self.zero_sw.val();
         for i in 0..self._n {
             self.zx_status[i].din.next = self.status[i].val();
             self.status_bus.next = self.status_bus.val() | (self.zx_status[i].out.val() << self.off_status[i].val());
         }
-        self.csr.status.next = self.status_bus.val();
+        self.bank.status.next = self.status_bus.val();
     }
 }

@@ -170,12 +170,12 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         clock!(self, clock, shell, front, capture, engine, record);
         // CSR bank and run-time settings (a core without a stash reads every w_b as 0).
         self.shell.reset.next = self.reset.val();
-        self.shell.csr_addr.next = self.csr_addr.val();
-        self.shell.csr_wr_en.next = self.csr_wr_en.val();
-        self.shell.csr_wr_data.next = self.csr_wr_data.val();
-        self.shell.csr_rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr_rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr_rd_data.val();
+        self.shell.csr.addr.next = self.csr_addr.val();
+        self.shell.csr.wr_en.next = self.csr_wr_en.val();
+        self.shell.csr.wr_data.next = self.csr_wr_data.val();
+        self.shell.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
+        self.csr_rd_data.next = self.shell.csr.rd_data.val();
         for b in 0..self._n {
             self.cfg_thr[b].din.next = self.shell.cfg.val();
             self.cfg_m[b].din.next = self.shell.cfg.val();

@@ -328,12 +328,12 @@ impl<
         }
         // CSR bank and run-time settings.
         self.shell.reset.next = self.reset.val();
-        self.shell.csr_addr.next = self.csr_addr.val();
-        self.shell.csr_wr_en.next = self.csr_wr_en.val();
-        self.shell.csr_wr_data.next = self.csr_wr_data.val();
-        self.shell.csr_rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr_rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr_rd_data.val();
+        self.shell.csr.addr.next = self.csr_addr.val();
+        self.shell.csr.wr_en.next = self.csr_wr_en.val();
+        self.shell.csr.wr_data.next = self.csr_wr_data.val();
+        self.shell.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
+        self.csr_rd_data.next = self.shell.csr.rd_data.val();
         self.cfg_expiry.din.next = self.shell.cfg.val();
         self.cfg_seed.din.next = self.shell.cfg.val();
         for i in 0..self._n {
