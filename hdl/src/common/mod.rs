@@ -1,4 +1,4 @@
-//! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline, report FIFO, CSR bank.
+//! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline, report FIFO, CSR bank, core shell.
 
 pub mod bits;
 pub mod block;

@@ -105,3 +105,27 @@ impl<const CW: usize, const SW: usize> Logic for CoreShell<CW, SW> {
         self.bank.status.next = self.status_bus.val();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout() -> CsrLayout {
+        CsrLayout::new(vec![("a".into(), 1), ("b".into(), 2)], vec!["x".into(), "y".into(), "z".into()])
+    }
+
+    #[test]
+    fn status_words_land_where_the_layout_puts_them() {
+        let shell = CoreShell::<64, 96>::new(layout(), &["z", "x", "y"]).unwrap();
+        let offs: Vec<u64> = shell.off_status.iter().map(|c| c.val().to_u64()).collect();
+        assert_eq!(offs, [64, 0, 32]);
+    }
+
+    #[test]
+    fn every_status_register_is_driven_exactly_once() {
+        assert!(CoreShell::<64, 96>::new(layout(), &["x", "y"]).is_err(), "one missing");
+        assert!(CoreShell::<64, 96>::new(layout(), &["x", "y", "x"]).is_err(), "one twice");
+        assert!(CoreShell::<64, 96>::new(layout(), &["x", "y", "w"]).is_err(), "unknown");
+        assert!(cfg_field::<64, 32>(&layout(), "w").is_err());
+    }
+}
