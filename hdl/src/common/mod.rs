@@ -1,4 +1,4 @@
-//! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline, report FIFO, CSR bank.
+//! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline, report FIFO, CSR bank, core shell.
 
 pub mod bits;
 pub mod block;
@@ -10,6 +10,7 @@ pub mod prng;
 pub mod reg;
 pub mod rmw;
 pub mod rom;
+pub mod shell;
 pub mod sram;
 
 pub use golden::common::sram::RamPorts;

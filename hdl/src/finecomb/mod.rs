@@ -28,7 +28,7 @@ pub mod record;
 pub mod stash;
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
-use crate::common::csr::Csr;
+use crate::common::shell::{cfg_field, CoreShell};
 use crate::common::reg::Reg;
 use crate::declare_block;
 use bank::{FcBank, ISD_PAYLOAD_BITS, TSC_PAYLOAD_BITS};
@@ -37,6 +37,7 @@ use engine::FcEngine;
 pub use front::DigestMix;
 use front::{FcFront, FcSampler};
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
+use golden::common::csr::CsrLayout;
 use golden::finecomb::cycle::FinecombCoreConfig;
 use golden::finecomb::cycle::{RecordKind, FIFO_BITS, RECORD_BITS, STASH_WORD_BITS};
 use golden::finecomb::{COUNTER_BITS, DIGEST_BITS, KEY_BITS, TS_SUM_BITS};
@@ -47,11 +48,20 @@ use stash::FcStash;
 /// Status registers (6 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 192;
 
+/// The status registers in the order the core drives its shell's `status[i]` (placed by the layout).
+const STATUS_ORDER: [&str; 6] = ["packets", "markers", "records", "fifo_drops", "fifo_level", "busy"];
+
+/// Config field `{prefix}{b}` of every bank `b < n`, placed by the register map.
+fn fields<const CW: usize, const N: usize>(layout: &CsrLayout, prefix: &str, n: usize) -> Vec<Slice<CW, N>> {
+    (0..n).map(|b| cfg_field(layout, &format!("{prefix}{b}")).expect("the core's own register map")).collect()
+}
+
 declare_block! {
     #[derive(LogicBlock)]
     pub struct FinecombCore<const IA: usize, const SP: usize, const CW: usize> fn build(
         cfg: &FinecombCoreConfig,
-        csr: Csr<CW, STATUS_BITS>,
+        shell: CoreShell<CW, STATUS_BITS>,
+        layout: &CsrLayout,
         front: FcFront,
         n: usize,
         ns: usize
@@ -74,7 +84,7 @@ declare_block! {
         pub csr_rd_valid: Signal<Out, bool>,
         pub csr_rd_data: Signal<Out, Bits<32>>,
         // Stages.
-        csr: Csr<CW, STATUS_BITS> = csr,
+        shell: CoreShell<CW, STATUS_BITS> = shell,
         front: FcFront = front,
         sampler: Vec<FcSampler<IA>> = (0..n).map(|_| FcSampler::new()).collect(),
         bank: Vec<FcBank<IA>> = (0..n).map(|_| FcBank::new(cfg.shape.isd)).collect(),
@@ -83,9 +93,9 @@ declare_block! {
         engine: FcEngine<IA> = FcEngine::new(n, ns > 0),
         record: FcRecord = FcRecord::new(),
         // Run-time settings (a core without a stash reads every w_b as 0).
-        cfg_thr: Vec<Slice<CW, 32>> = (0..n).map(|b| Slice::new(32 * b)).collect(),
-        cfg_m: Vec<Slice<CW, 16>> = (0..n).map(|b| Slice::new(32 * (n + b))).collect(),
-        cfg_w_raw: Vec<Slice<CW, 16>> = (0..n).map(|b| Slice::new(32 * (2 * n + b))).collect(),
+        cfg_thr: Vec<Slice<CW, 32>> = fields(layout, "threshold_", n),
+        cfg_m: Vec<Slice<CW, 16>> = fields(layout, "buckets_", n),
+        cfg_w_raw: Vec<Slice<CW, 16>> = fields(layout, "stash_depth_", n),
         cfg_w: Vec<Signal<Local, Bits<16>>> = (0..n).map(|_| Default::default()).collect(),
         flush_q: Reg<bool>,
         flush_q2: Reg<bool>,
@@ -108,7 +118,6 @@ declare_block! {
         st_markers: Reg<Bits<32>>,
         st_records: Reg<Bits<32>>,
         zx_level: ZeroExt<{ FIFO_BITS + 1 }, 32>,
-        zx_status: Vec<ZeroExt<32, STATUS_BITS>> = (0..6).map(|_| ZeroExt::default()).collect(),
         st_busy: Signal<Local, Bits<32>>,
         // Generation-time constants.
         has_stash: Constant<bool> = Constant::new(cfg.has_stash()),
@@ -120,7 +129,6 @@ declare_block! {
         zero_64: Constant<Bits<64>> = constant(0),
         off_64: Constant<Bits<8>> = constant(64),
         csr_flush: Constant<Bits<8>> = constant(cfg.csr_flush() as u64),
-        off_status: Vec<Constant<Bits<16>>> = consts((0..6).map(|k| 32 * k)).split_off(1),
         zero_stash: Constant<Bits<STASH_WORD_BITS>> = Constant::new(Bits::default()),
         _n: usize = n,
         _ns: usize = ns,
@@ -149,7 +157,9 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
             }
         }
         let ns = if cfg.has_stash() { n } else { 0 };
-        Ok(Self::build(cfg, Csr::new(cfg.csr_layout())?, FcFront::new()?, n, ns))
+        let layout = cfg.csr_layout();
+        let shell = CoreShell::new(layout.clone(), &STATUS_ORDER)?;
+        Ok(Self::build(cfg, shell, &layout, FcFront::new()?, n, ns))
     }
 }
 
@@ -157,19 +167,19 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, flush_q, flush_q2, st_packets, st_markers, st_records);
-        clock!(self, clock, csr, front, capture, engine, record);
+        clock!(self, clock, shell, front, capture, engine, record);
         // CSR bank and run-time settings (a core without a stash reads every w_b as 0).
-        self.csr.reset.next = self.reset.val();
-        self.csr.addr.next = self.csr_addr.val();
-        self.csr.wr_en.next = self.csr_wr_en.val();
-        self.csr.wr_data.next = self.csr_wr_data.val();
-        self.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.csr.rd_valid.val();
-        self.csr_rd_data.next = self.csr.rd_data.val();
+        self.shell.reset.next = self.reset.val();
+        self.shell.csr.addr.next = self.csr_addr.val();
+        self.shell.csr.wr_en.next = self.csr_wr_en.val();
+        self.shell.csr.wr_data.next = self.csr_wr_data.val();
+        self.shell.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
+        self.csr_rd_data.next = self.shell.csr.rd_data.val();
         for b in 0..self._n {
-            self.cfg_thr[b].din.next = self.csr.cfg.val();
-            self.cfg_m[b].din.next = self.csr.cfg.val();
-            self.cfg_w_raw[b].din.next = self.csr.cfg.val();
+            self.cfg_thr[b].din.next = self.shell.cfg.val();
+            self.cfg_m[b].din.next = self.shell.cfg.val();
+            self.cfg_w_raw[b].din.next = self.shell.cfg.val();
             self.cfg_w[b].next = self.zero_16.val();
             if self.has_stash.val() {
                 self.cfg_w[b].next = self.cfg_w_raw[b].out.val();
@@ -333,18 +343,13 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         if !self.engine.idle.val() {
             self.st_busy.next = self.one_32.val();
         }
+        // Status words in STATUS_ORDER (the shell places them by the register map).
         self.zx_level.din.next = self.record.level.val();
-        self.zx_status[0].din.next = self.st_packets.q.val();
-        self.zx_status[1].din.next = self.st_markers.q.val();
-        self.zx_status[2].din.next = self.st_records.q.val();
-        self.zx_status[3].din.next = self.record.drops.val();
-        self.zx_status[4].din.next = self.zx_level.out.val();
-        self.zx_status[5].din.next = self.st_busy.val();
-        self.csr.status.next = self.zx_status[0].out.val()
-            | (self.zx_status[1].out.val() << self.off_status[0].val())
-            | (self.zx_status[2].out.val() << self.off_status[1].val())
-            | (self.zx_status[3].out.val() << self.off_status[2].val())
-            | (self.zx_status[4].out.val() << self.off_status[3].val())
-            | (self.zx_status[5].out.val() << self.off_status[4].val());
+        self.shell.status[0].next = self.st_packets.q.val();
+        self.shell.status[1].next = self.st_markers.q.val();
+        self.shell.status[2].next = self.st_records.q.val();
+        self.shell.status[3].next = self.record.drops.val();
+        self.shell.status[4].next = self.zx_level.out.val();
+        self.shell.status[5].next = self.st_busy.val();
     }
 }

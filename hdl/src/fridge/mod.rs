@@ -10,16 +10,20 @@
 //! says so, `FridgeConfig::tally`).
 
 pub mod builds;
+pub mod decide;
 pub mod tally;
 
 use crate::common::bits::{consts, Slice, ZeroExt};
-use crate::common::csr::Csr;
+use crate::declare_block;
+pub use decide::{ExpiryInterval, WriteDecision};
+use crate::common::shell::{cfg_field, CoreShell};
 use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::prng::Prng;
 use crate::common::reg::Reg;
 use crate::common::rmw::RmwPipeline;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
+use golden::common::csr::CsrLayout;
 use golden::fridge::cycle::{CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
 use golden::fridge::tally::RECORD_BITS;
 use golden::fridge::{FridgeConfig, FridgeMode, FRIDGE_INDEX_BITS, ID_BITS, INDEX_HASH, SELECT_HASH, SIGNATURE_HASH};
@@ -29,304 +33,196 @@ use tally::FridgeTally;
 /// Status registers (8 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 256;
 
-/// The modify stage's write decision for one candidate table entry `old` (`golden::fridge::modify`): a
-/// request overwrites when it enters and, in expiry mode, the entry is empty or its age
-/// `(ts − old.ts) mod 2^T` exceeds the expiry; a response clears the entry when it is valid and holds the
-/// response's signature (`sig_match`, which is also the report). The core instantiates one per forward
-/// candidate of its RMW pipeline.
-///
-/// The age compare takes no subtraction here: the ages above the expiry E are the stored timestamps in
-/// the cyclic interval `[ts+1, hi]`, `hi = ts − E − 1 mod 2^T`, prepared a stage earlier ([`FridgeCore`]'s
-/// S1: `hi`, whether the interval wraps past zero, whether `ts` is 2^T−1, whether E ≥ 2^T−1 so that
-/// `never` an age exceeds it), so the decision is two compares side by side.
-#[derive(LogicBlock)]
-pub struct WriteDecision<const E: usize, const S: usize, const T: usize> {
-    pub old: Signal<In, Bits<E>>,
-    pub is_request: Signal<In, bool>,
-    pub enters: Signal<In, bool>,
-    pub sig: Signal<In, Bits<S>>,
-    pub ts: Signal<In, Bits<T>>,
-    pub mode_expiry: Signal<In, bool>,
-    pub hi: Signal<In, Bits<T>>,
-    pub wrap: Signal<In, bool>,
-    pub ts_max: Signal<In, bool>,
-    pub never: Signal<In, bool>,
-    pub write: Signal<Out, bool>,
-    pub sig_match: Signal<Out, bool>,
-    old_sig: Slice<E, S>,
-    old_ts: Slice<E, T>,
-    newer: Signal<Local, bool>,
-    up_to_hi: Signal<Local, bool>,
-    expired: Signal<Local, bool>,
+/// The status registers in the order the core drives its shell's `status[i]` (placed by the layout).
+const STATUS_ORDER: [&str; 8] =
+    ["packets", "requests", "insertions", "reports", "report_drops", "report_fifo_level", "tally_busy", "tally_drops"];
+
+/// Config field `name` of the core's own register map.
+fn field<const CW: usize, const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CW, N> {
+    cfg_field(layout, name).expect("the core's own register map")
 }
 
-impl<const E: usize, const S: usize, const T: usize> Default for WriteDecision<E, S, T> {
-    fn default() -> Self {
-        WriteDecision {
-            old: Default::default(),
-            is_request: Default::default(),
-            enters: Default::default(),
-            sig: Default::default(),
-            ts: Default::default(),
-            mode_expiry: Default::default(),
-            hi: Default::default(),
-            wrap: Default::default(),
-            ts_max: Default::default(),
-            never: Default::default(),
-            write: Default::default(),
-            sig_match: Default::default(),
-            old_sig: Slice::new(1),
-            old_ts: Slice::new(1 + S),
-            newer: Default::default(),
-            up_to_hi: Default::default(),
-            expired: Default::default(),
-        }
+declare_block! {
+    #[derive(LogicBlock)]
+    pub struct FridgeCore<
+        const A: usize,
+        const S: usize,
+        const T: usize,
+        const C: usize,
+        const E: usize,
+        const R: usize,
+        const FA: usize,
+        const FL: usize,
+        const CW: usize,
+        const TA: usize,
+        const RA: usize,
+    > fn build(
+        cfg: &FridgeConfig,
+        layout: &CsrLayout,
+        n: usize,
+        default_mode: FridgeMode,
+        shell: CoreShell<CW, STATUS_BITS>,
+        tally: Vec<FridgeTally<TA, RA, T, C>>,
+        h_select: Vec<HashUnit<ID_BITS, 16>>,
+        h_index: HashUnit<ID_BITS, A>,
+        h_sig: HashUnit<ID_BITS, S>
+    ) {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        // Packet descriptors.
+        pub in_valid: Signal<In, bool>,
+        pub in_request: Signal<In, bool>,
+        pub in_id: Signal<In, Bits<ID_BITS>>,
+        pub in_ts: Signal<In, Bits<TIMESTAMP_BITS>>,
+        pub in_ready: Signal<Out, bool>,
+        // Reports.
+        pub rep_valid: Signal<Out, bool>,
+        pub rep_data: Signal<Out, Bits<R>>,
+        pub rep_ready: Signal<In, bool>,
+        // CSR port.
+        pub csr_addr: Signal<In, Bits<8>>,
+        pub csr_wr_en: Signal<In, bool>,
+        pub csr_wr_data: Signal<In, Bits<32>>,
+        pub csr_rd_en: Signal<In, bool>,
+        pub csr_rd_valid: Signal<Out, bool>,
+        pub csr_rd_data: Signal<Out, Bits<32>>,
+        // Tally records (never valid without a tally).
+        pub tally_valid: Signal<Out, bool>,
+        pub tally_data: Signal<Out, Bits<RECORD_BITS>>,
+        pub tally_ready: Signal<In, bool>,
+        // Shared blocks.
+        /// Fridge selection hash; absent (empty) with one fridge.
+        h_select: Vec<HashUnit<ID_BITS, 16>> = h_select,
+        /// Index hash: the low A bits of H3/32.
+        h_index: HashUnit<ID_BITS, A> = h_index,
+        /// Signature: the low S bits of CRC-32.
+        h_sig: HashUnit<ID_BITS, S> = h_sig,
+        prng: Prng,
+        rmw: RmwPipeline<A, E, 1> = RmwPipeline::new(cfg.ports),
+        fifo: ReportFifo<FA, R, FL>,
+        shell: CoreShell<CW, STATUS_BITS> = shell,
+        /// The in-hardware tally and what only it uses (empty vectors without a tally).
+        tally: Vec<FridgeTally<TA, RA, T, C>> = tally,
+        dump_pending: Vec<Reg<bool>> = if cfg.tally { vec![Reg::default()] } else { vec![] },
+        cfg_tally_bank: Vec<Slice<CW, 1>> = if cfg.tally { vec![field(layout, "tally_bank")] } else { vec![] },
+        csr_dump: Vec<Constant<Bits<8>>> = consts(cfg.tally.then_some(cfg.csr_tally_bank() as u64 + 1)),
+        rep_k: Vec<Slice<R, 3>> = if cfg.tally { vec![Slice::new(0)] } else { vec![] },
+        rep_delay: Vec<Slice<R, T>> = if cfg.tally { vec![Slice::new(FRIDGE_INDEX_BITS)] } else { vec![] },
+        rep_x: Vec<Slice<R, C>> = if cfg.tally { vec![Slice::new(FRIDGE_INDEX_BITS + T)] } else { vec![] },
+        pipe_ready: Signal<Local, bool>,
+        /// The tally port's ready: read by the tally only, and named for lint when there is none.
+        unused_tally_ready: Signal<Local, bool>,
+        st_tally_busy: Signal<Local, Bits<32>>,
+        st_tally_drops: Signal<Local, Bits<32>>,
+        // Front register F1.
+        f1_valid: Reg<bool>,
+        f1_request: Reg<bool>,
+        f1_ts: Reg<Bits<TIMESTAMP_BITS>>,
+        counters: Vec<Reg<Bits<C>>> = (0..n).map(|_| Reg::default()).collect(),
+        // F1 decisions.
+        accept: Signal<Local, bool>,
+        transfer: Signal<Local, bool>,
+        k: Signal<Local, Bits<3>>,
+        /// `prng ≤ threshold` of the selected fridge, from `le_q`.
+        le: Signal<Local, bool>,
+        /// Per fridge, `prng ≤ threshold` as they will be next cycle: the PRNG's candidates for its next value
+        /// (held, advanced, seed) against the threshold register's candidates (held, written), compared side
+        /// by side and picked by the PRNG's priority. F1's entry decision reads a register, not a carry chain.
+        le_q: Vec<Reg<bool>> = (0..n).map(|_| Reg::default()).collect(),
+        base: Signal<Local, Bits<A>>,
+        index_mask: Signal<Local, Bits<A>>,
+        count: Signal<Local, Bits<C>>,
+        snapshot: Signal<Local, Bits<C>>,
+        enters: Signal<Local, bool>,
+        /// The `mode` register decoded, registered alongside it (loaded by the same CSR write or reset).
+        mode_fridge: Reg<bool>,
+        mode_expiry: Reg<bool>,
+        wr_mode: Signal<Local, bool>,
+        // F1 fields delayed alongside the RMW pipeline's S1 and S2.
+        d1_request: Reg<bool>,
+        d1_k: Reg<Bits<3>>,
+        d1_sig: Reg<Bits<S>>,
+        d1_ts: Reg<Bits<T>>,
+        d1_count: Reg<Bits<C>>,
+        d2_request: Reg<bool>,
+        d2_k: Reg<Bits<3>>,
+        d2_sig: Reg<Bits<S>>,
+        d2_ts: Reg<Bits<T>>,
+        d2_count: Reg<Bits<C>>,
+        // S1: the expiry interval of the packet's timestamp (see [`WriteDecision`]), with the expiry
+        // register's value of the next cycle.
+        /// With the expiry register, and with the CSR write data (a write of `expiry` this cycle).
+        interval_cfg: ExpiryInterval<T> = ExpiryInterval::new(),
+        interval_wr: ExpiryInterval<T> = ExpiryInterval::new(),
+        d2_hi: Reg<Bits<T>>,
+        d2_wrap: Reg<bool>,
+        d2_ts_max: Reg<bool>,
+        d2_never: Reg<bool>,
+        // S2: modify.
+        /// The write decision on each candidate for the table entry (RAM word, S3, S4, S5: the RMW
+        /// pipeline's `mod_pick` order), so the forward mux is off the compare path.
+        decide: Vec<WriteDecision<E, S, T>> = (0..4).map(|_| WriteDecision::new()).collect(),
+        /// The decision on the entry the pipeline picked.
+        write: Signal<Local, bool>,
+        old_ts: Slice<E, T> = Slice::new(1 + S),
+        old_count: Slice<E, C> = Slice::new(1 + S + T),
+        ts_scaled: Slice<TIMESTAMP_BITS, T> = Slice::new(cfg.ts_shift),
+        cfg_expiry: Slice<CW, 32> = field(layout, "expiry"),
+        cfg_seed: Slice<CW, 32> = field(layout, "prng_seed"),
+        cfg_thresholds: Vec<Slice<CW, 32>> = (0..n).map(|k| field(layout, &format!("threshold{k}"))).collect(),
+        seed_pending: Reg<bool>,
+        zx_level: ZeroExt<FL, 32>,
+        age: Signal<Local, Bits<T>>,
+        sig_match: Signal<Local, bool>,
+        /// The RMW pipeline's modify-stage index: the payload fields suffice here.
+        unused_mod_index: Signal<Local, bool>,
+        zx_valid: ZeroExt<1, E>,
+        zx_sig: ZeroExt<S, E>,
+        zx_ts: ZeroExt<T, E>,
+        zx_count: ZeroExt<C, E>,
+        zx_rep_k: ZeroExt<3, R>,
+        zx_rep_delay: ZeroExt<T, R>,
+        zx_rep_x: ZeroExt<C, R>,
+        // S3: report register.
+        r_valid: Reg<bool>,
+        r_data: Reg<Bits<R>>,
+        // Statistics.
+        st_packets: Reg<Bits<32>>,
+        st_requests: Reg<Bits<32>>,
+        st_insertions: Reg<Bits<32>>,
+        st_reports: Reg<Bits<32>>,
+        // Generation-time constants.
+        bounds: Vec<Constant<Bits<16>>> = consts((1..n).map(|k| cfg.bound(k) as u64)),
+        fridge_ids: Vec<Constant<Bits<3>>> = consts(0..n as u64),
+        bases: Vec<Constant<Bits<A>>> = consts((0..n).map(|k| cfg.base(k) as u64)),
+        index_masks: Vec<Constant<Bits<A>>> = consts((0..n).map(|k| cfg.entries(k) as u64 - 1)),
+        one_c: Constant<Bits<C>> = Constant::new(Bits::from(1u64)),
+        zero_e: Constant<Bits<E>> = Constant::new(Bits::default()),
+        zero_rec: Constant<Bits<RECORD_BITS>> = Constant::new(Bits::default()),
+        one_1: Constant<Bits<1>> = Constant::new(Bits::from(1u64)),
+        off_sig: Constant<Bits<8>> = Constant::new(Bits::from(1u64)),
+        off_ts: Constant<Bits<8>> = Constant::new(Bits::from(1 + S as u64)),
+        off_count: Constant<Bits<8>> = Constant::new(Bits::from(1 + S as u64 + T as u64)),
+        off_rep_delay: Constant<Bits<8>> = Constant::new(Bits::from(FRIDGE_INDEX_BITS as u64)),
+        off_rep_x: Constant<Bits<8>> = Constant::new(Bits::from((FRIDGE_INDEX_BITS + T) as u64)),
+        zero_c: Constant<Bits<C>> = Constant::new(Bits::default()),
+        zero_1: Constant<Bits<1>> = Constant::new(Bits::default()),
+        zero_32: Constant<Bits<32>> = Constant::new(Bits::default()),
+        csr_seed: Constant<Bits<8>> = Constant::new(Bits::from(CSR_PRNG_SEED as u64)),
+        csr_mode: Constant<Bits<8>> = Constant::new(Bits::from(CSR_MODE as u64)),
+        csr_expiry: Constant<Bits<8>> = Constant::new(Bits::from(CSR_EXPIRY as u64)),
+        csr_thresholds: Vec<Constant<Bits<8>>> = consts((0..n).map(|k| CSR_THRESHOLD0 as u64 + k as u64)),
+        default_mode_fridge: Constant<bool> = Constant::new(default_mode == FridgeMode::Fridge),
+        default_mode_expiry: Constant<bool> = Constant::new(default_mode == FridgeMode::Expiry),
+        ts_max_c: Constant<Bits<T>> = Constant::new(Bits::from((1u64 << T) - 1)),
+        mode_simple: Constant<Bits<32>> = Constant::new(Bits::from(FridgeMode::Simple as u64)),
+        mode_expiry_code: Constant<Bits<32>> = Constant::new(Bits::from(FridgeMode::Expiry as u64)),
+        one_32: Constant<Bits<32>> = Constant::new(Bits::from(1u64)),
+        _n: usize = n,
+        _tally: usize = cfg.tally as usize,
+        _cfg: FridgeConfig = cfg.clone(),
     }
 }
-
-impl<const E: usize, const S: usize, const T: usize> Logic for WriteDecision<E, S, T> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.old_sig.din.next = self.old.val();
-        self.old_ts.din.next = self.old.val();
-        self.newer.next = self.old_ts.out.val() > self.ts.val();
-        self.up_to_hi.next = self.old_ts.out.val() <= self.hi.val();
-        if self.wrap.val() {
-            self.expired.next = !self.never.val() && (self.newer.val() || self.up_to_hi.val());
-        } else {
-            self.expired.next = !self.never.val() && (self.newer.val() || self.ts_max.val()) && self.up_to_hi.val();
-        }
-        self.sig_match.next = self.old.val().get_bit(0) && (self.old_sig.out.val() == self.sig.val());
-        if self.is_request.val() {
-            self.write.next =
-                self.enters.val() && (!self.mode_expiry.val() || !self.old.val().get_bit(0) || self.expired.val());
-        } else {
-            self.write.next = self.sig_match.val();
-        }
-    }
-}
-
-/// The expiry interval of a timestamp (see [`WriteDecision`]): `hi = ts − E − 1 mod 2^T`, whether
-/// `ts ≥ E + 1` (then the interval `[ts+1, hi]` wraps past zero unless ts is 2^T−1) and whether no age
-/// can exceed E (`never`: E ≥ 2^T−1). One adder: `ts + !E` in 34 bits is `ts − E − 1`.
-#[derive(LogicBlock)]
-pub struct ExpiryInterval<const T: usize> {
-    pub ts: Signal<In, Bits<T>>,
-    pub expiry: Signal<In, Bits<32>>,
-    pub hi: Signal<Out, Bits<T>>,
-    pub late: Signal<Out, bool>,
-    pub never: Signal<Out, bool>,
-    zx_ts: ZeroExt<T, 34>,
-    zx_expiry: ZeroExt<32, 34>,
-    diff: Signal<Local, Bits<34>>,
-    hi_bits: Slice<34, T>,
-    zx_max: ZeroExt<T, 34>,
-    ones: Constant<Bits<T>>,
-}
-
-impl<const T: usize> Default for ExpiryInterval<T> {
-    fn default() -> Self {
-        ExpiryInterval {
-            ts: Default::default(),
-            expiry: Default::default(),
-            hi: Default::default(),
-            late: Default::default(),
-            never: Default::default(),
-            zx_ts: Default::default(),
-            zx_expiry: Default::default(),
-            diff: Default::default(),
-            hi_bits: Slice::new(0),
-            zx_max: Default::default(),
-            ones: Constant::new(Bits::from((1u64 << T) - 1)),
-        }
-    }
-}
-
-impl<const T: usize> Logic for ExpiryInterval<T> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.zx_ts.din.next = self.ts.val();
-        self.zx_expiry.din.next = self.expiry.val();
-        self.diff.next = self.zx_ts.out.val() + !self.zx_expiry.out.val();
-        self.hi_bits.din.next = self.diff.val();
-        self.hi.next = self.hi_bits.out.val();
-        self.late.next = !self.diff.val().get_bit(33);
-        self.zx_max.din.next = self.ones.val();
-        self.never.next = self.zx_expiry.out.val() >= self.zx_max.out.val();
-    }
-}
-
-#[derive(LogicBlock)]
-pub struct FridgeCore<
-    const A: usize,
-    const S: usize,
-    const T: usize,
-    const C: usize,
-    const E: usize,
-    const R: usize,
-    const FA: usize,
-    const FL: usize,
-    const CW: usize,
-    const TA: usize,
-    const RA: usize,
-> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, bool>,
-    // Packet descriptors.
-    pub in_valid: Signal<In, bool>,
-    pub in_request: Signal<In, bool>,
-    pub in_id: Signal<In, Bits<ID_BITS>>,
-    pub in_ts: Signal<In, Bits<TIMESTAMP_BITS>>,
-    pub in_ready: Signal<Out, bool>,
-    // Reports.
-    pub rep_valid: Signal<Out, bool>,
-    pub rep_data: Signal<Out, Bits<R>>,
-    pub rep_ready: Signal<In, bool>,
-    // CSR port.
-    pub csr_addr: Signal<In, Bits<8>>,
-    pub csr_wr_en: Signal<In, bool>,
-    pub csr_wr_data: Signal<In, Bits<32>>,
-    pub csr_rd_en: Signal<In, bool>,
-    pub csr_rd_valid: Signal<Out, bool>,
-    pub csr_rd_data: Signal<Out, Bits<32>>,
-    // Tally records (never valid without a tally).
-    pub tally_valid: Signal<Out, bool>,
-    pub tally_data: Signal<Out, Bits<RECORD_BITS>>,
-    pub tally_ready: Signal<In, bool>,
-    // Shared blocks.
-    /// Fridge selection hash; absent (empty) with one fridge.
-    h_select: Vec<HashUnit<ID_BITS, 16>>,
-    /// Index hash: the low A bits of H3/32.
-    h_index: HashUnit<ID_BITS, A>,
-    /// Signature: the low S bits of CRC-32.
-    h_sig: HashUnit<ID_BITS, S>,
-    prng: Prng,
-    rmw: RmwPipeline<A, E, 1>,
-    fifo: ReportFifo<FA, R, FL>,
-    csr: Csr<CW, STATUS_BITS>,
-    /// The in-hardware tally and what only it uses (empty vectors without a tally).
-    tally: Vec<FridgeTally<TA, RA, T, C>>,
-    dump_pending: Vec<Reg<bool>>,
-    cfg_tally_bank: Vec<Slice<CW, 1>>,
-    csr_dump: Vec<Constant<Bits<8>>>,
-    rep_k: Vec<Slice<R, 3>>,
-    rep_delay: Vec<Slice<R, T>>,
-    rep_x: Vec<Slice<R, C>>,
-    pipe_ready: Signal<Local, bool>,
-    /// The tally port's ready: read by the tally only, and named for lint when there is none.
-    unused_tally_ready: Signal<Local, bool>,
-    st_tally_busy: Signal<Local, Bits<32>>,
-    st_tally_drops: Signal<Local, Bits<32>>,
-    // Front register F1.
-    f1_valid: Reg<bool>,
-    f1_request: Reg<bool>,
-    f1_ts: Reg<Bits<TIMESTAMP_BITS>>,
-    counters: Vec<Reg<Bits<C>>>,
-    // F1 decisions.
-    accept: Signal<Local, bool>,
-    transfer: Signal<Local, bool>,
-    k: Signal<Local, Bits<3>>,
-    /// `prng ≤ threshold` of the selected fridge, from `le_q`.
-    le: Signal<Local, bool>,
-    /// Per fridge, `prng ≤ threshold` as they will be next cycle: the PRNG's candidates for its next value
-    /// (held, advanced, seed) against the threshold register's candidates (held, written), compared side
-    /// by side and picked by the PRNG's priority. F1's entry decision reads a register, not a carry chain.
-    le_q: Vec<Reg<bool>>,
-    base: Signal<Local, Bits<A>>,
-    index_mask: Signal<Local, Bits<A>>,
-    count: Signal<Local, Bits<C>>,
-    snapshot: Signal<Local, Bits<C>>,
-    enters: Signal<Local, bool>,
-    /// The `mode` register decoded, registered alongside it (loaded by the same CSR write or reset).
-    mode_fridge: Reg<bool>,
-    mode_expiry: Reg<bool>,
-    wr_mode: Signal<Local, bool>,
-    // F1 fields delayed alongside the RMW pipeline's S1 and S2.
-    d1_request: Reg<bool>,
-    d1_k: Reg<Bits<3>>,
-    d1_sig: Reg<Bits<S>>,
-    d1_ts: Reg<Bits<T>>,
-    d1_count: Reg<Bits<C>>,
-    d2_request: Reg<bool>,
-    d2_k: Reg<Bits<3>>,
-    d2_sig: Reg<Bits<S>>,
-    d2_ts: Reg<Bits<T>>,
-    d2_count: Reg<Bits<C>>,
-    // S1: the expiry interval of the packet's timestamp (see [`WriteDecision`]), with the expiry
-    // register's value of the next cycle.
-    /// With the expiry register, and with the CSR write data (a write of `expiry` this cycle).
-    interval_cfg: ExpiryInterval<T>,
-    interval_wr: ExpiryInterval<T>,
-    d2_hi: Reg<Bits<T>>,
-    d2_wrap: Reg<bool>,
-    d2_ts_max: Reg<bool>,
-    d2_never: Reg<bool>,
-    // S2: modify.
-    /// The write decision on each candidate for the table entry (RAM word, S3, S4, S5: the RMW
-    /// pipeline's `mod_pick` order), so the forward mux is off the compare path.
-    decide: Vec<WriteDecision<E, S, T>>,
-    /// The decision on the entry the pipeline picked.
-    write: Signal<Local, bool>,
-    old_ts: Slice<E, T>,
-    old_count: Slice<E, C>,
-    ts_scaled: Slice<TIMESTAMP_BITS, T>,
-    cfg_expiry: Slice<CW, 32>,
-    cfg_seed: Slice<CW, 32>,
-    cfg_thresholds: Vec<Slice<CW, 32>>,
-    seed_pending: Reg<bool>,
-    zx_level: ZeroExt<FL, 32>,
-    age: Signal<Local, Bits<T>>,
-    sig_match: Signal<Local, bool>,
-    /// The RMW pipeline's modify-stage index: the payload fields suffice here.
-    unused_mod_index: Signal<Local, bool>,
-    zx_valid: ZeroExt<1, E>,
-    zx_sig: ZeroExt<S, E>,
-    zx_ts: ZeroExt<T, E>,
-    zx_count: ZeroExt<C, E>,
-    zx_rep_k: ZeroExt<3, R>,
-    zx_rep_delay: ZeroExt<T, R>,
-    zx_rep_x: ZeroExt<C, R>,
-    // S3: report register.
-    r_valid: Reg<bool>,
-    r_data: Reg<Bits<R>>,
-    // Statistics.
-    st_packets: Reg<Bits<32>>,
-    st_requests: Reg<Bits<32>>,
-    st_insertions: Reg<Bits<32>>,
-    st_reports: Reg<Bits<32>>,
-    zx_status: Vec<ZeroExt<32, STATUS_BITS>>,
-    // Generation-time constants.
-    bounds: Vec<Constant<Bits<16>>>,
-    fridge_ids: Vec<Constant<Bits<3>>>,
-    bases: Vec<Constant<Bits<A>>>,
-    index_masks: Vec<Constant<Bits<A>>>,
-    one_c: Constant<Bits<C>>,
-    zero_e: Constant<Bits<E>>,
-    zero_rec: Constant<Bits<RECORD_BITS>>,
-    one_1: Constant<Bits<1>>,
-    off_sig: Constant<Bits<8>>,
-    off_ts: Constant<Bits<8>>,
-    off_count: Constant<Bits<8>>,
-    off_rep_delay: Constant<Bits<8>>,
-    off_rep_x: Constant<Bits<8>>,
-    zero_c: Constant<Bits<C>>,
-    zero_1: Constant<Bits<1>>,
-    zero_32: Constant<Bits<32>>,
-    csr_seed: Constant<Bits<8>>,
-    csr_mode: Constant<Bits<8>>,
-    csr_expiry: Constant<Bits<8>>,
-    csr_thresholds: Vec<Constant<Bits<8>>>,
-    default_mode_fridge: Constant<bool>,
-    default_mode_expiry: Constant<bool>,
-    ts_max_c: Constant<Bits<T>>,
-    mode_simple: Constant<Bits<32>>,
-    mode_expiry_code: Constant<Bits<32>>,
-    one_32: Constant<Bits<32>>,
-    _n: usize,
-    _tally: usize,
-    _cfg: FridgeConfig,
-}
-
 
 impl<
         const A: usize,
@@ -364,134 +260,12 @@ impl<
                 return Err(ConfigError(format!("FridgeCore generic {name} = {got}, the configuration needs {want}")));
             }
         }
-        Ok(FridgeCore {
-            clock: Default::default(),
-            reset: Default::default(),
-            in_valid: Default::default(),
-            in_request: Default::default(),
-            in_id: Default::default(),
-            in_ts: Default::default(),
-            in_ready: Default::default(),
-            rep_valid: Default::default(),
-            rep_data: Default::default(),
-            rep_ready: Default::default(),
-            csr_addr: Default::default(),
-            csr_wr_en: Default::default(),
-            csr_wr_data: Default::default(),
-            csr_rd_en: Default::default(),
-            csr_rd_valid: Default::default(),
-            csr_rd_data: Default::default(),
-            tally_valid: Default::default(),
-            tally_data: Default::default(),
-            tally_ready: Default::default(),
-            tally: if cfg.tally { vec![FridgeTally::new(cfg)?] } else { vec![] },
-            dump_pending: if cfg.tally { vec![Reg::default()] } else { vec![] },
-            cfg_tally_bank: if cfg.tally { vec![Slice::new(32 * cfg.csr_tally_bank() as usize)] } else { vec![] },
-            csr_dump: consts(cfg.tally.then_some(cfg.csr_tally_bank() as u64 + 1)),
-            rep_k: if cfg.tally { vec![Slice::new(0)] } else { vec![] },
-            rep_delay: if cfg.tally { vec![Slice::new(FRIDGE_INDEX_BITS)] } else { vec![] },
-            rep_x: if cfg.tally { vec![Slice::new(FRIDGE_INDEX_BITS + T)] } else { vec![] },
-            pipe_ready: Default::default(),
-            unused_tally_ready: Default::default(),
-            st_tally_busy: Default::default(),
-            st_tally_drops: Default::default(),
-            h_select: if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] },
-            h_index: HashUnit::new(INDEX_HASH)?,
-            h_sig: HashUnit::new(SIGNATURE_HASH)?,
-            prng: Default::default(),
-            rmw: RmwPipeline::new(cfg.ports),
-            fifo: Default::default(),
-            csr: Csr::new(cfg.csr_layout())?,
-            f1_valid: Default::default(),
-            f1_request: Default::default(),
-            f1_ts: Default::default(),
-            counters: (0..n).map(|_| Reg::default()).collect(),
-            accept: Default::default(),
-            transfer: Default::default(),
-            k: Default::default(),
-            le: Default::default(),
-            le_q: (0..n).map(|_| Reg::default()).collect(),
-            base: Default::default(),
-            index_mask: Default::default(),
-            count: Default::default(),
-            snapshot: Default::default(),
-            enters: Default::default(),
-            mode_fridge: Default::default(),
-            mode_expiry: Default::default(),
-            wr_mode: Default::default(),
-            d1_request: Default::default(),
-            d1_k: Default::default(),
-            d1_sig: Default::default(),
-            d1_ts: Default::default(),
-            d1_count: Default::default(),
-            d2_request: Default::default(),
-            d2_k: Default::default(),
-            d2_sig: Default::default(),
-            d2_ts: Default::default(),
-            d2_count: Default::default(),
-            interval_cfg: ExpiryInterval::default(),
-            interval_wr: ExpiryInterval::default(),
-            d2_hi: Default::default(),
-            d2_wrap: Default::default(),
-            d2_ts_max: Default::default(),
-            d2_never: Default::default(),
-            decide: (0..4).map(|_| WriteDecision::default()).collect(),
-            write: Default::default(),
-            old_ts: Slice::new(1 + S),
-            old_count: Slice::new(1 + S + T),
-            ts_scaled: Slice::new(cfg.ts_shift),
-            cfg_expiry: Slice::new(32 * CSR_EXPIRY as usize),
-            cfg_seed: Slice::new(32 * CSR_PRNG_SEED as usize),
-            cfg_thresholds: (0..n).map(|k| Slice::new(32 * (CSR_THRESHOLD0 as usize + k))).collect(),
-            seed_pending: Default::default(),
-            zx_level: Default::default(),
-            age: Default::default(),
-            sig_match: Default::default(),
-            unused_mod_index: Default::default(),
-            zx_valid: Default::default(),
-            zx_sig: Default::default(),
-            zx_ts: Default::default(),
-            zx_count: Default::default(),
-            zx_rep_k: Default::default(),
-            zx_rep_delay: Default::default(),
-            zx_rep_x: Default::default(),
-            r_valid: Default::default(),
-            r_data: Default::default(),
-            st_packets: Default::default(),
-            st_requests: Default::default(),
-            st_insertions: Default::default(),
-            st_reports: Default::default(),
-            zx_status: (0..8).map(|_| ZeroExt::default()).collect(),
-            bounds: consts((1..n).map(|k| cfg.bound(k) as u64)),
-            fridge_ids: consts(0..n as u64),
-            bases: consts((0..n).map(|k| cfg.base(k) as u64)),
-            index_masks: consts((0..n).map(|k| cfg.entries(k) as u64 - 1)),
-            one_c: Constant::new(Bits::from(1u64)),
-            zero_e: Constant::new(Bits::default()),
-            zero_rec: Constant::new(Bits::default()),
-            one_1: Constant::new(Bits::from(1u64)),
-            off_sig: Constant::new(Bits::from(1u64)),
-            off_ts: Constant::new(Bits::from(1 + S as u64)),
-            off_count: Constant::new(Bits::from(1 + S as u64 + T as u64)),
-            off_rep_delay: Constant::new(Bits::from(FRIDGE_INDEX_BITS as u64)),
-            off_rep_x: Constant::new(Bits::from((FRIDGE_INDEX_BITS + T) as u64)),
-            zero_c: Constant::new(Bits::default()),
-            zero_1: Constant::new(Bits::default()),
-            zero_32: Constant::new(Bits::default()),
-            csr_seed: Constant::new(Bits::from(CSR_PRNG_SEED as u64)),
-            csr_mode: Constant::new(Bits::from(CSR_MODE as u64)),
-            csr_expiry: Constant::new(Bits::from(CSR_EXPIRY as u64)),
-            csr_thresholds: consts((0..n).map(|k| CSR_THRESHOLD0 as u64 + k as u64)),
-            default_mode_fridge: Constant::new(default_mode == FridgeMode::Fridge),
-            default_mode_expiry: Constant::new(default_mode == FridgeMode::Expiry),
-            ts_max_c: Constant::new(Bits::from((1u64 << T) - 1)),
-            mode_simple: Constant::new(Bits::from(FridgeMode::Simple as u64)),
-            mode_expiry_code: Constant::new(Bits::from(FridgeMode::Expiry as u64)),
-            one_32: Constant::new(Bits::from(1u64)),
-            _n: n,
-            _tally: cfg.tally as usize,
-            _cfg: cfg.clone(),
-        })
+        let layout = cfg.csr_layout();
+        let shell = CoreShell::new(layout.clone(), &STATUS_ORDER)?;
+        let tally = if cfg.tally { vec![FridgeTally::new(cfg)?] } else { vec![] };
+        let h_select = if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] };
+        let (h_index, h_sig) = (HashUnit::new(INDEX_HASH)?, HashUnit::new(SIGNATURE_HASH)?);
+        Ok(Self::build(cfg, &layout, n, default_mode, shell, tally, h_select, h_index, h_sig))
     }
     pub fn config(&self) -> &FridgeConfig {
         &self._cfg
@@ -544,7 +318,7 @@ impl<
             st_reports,
             seed_pending
         );
-        clock!(self, clock, h_index, h_sig, prng, rmw, fifo, csr);
+        clock!(self, clock, h_index, h_sig, prng, rmw, fifo, shell);
         for j in 0..self.h_select.len() {
             self.h_select[j].clock.next = self.clock.val();
         }
@@ -553,17 +327,17 @@ impl<
             self.counters[i].d.next = self.counters[i].q.val();
         }
         // CSR bank and run-time settings.
-        self.csr.reset.next = self.reset.val();
-        self.csr.addr.next = self.csr_addr.val();
-        self.csr.wr_en.next = self.csr_wr_en.val();
-        self.csr.wr_data.next = self.csr_wr_data.val();
-        self.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.csr.rd_valid.val();
-        self.csr_rd_data.next = self.csr.rd_data.val();
-        self.cfg_expiry.din.next = self.csr.cfg.val();
-        self.cfg_seed.din.next = self.csr.cfg.val();
+        self.shell.reset.next = self.reset.val();
+        self.shell.csr.addr.next = self.csr_addr.val();
+        self.shell.csr.wr_en.next = self.csr_wr_en.val();
+        self.shell.csr.wr_data.next = self.csr_wr_data.val();
+        self.shell.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
+        self.csr_rd_data.next = self.shell.csr.rd_data.val();
+        self.cfg_expiry.din.next = self.shell.cfg.val();
+        self.cfg_seed.din.next = self.shell.cfg.val();
         for i in 0..self._n {
-            self.cfg_thresholds[i].din.next = self.csr.cfg.val();
+            self.cfg_thresholds[i].din.next = self.shell.cfg.val();
         }
         self.wr_mode.next = self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_mode.val());
         if self.reset.val() {
@@ -759,7 +533,7 @@ impl<
             self.dump_pending[t].clock.next = self.clock.val();
             self.dump_pending[t].d.next =
                 self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_dump[t].val()) && !self.reset.val();
-            self.cfg_tally_bank[t].din.next = self.csr.cfg.val();
+            self.cfg_tally_bank[t].din.next = self.shell.cfg.val();
             self.rep_k[t].din.next = self.r_data.q.val();
             self.rep_delay[t].din.next = self.r_data.q.val();
             self.rep_x[t].din.next = self.r_data.q.val();
@@ -799,22 +573,15 @@ impl<
                 self.st_reports.d.next = self.st_reports.q.val() + self.one_32.val();
             }
         }
-        self.zx_status[0].din.next = self.st_packets.q.val();
-        self.zx_status[1].din.next = self.st_requests.q.val();
-        self.zx_status[2].din.next = self.st_insertions.q.val();
-        self.zx_status[3].din.next = self.st_reports.q.val();
-        self.zx_status[4].din.next = self.fifo.drops.val();
+        // Status words in STATUS_ORDER (the shell places them by the register map).
+        self.shell.status[0].next = self.st_packets.q.val();
+        self.shell.status[1].next = self.st_requests.q.val();
+        self.shell.status[2].next = self.st_insertions.q.val();
+        self.shell.status[3].next = self.st_reports.q.val();
+        self.shell.status[4].next = self.fifo.drops.val();
         self.zx_level.din.next = self.fifo.level.val();
-        self.zx_status[5].din.next = self.zx_level.out.val();
-        self.zx_status[6].din.next = self.st_tally_busy.val();
-        self.zx_status[7].din.next = self.st_tally_drops.val();
-        self.csr.status.next = self.zx_status[0].out.val()
-            | (self.zx_status[1].out.val() << 32)
-            | (self.zx_status[2].out.val() << 64)
-            | (self.zx_status[3].out.val() << 96)
-            | (self.zx_status[4].out.val() << 128)
-            | (self.zx_status[5].out.val() << 160)
-            | (self.zx_status[6].out.val() << 192)
-            | (self.zx_status[7].out.val() << 224);
+        self.shell.status[5].next = self.zx_level.out.val();
+        self.shell.status[6].next = self.st_tally_busy.val();
+        self.shell.status[7].next = self.st_tally_drops.val();
     }
 }

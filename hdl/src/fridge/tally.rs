@@ -17,6 +17,7 @@ use crate::common::fifo::ReportFifo;
 use crate::common::reg::Reg;
 use crate::common::rmw::RmwPipeline;
 use crate::common::rom::Rom;
+use crate::declare_block;
 use golden::common::config::ConfigError;
 use golden::common::sram::RamPorts;
 use golden::fridge::tally::{
@@ -53,93 +54,99 @@ impl<const T: usize> Logic for DelayBin<T> {
     }
 }
 
-#[derive(LogicBlock)]
-pub struct FridgeTally<const TA: usize, const RA: usize, const T: usize, const C: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, bool>,
-    /// The core's report register.
-    pub rep_valid: Signal<In, bool>,
-    pub rep_k: Signal<In, Bits<FRIDGE_INDEX_BITS>>,
-    pub rep_delay: Signal<In, Bits<T>>,
-    pub rep_x: Signal<In, Bits<C>>,
-    /// Fridge mode: weights from the ROM (else every sample adds 1).
-    pub corrected: Signal<In, bool>,
-    /// Bank that reports add into.
-    pub active: Signal<In, bool>,
-    /// Start the walk over the other bank (ignored while one runs).
-    pub dump_start: Signal<In, bool>,
-    pub out_valid: Signal<Out, bool>,
-    pub out_data: Signal<Out, Bits<RECORD_BITS>>,
-    pub out_ready: Signal<In, bool>,
-    /// Both banks past their reset sweep (registered: one cycle late).
-    pub ready: Signal<Out, bool>,
-    /// A walk is running.
-    pub busy: Signal<Out, bool>,
-    /// Records the FIFO dropped (stays 0: the walk only issues with room).
-    pub drops: Signal<Out, Bits<32>>,
-    binner: DelayBin<T>,
-    rom: Rom<RA, ROM_WORD_BITS>,
-    banks: Vec<RmwPipeline<TA, WORD_BITS, 2>>,
-    fifo: ReportFifo<FIFO_BITS, RECORD_BITS, { FIFO_BITS + 1 }>,
-    // T0: classify.
-    zx_x: ZeroExt<C, 64>,
-    shifted: Signal<Local, Bits<64>>,
-    saturated: Signal<Local, Bits<64>>,
-    idx: Slice<64, ROM_INDEX_BITS>,
-    zx_bin: ZeroExt<BIN_BITS, TA>,
-    zx_k_bank: ZeroExt<FRIDGE_INDEX_BITS, TA>,
-    zx_idx: ZeroExt<ROM_INDEX_BITS, RA>,
-    zx_k_rom: ZeroExt<FRIDGE_INDEX_BITS, RA>,
-    c_valid: Reg<bool>,
-    c_bank: Reg<bool>,
-    c_unit: Reg<bool>,
-    c_addr: Reg<Bits<TA>>,
-    c_rom: Reg<Bits<RA>>,
-    // T1: issue; the walk.
-    walk: Signal<Local, bool>,
-    ready_q: Reg<bool>,
-    dumping: Reg<bool>,
-    dump_bank: Reg<bool>,
-    dump_addr: Reg<Bits<TA>>,
-    // T2/T3: ROM word, modify.
-    rom_d: Reg<Bits<ROM_WORD_BITS>>,
-    rom_g: Slice<ROM_WORD_BITS, G_BITS>,
-    rom_g2: Slice<ROM_WORD_BITS, G2_BITS>,
-    zx_rom_g: ZeroExt<G_BITS, SUM_G_BITS>,
-    zx_rom_g2: ZeroExt<G2_BITS, SUM_G2_BITS>,
-    inc_g: Signal<Local, Bits<SUM_G_BITS>>,
-    inc_g2: Signal<Local, Bits<SUM_G2_BITS>>,
-    old_g: Vec<Slice<WORD_BITS, SUM_G_BITS>>,
-    old_g2: Vec<Slice<WORD_BITS, SUM_G2_BITS>>,
-    zx_sum_g: Vec<ZeroExt<SUM_G_BITS, WORD_BITS>>,
-    zx_sum_g2: Vec<ZeroExt<SUM_G2_BITS, WORD_BITS>>,
-    zx_rec_addr: Vec<ZeroExt<TA, RECORD_BITS>>,
-    zx_rec_word: Vec<ZeroExt<WORD_BITS, RECORD_BITS>>,
-    /// The banks' forward candidates: the adds work on `mod_old`.
-    unused_candidates: Signal<Local, bool>,
-    // T4: record register.
-    out_v: Reg<bool>,
-    out_d: Reg<Bits<RECORD_BITS>>,
-    // Generation-time constants.
-    bank_ids: Vec<Constant<bool>>,
-    fridge_ids: Vec<Constant<Bits<FRIDGE_INDEX_BITS>>>,
-    shifts: Vec<Constant<Bits<64>>>,
-    idx_max: Constant<Bits<64>>,
-    unit_g: Constant<Bits<SUM_G_BITS>>,
-    unit_g2: Constant<Bits<SUM_G2_BITS>>,
-    zero_word: Constant<Bits<WORD_BITS>>,
-    payload_add: Constant<Bits<2>>,
-    payload_clear: Constant<Bits<2>>,
-    payload_unit: Constant<Bits<2>>,
-    zero_ta: Constant<Bits<TA>>,
-    one_ta: Constant<Bits<TA>>,
-    last_addr: Constant<Bits<TA>>,
-    room_level: Constant<Bits<{ FIFO_BITS + 1 }>>,
-    off_k_bank: Constant<Bits<8>>,
-    off_k_rom: Constant<Bits<8>>,
-    off_g2: Constant<Bits<8>>,
-    off_word: Constant<Bits<8>>,
-    _n: usize,
+declare_block! {
+    #[derive(LogicBlock)]
+    pub struct FridgeTally<const TA: usize, const RA: usize, const T: usize, const C: usize> fn build(
+        cfg: &FridgeConfig,
+        n: usize,
+        rom: Rom<RA, ROM_WORD_BITS>
+    ) {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        /// The core's report register.
+        pub rep_valid: Signal<In, bool>,
+        pub rep_k: Signal<In, Bits<FRIDGE_INDEX_BITS>>,
+        pub rep_delay: Signal<In, Bits<T>>,
+        pub rep_x: Signal<In, Bits<C>>,
+        /// Fridge mode: weights from the ROM (else every sample adds 1).
+        pub corrected: Signal<In, bool>,
+        /// Bank that reports add into.
+        pub active: Signal<In, bool>,
+        /// Start the walk over the other bank (ignored while one runs).
+        pub dump_start: Signal<In, bool>,
+        pub out_valid: Signal<Out, bool>,
+        pub out_data: Signal<Out, Bits<RECORD_BITS>>,
+        pub out_ready: Signal<In, bool>,
+        /// Both banks past their reset sweep (registered: one cycle late).
+        pub ready: Signal<Out, bool>,
+        /// A walk is running.
+        pub busy: Signal<Out, bool>,
+        /// Records the FIFO dropped (stays 0: the walk only issues with room).
+        pub drops: Signal<Out, Bits<32>>,
+        binner: DelayBin<T>,
+        rom: Rom<RA, ROM_WORD_BITS> = rom,
+        banks: Vec<RmwPipeline<TA, WORD_BITS, 2>> = (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
+        fifo: ReportFifo<FIFO_BITS, RECORD_BITS, { FIFO_BITS + 1 }>,
+        // T0: classify.
+        zx_x: ZeroExt<C, 64>,
+        shifted: Signal<Local, Bits<64>>,
+        saturated: Signal<Local, Bits<64>>,
+        idx: Slice<64, ROM_INDEX_BITS> = Slice::new(0),
+        zx_bin: ZeroExt<BIN_BITS, TA>,
+        zx_k_bank: ZeroExt<FRIDGE_INDEX_BITS, TA>,
+        zx_idx: ZeroExt<ROM_INDEX_BITS, RA>,
+        zx_k_rom: ZeroExt<FRIDGE_INDEX_BITS, RA>,
+        c_valid: Reg<bool>,
+        c_bank: Reg<bool>,
+        c_unit: Reg<bool>,
+        c_addr: Reg<Bits<TA>>,
+        c_rom: Reg<Bits<RA>>,
+        // T1: issue; the walk.
+        walk: Signal<Local, bool>,
+        ready_q: Reg<bool>,
+        dumping: Reg<bool>,
+        dump_bank: Reg<bool>,
+        dump_addr: Reg<Bits<TA>>,
+        // T2/T3: ROM word, modify.
+        rom_d: Reg<Bits<ROM_WORD_BITS>>,
+        rom_g: Slice<ROM_WORD_BITS, G_BITS> = Slice::new(0),
+        rom_g2: Slice<ROM_WORD_BITS, G2_BITS> = Slice::new(G_BITS),
+        zx_rom_g: ZeroExt<G_BITS, SUM_G_BITS>,
+        zx_rom_g2: ZeroExt<G2_BITS, SUM_G2_BITS>,
+        inc_g: Signal<Local, Bits<SUM_G_BITS>>,
+        inc_g2: Signal<Local, Bits<SUM_G2_BITS>>,
+        old_g: Vec<Slice<WORD_BITS, SUM_G_BITS>> = (0..2).map(|_| Slice::new(0)).collect(),
+        old_g2: Vec<Slice<WORD_BITS, SUM_G2_BITS>> = (0..2).map(|_| Slice::new(SUM_G_BITS)).collect(),
+        zx_sum_g: Vec<ZeroExt<SUM_G_BITS, WORD_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        zx_sum_g2: Vec<ZeroExt<SUM_G2_BITS, WORD_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        zx_rec_addr: Vec<ZeroExt<TA, RECORD_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        zx_rec_word: Vec<ZeroExt<WORD_BITS, RECORD_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        /// The banks' forward candidates: the adds work on `mod_old`.
+        unused_candidates: Signal<Local, bool>,
+        // T4: record register.
+        out_v: Reg<bool>,
+        out_d: Reg<Bits<RECORD_BITS>>,
+        // Generation-time constants.
+        bank_ids: Vec<Constant<bool>> = vec![Constant::new(false), Constant::new(true)],
+        fridge_ids: Vec<Constant<Bits<FRIDGE_INDEX_BITS>>> = consts(0..n as u64),
+        shifts: Vec<Constant<Bits<64>>> = consts(cfg.addr_bits.iter().map(|&a| rom_shift(a) as u64)),
+        idx_max: Constant<Bits<64>> = constant((1 << ROM_INDEX_BITS) - 1),
+        unit_g: Constant<Bits<SUM_G_BITS>> = constant(1 << FRAC_BITS),
+        unit_g2: Constant<Bits<SUM_G2_BITS>> = constant(1 << FRAC_BITS),
+        zero_word: Constant<Bits<WORD_BITS>> = constant(0),
+        payload_add: Constant<Bits<2>> = constant(0),
+        payload_clear: Constant<Bits<2>> = constant(1),
+        payload_unit: Constant<Bits<2>> = constant(2),
+        zero_ta: Constant<Bits<TA>> = constant(0),
+        one_ta: Constant<Bits<TA>> = constant(1),
+        last_addr: Constant<Bits<TA>> = constant(((n * BINS) - 1) as u64),
+        room_level: Constant<Bits<{ FIFO_BITS + 1 }>> = constant(((1 << FIFO_BITS) - IN_FLIGHT) as u64),
+        off_k_bank: Constant<Bits<8>> = constant(BIN_BITS as u64),
+        off_k_rom: Constant<Bits<8>> = constant(ROM_INDEX_BITS as u64),
+        off_g2: Constant<Bits<8>> = constant(SUM_G_BITS as u64),
+        off_word: Constant<Bits<8>> = constant((BIN_BITS + FRIDGE_INDEX_BITS) as u64),
+        _n: usize = n,
+    }
 }
 
 impl<const TA: usize, const RA: usize, const T: usize, const C: usize> FridgeTally<TA, RA, T, C> {
@@ -157,80 +164,7 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> FridgeTal
             }
         }
         let n = cfg.fridges();
-        Ok(FridgeTally {
-            clock: Default::default(),
-            reset: Default::default(),
-            rep_valid: Default::default(),
-            rep_k: Default::default(),
-            rep_delay: Default::default(),
-            rep_x: Default::default(),
-            corrected: Default::default(),
-            active: Default::default(),
-            dump_start: Default::default(),
-            out_valid: Default::default(),
-            out_data: Default::default(),
-            out_ready: Default::default(),
-            ready: Default::default(),
-            busy: Default::default(),
-            drops: Default::default(),
-            binner: Default::default(),
-            rom: Rom::new(&rom_contents(cfg)).map_err(ConfigError)?,
-            banks: (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
-            fifo: Default::default(),
-            zx_x: Default::default(),
-            shifted: Default::default(),
-            saturated: Default::default(),
-            idx: Slice::new(0),
-            zx_bin: Default::default(),
-            zx_k_bank: Default::default(),
-            zx_idx: Default::default(),
-            zx_k_rom: Default::default(),
-            c_valid: Default::default(),
-            c_bank: Default::default(),
-            c_unit: Default::default(),
-            c_addr: Default::default(),
-            c_rom: Default::default(),
-            walk: Default::default(),
-            ready_q: Default::default(),
-            dumping: Default::default(),
-            dump_bank: Default::default(),
-            dump_addr: Default::default(),
-            rom_d: Default::default(),
-            rom_g: Slice::new(0),
-            rom_g2: Slice::new(G_BITS),
-            zx_rom_g: Default::default(),
-            zx_rom_g2: Default::default(),
-            inc_g: Default::default(),
-            inc_g2: Default::default(),
-            old_g: (0..2).map(|_| Slice::new(0)).collect(),
-            old_g2: (0..2).map(|_| Slice::new(SUM_G_BITS)).collect(),
-            zx_sum_g: (0..2).map(|_| ZeroExt::default()).collect(),
-            zx_sum_g2: (0..2).map(|_| ZeroExt::default()).collect(),
-            zx_rec_addr: (0..2).map(|_| ZeroExt::default()).collect(),
-            zx_rec_word: (0..2).map(|_| ZeroExt::default()).collect(),
-            unused_candidates: Default::default(),
-            out_v: Default::default(),
-            out_d: Default::default(),
-            bank_ids: vec![Constant::new(false), Constant::new(true)],
-            fridge_ids: consts(0..n as u64),
-            shifts: consts(cfg.addr_bits.iter().map(|&a| rom_shift(a) as u64)),
-            idx_max: constant((1 << ROM_INDEX_BITS) - 1),
-            unit_g: constant(1 << FRAC_BITS),
-            unit_g2: constant(1 << FRAC_BITS),
-            zero_word: constant(0),
-            payload_add: constant(0),
-            payload_clear: constant(1),
-            payload_unit: constant(2),
-            zero_ta: constant(0),
-            one_ta: constant(1),
-            last_addr: constant(((n * BINS) - 1) as u64),
-            room_level: constant(((1 << FIFO_BITS) - IN_FLIGHT) as u64),
-            off_k_bank: constant(BIN_BITS as u64),
-            off_k_rom: constant(ROM_INDEX_BITS as u64),
-            off_g2: constant(SUM_G_BITS as u64),
-            off_word: constant((BIN_BITS + FRIDGE_INDEX_BITS) as u64),
-            _n: n,
-        })
+        Ok(Self::build(cfg, n, Rom::new(&rom_contents(cfg)).map_err(ConfigError)?))
     }
 }
 
