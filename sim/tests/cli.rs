@@ -9,19 +9,7 @@ fn netmeas(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
-    let o = netmeas(&[
-        "run",
-        "fridge",
-        "--samples",
-        "20000",
-        "--max-delay-ms",
-        "10",
-        "--seeds",
-        "2",
-        "--fridges",
-        "2",
-        "--json",
-    ]);
+    let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "2", "--fridges", "2", "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
     for method in ["fridge", "multi_fridge", "simple", "expiry"] {
@@ -42,18 +30,7 @@ fn run_fridge_plots_png_and_svg() {
     for name in ["cdf.png", "cdf.svg"] {
         let path = dir.join(name);
         let _ = std::fs::remove_file(&path);
-        let o = netmeas(&[
-            "run",
-            "fridge",
-            "--samples",
-            "20000",
-            "--max-delay-ms",
-            "10",
-            "--seeds",
-            "1",
-            "--plot",
-            path.to_str().unwrap(),
-        ]);
+        let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--plot", path.to_str().unwrap()]);
         assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
         let bytes = std::fs::read(&path).expect("the plot is written");
         if name.ends_with(".png") {
@@ -99,25 +76,12 @@ fn run_finecomb_json_has_the_issue_keys_per_method() {
     for method in ["finecomb", "finecomb_nostash", "lda", "lda_plus"] {
         let m = v[method].as_object().unwrap_or_else(|| panic!("{method} in {v}"));
         assert_eq!(m.len(), 5, "{method}: {v}");
-        for key in ["mean_delay_rel_err", "stddev_rel_err", "loss_rel_err", "useful_samples", "expected_useful_samples"]
-        {
+        for key in ["mean_delay_rel_err", "stddev_rel_err", "loss_rel_err", "useful_samples", "expected_useful_samples"] {
             assert!(m[key].is_number(), "{method}.{key} in {v}");
         }
     }
     // One method, four banks: the combination has no expected-sample formula, so that key is null.
-    let o = netmeas(&[
-        "run",
-        "finecomb",
-        "--packets",
-        "200000",
-        "--seeds",
-        "1",
-        "--banks",
-        "4",
-        "--method",
-        "finecomb",
-        "--json",
-    ]);
+    let o = netmeas(&["run", "finecomb", "--packets", "200000", "--seeds", "1", "--banks", "4", "--method", "finecomb", "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
