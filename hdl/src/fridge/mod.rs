@@ -224,20 +224,30 @@ declare_block! {
     }
 }
 
-impl<
-        const A: usize,
-        const S: usize,
-        const T: usize,
-        const C: usize,
-        const E: usize,
-        const R: usize,
-        const FA: usize,
-        const FL: usize,
-        const CW: usize,
-        const TA: usize,
-        const RA: usize,
-    > FridgeCore<A, S, T, C, E, R, FA, FL, CW, TA, RA>
-{
+/// `impl` of [`FridgeCore`] with its eleven generics written once here: `fridge_core_impl!({ … })` for
+/// inherent items, `fridge_core_impl!(Logic for { … })` for a trait.
+macro_rules! fridge_core_impl {
+    ($($tr:ident for)? { $($body:tt)* }) => {
+        impl<
+                const A: usize,
+                const S: usize,
+                const T: usize,
+                const C: usize,
+                const E: usize,
+                const R: usize,
+                const FA: usize,
+                const FL: usize,
+                const CW: usize,
+                const TA: usize,
+                const RA: usize,
+            > $($tr for)? FridgeCore<A, S, T, C, E, R, FA, FL, CW, TA, RA>
+        {
+            $($body)*
+        }
+    };
+}
+
+fridge_core_impl!({
     pub fn new(cfg: &FridgeConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
         let n = cfg.fridges();
@@ -270,22 +280,9 @@ impl<
     pub fn config(&self) -> &FridgeConfig {
         &self._cfg
     }
-}
+});
 
-impl<
-        const A: usize,
-        const S: usize,
-        const T: usize,
-        const C: usize,
-        const E: usize,
-        const R: usize,
-        const FA: usize,
-        const FL: usize,
-        const CW: usize,
-        const TA: usize,
-        const RA: usize,
-    > Logic for FridgeCore<A, S, T, C, E, R, FA, FL, CW, TA, RA>
-{
+fridge_core_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -584,4 +581,4 @@ impl<
         self.shell.status[6].next = self.st_tally_busy.val();
         self.shell.status[7].next = self.st_tally_drops.val();
     }
-}
+});
