@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Bump when the generated C++ or the compile flags change in a way the stamp does not see.
-const CACHE_VERSION: &str = "netmeas-model-cache-1";
+const CACHE_VERSION: &str = "netmeas-model-cache-2";
 /// Verilator flags of every model.
 const VERILATOR_FLAGS: &[&str] = &["--cc", "-O3", "--trace", "--x-initial", "unique", "--x-assign", "unique"];
 
@@ -237,7 +237,15 @@ use crate::harness::{{Model, PortInfo}};\n\n"
             .filter(|p| p.extension().map(|x| x == "cpp").unwrap_or(false))
             .collect();
         cpps.sort();
-        let objs = builder(&c.dir).files(cpps).compile_intermediates();
+        // Verilator's `__Slow` files hold code that runs once (construction, initial values, reset, trace
+        // setup): -O0 compiles them 5x faster (6.7 s vs 1.3 s for fridge_dp's largest) and costs nothing per
+        // cycle; Verilator's own makefiles compile them with OPT_SLOW, empty by default. Per-cycle code keeps -O2.
+        let (slow, fast): (Vec<PathBuf>, Vec<PathBuf>) =
+            cpps.into_iter().partition(|p| p.to_string_lossy().contains("__Slow"));
+        let mut objs = builder(&c.dir).files(fast).compile_intermediates();
+        if !slow.is_empty() {
+            objs.extend(builder(&c.dir).opt_level(0).files(slow).compile_intermediates());
+        }
         c.store(&objs);
         rebuilt.push(t.name.clone());
         compiled[i] = Some(objs);
