@@ -2,8 +2,9 @@
 //! submodules prefixed `<name>$`) plus `manifest.json` (names, ports, parameters, register maps) and, per top
 //! with a CSR port, its register map as Markdown and as a C header.
 //!
-//! [`all_tops`] builds the list from the registry of cores ([`crate::registry`]); [`write_all`] writes it. `initial = false` emits Verilog without
-//! `initial` values, for co-simulation under `--x-initial unique` (see [`crate::common::reg`]).
+//! [`all_tops`] builds the list from the registry of cores ([`crate::registry`]); [`write_all`] writes it.
+//! `initial = false` emits Verilog without `initial` values, for co-simulation under `--x-initial unique`
+//! (see [`crate::common::reg`]).
 
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;

@@ -66,9 +66,7 @@ impl<const CW: usize, const SW: usize> Logic for Csr<CW, SW> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             use golden::common::csr::CsrInputs;
-            let status: Vec<u32> = (0..SW / 32)
-                .map(|k| self.status.val().get_bits::<32>(32 * k).to_u32())
-                .collect();
+            let status: Vec<u32> = (0..SW / 32).map(|k| self.status.val().get_bits::<32>(32 * k).to_u32()).collect();
             self._model.step(&CsrInputs {
                 reset: self.reset.val(),
                 addr: self.addr.val().to_u8(),
@@ -112,7 +110,8 @@ impl<const CW: usize, const SW: usize> Logic for Csr<CW, SW> {
         }
         if let Some(id) = layout.ident {
             v += &format!("            8'h{CSR_ID_ADDR:02x}: rd_data <= 32'h{:08x}; // core_id {}\n", id.id, id.code());
-            v += &format!("            8'h{CSR_VERSION_ADDR:02x}: rd_data <= 32'h{:08x}; // core_version\n", id.version);
+            v +=
+                &format!("            8'h{CSR_VERSION_ADDR:02x}: rd_data <= 32'h{:08x}; // core_version\n", id.version);
         }
         v += &format!("            default: rd_data <= 32'h{CSR_UNMAPPED:08x};\n         endcase\n      end\n");
         v += "      if (wr_en) begin\n         case (addr)\n";

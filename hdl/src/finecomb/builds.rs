@@ -11,10 +11,10 @@
 use super::front::FcFrontTop;
 use super::record::FcRecord;
 use crate::registry::{Build, MemoryNeed};
-use golden::finecomb::sizes::FRONT_TOP_INDEX_BITS;
-use serde_json::json;
 use golden::finecomb::cycle::FinecombCoreConfig;
+use golden::finecomb::sizes::FRONT_TOP_INDEX_BITS;
 use golden::finecomb::{sizes, BankConfig, FinecombConfig, Role};
+use serde_json::json;
 
 /// `(configuration, constructor)` of a FineComb core: role, ISD, `banks` copies of `(buckets,
 /// stash_depth)` (the CSRs' reset values), IA and SA once; the RTL's generics derived from them.
