@@ -181,12 +181,6 @@ where
     Ok(())
 }
 
-/// The configuration of build `name` in a core's `(name, configuration)` list; an error naming the build
-/// if it is not there.
-pub fn config_of<C: Clone>(list: &[(&'static str, C)], name: &str) -> Result<C, String> {
-    list.iter().find(|(n, _)| *n == name).map(|(_, c)| c.clone()).ok_or_else(|| format!("no build {name}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,6 @@
 //! Wrapper tops of the shared blocks (declared as builds in [`crate::common::builds`]): thin modules that
 //! give a block a concrete core-like job (e.g. the RMW pipeline adding a delta to a counter table). Their
-//! parameters are the constants below, shared with the testbench through [`crate::emit::TopInfo::params`]
-//! and the manifest. The per-core `(name, configuration)` lookups at the end are kept for the testbench.
+//! shapes are golden's (`golden::common::tops`, re-exported here), which the testbench uses too.
 
 use crate::common::csr::Csr;
 use crate::common::hash::HashUnit;
@@ -208,19 +207,4 @@ impl Logic for CsrTop {
         self.prng_value.next = self.prng.value.val();
         self.unused_lookahead.next = self.prng.advanced_value.val().any() || self.prng.seed_value.val().any();
     }
-}
-
-/// The co-simulated fridge builds as `(name, configuration)` (declared in [`crate::fridge::builds`]).
-pub fn fridge_tops() -> Vec<(&'static str, golden::fridge::FridgeConfig)> {
-    crate::fridge::builds::configs()
-}
-
-/// The standalone tally top's configuration (declared in [`crate::fridge::builds`]).
-pub fn fridge_tally_config() -> golden::fridge::FridgeConfig {
-    crate::fridge::builds::tally_config()
-}
-
-/// The co-simulated FineComb builds as `(name, configuration)` (declared in [`crate::finecomb::builds`]).
-pub fn finecomb_tops() -> Vec<(&'static str, golden::finecomb::cycle::FinecombCoreConfig)> {
-    crate::finecomb::builds::configs()
 }
