@@ -150,7 +150,7 @@ fn main() {
     let cache: Vec<Cached> =
         tops.iter().map(|t| Cached::new(objdir.join(&t.name), digest(&[&base_key, &t.name, &t.verilog]))).collect();
     let hits: Vec<Option<Vec<PathBuf>>> = cache.iter().map(Cached::hit).collect();
-    // Several at a time (cargo's NUM_JOBS): Verilator and the C++ compiler are single-threaded per file.
+    // Several at a time (cargo's NUM_JOBS): one Verilator run is single-threaded.
     let jobs: usize = std::env::var("NUM_JOBS").ok().and_then(|j| j.parse().ok()).unwrap_or(2).max(1);
     let stale: Vec<(&hdl::emit::TopInfo, &Cached)> =
         tops.iter().zip(&cache).zip(&hits).filter(|(_, h)| h.is_none()).map(|(tc, _)| tc).collect();

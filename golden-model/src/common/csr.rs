@@ -245,12 +245,12 @@ impl CsrModel {
             self.config[a]
         } else if a >= s && a - s < self.layout.status.len() {
             status.get(a - s).copied().unwrap_or(0)
-        } else if let (Some(id), true) = (self.layout.ident, addr == CSR_ID_ADDR) {
-            id.id
-        } else if let (Some(id), true) = (self.layout.ident, addr == CSR_VERSION_ADDR) {
-            id.version
         } else {
-            CSR_UNMAPPED
+            match (self.layout.ident, addr) {
+                (Some(id), CSR_ID_ADDR) => id.id,
+                (Some(id), CSR_VERSION_ADDR) => id.version,
+                _ => CSR_UNMAPPED,
+            }
         }
     }
     /// Outputs during this cycle (`None` before the first reset), then the edge.
