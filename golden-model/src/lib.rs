@@ -12,3 +12,4 @@
 pub mod common;
 pub mod finecomb;
 pub mod fridge;
+pub mod heavy_hitters;

@@ -4,39 +4,41 @@
 //! A push is accepted when the FIFO is not full *or* the head leaves in the same cycle. `level` and `drops`
 //! (wrapping 32-bit) are registered. Reset empties the FIFO and clears `drops`.
 
+use super::Word;
 use std::collections::VecDeque;
 
+/// One cycle's inputs; `T` is the entry type (`u128`, or `[u32; N]` for entries wider than 128 bits).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct FifoInputs {
+pub struct FifoInputs<T = u128> {
     pub reset: bool,
     pub in_valid: bool,
-    pub in_data: u128,
+    pub in_data: T,
     pub out_ready: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FifoOutputs {
+pub struct FifoOutputs<T = u128> {
     pub out_valid: bool,
     /// The head, defined only when `out_valid`.
-    pub out_data: Option<u128>,
+    pub out_data: Option<T>,
     pub level: usize,
     pub drops: u32,
 }
 
 #[derive(Debug, Clone)]
-pub struct FifoModel {
+pub struct FifoModel<T: Word = u128> {
     depth: usize,
-    width_mask: u128,
-    q: VecDeque<u128>,
+    width: usize,
+    q: VecDeque<T>,
     drops: u32,
     started: bool,
 }
 
-impl FifoModel {
+impl<T: Word> FifoModel<T> {
     pub fn new(addr_bits: usize, width: usize) -> Self {
         FifoModel {
             depth: 1 << addr_bits,
-            width_mask: super::mask128(width),
+            width,
             q: VecDeque::new(),
             drops: 0,
             started: false,
@@ -54,7 +56,7 @@ impl FifoModel {
         self.depth
     }
     /// Outputs during this cycle; `None` before the first reset.
-    pub fn step(&mut self, i: &FifoInputs) -> Option<FifoOutputs> {
+    pub fn step(&mut self, i: &FifoInputs<T>) -> Option<FifoOutputs<T>> {
         let out = self.started.then(|| FifoOutputs {
             out_valid: !self.q.is_empty(),
             out_data: self.q.front().copied(),
@@ -76,7 +78,7 @@ impl FifoModel {
             self.q.pop_front();
         }
         if accept {
-            self.q.push_back(i.in_data & self.width_mask);
+            self.q.push_back(i.in_data.masked(self.width));
         } else if i.in_valid {
             self.drops = self.drops.wrapping_add(1);
         }

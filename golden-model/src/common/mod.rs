@@ -1,15 +1,19 @@
-//! Shared blocks every core uses: hashes, PRNG, SRAM, read-modify-write pipeline, report FIFO, CSR bank.
+//! Shared blocks every core uses: hashes, PRNG, SRAM, read-modify-write pipeline (one row or several), report
+//! FIFO, CSR bank.
 
 pub mod config;
 pub mod csr;
 pub mod fifo;
 pub mod hash;
 pub mod prng;
+pub mod multi_rmw;
 pub mod rmw;
 pub mod sram;
 pub mod tops;
+pub mod word;
 
 pub use config::ConfigError;
+pub use word::Word;
 
 /// Mask with the low `bits` bits set (`bits` ≤ 128).
 pub const fn mask128(bits: usize) -> u128 {

@@ -12,51 +12,55 @@
 //! - before the first reset, nothing is defined (`ready` is `None`).
 
 use super::sram::RamPorts;
+use super::Word;
 
 /// Pipeline depth from acceptance to the modify stage S2.
 pub const RMW_MODIFY_STAGE: usize = 2;
 
+/// One cycle's inputs; `P` is the payload that travels with the packet to the modify stage.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct RmwInputs {
+pub struct RmwInputs<P = u128> {
     pub reset: bool,
     pub in_valid: bool,
     pub in_index: usize,
-    pub in_payload: u128,
+    pub in_payload: P,
 }
 
 /// What the modify stage presents to the core in one cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RmwStage {
+pub struct RmwStage<T = u128, P = u128> {
     pub index: usize,
-    pub payload: u128,
-    pub old: u128,
+    pub payload: P,
+    pub old: T,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RmwOutputs {
+pub struct RmwOutputs<T = u128, P = u128> {
     pub ready: Option<bool>,
-    pub stage: Option<RmwStage>,
+    pub stage: Option<RmwStage<T, P>>,
 }
 
+/// The pipeline over a table of `T` words (written words are truncated to `width` bits with
+/// [`Word::masked`]); `P` is the payload type.
 #[derive(Debug, Clone)]
-pub struct RmwModel {
+pub struct RmwModel<T: Word = u128, P: Word = u128> {
     pub ports: RamPorts,
-    pub mem: Vec<u128>,
-    width_mask: u128,
+    pub mem: Vec<T>,
+    width: usize,
     /// Sweep cycles left; `None` before the first reset.
     busy_left: Option<usize>,
     /// Single-port phase (false = even = may accept).
     phase: bool,
     /// Packets in S1 and S2.
-    pipe: [Option<(usize, u128)>; RMW_MODIFY_STAGE],
+    pipe: [Option<(usize, P)>; RMW_MODIFY_STAGE],
 }
 
-impl RmwModel {
+impl<T: Word, P: Word> RmwModel<T, P> {
     pub fn new(ports: RamPorts, addr_bits: usize, width: usize) -> Self {
         RmwModel {
             ports,
-            mem: vec![0; 1 << addr_bits],
-            width_mask: super::mask128(width),
+            mem: vec![T::default(); 1 << addr_bits],
+            width,
             busy_left: None,
             phase: false,
             pipe: [None; RMW_MODIFY_STAGE],
@@ -72,23 +76,29 @@ impl RmwModel {
         self.busy_left.map(|b| b == 0 && (self.ports == RamPorts::Dual || !self.phase))
     }
 
+    /// The packet at the modify stage in this cycle and the word it meets (what [`RmwModel::step`] will
+    /// present), without clocking.
+    pub fn peek_stage(&self) -> Option<RmwStage<T, P>> {
+        self.busy_left?;
+        self.pipe[RMW_MODIFY_STAGE - 1].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
+    }
+
     /// One cycle. `modify(stage)` is the core's combinational decision: `Some(new)` writes `new`.
-    pub fn step(&mut self, i: &RmwInputs, modify: impl FnOnce(&RmwStage) -> Option<u128>) -> RmwOutputs {
+    pub fn step(&mut self, i: &RmwInputs<P>, modify: impl FnOnce(&RmwStage<T, P>) -> Option<T>) -> RmwOutputs<T, P> {
         if i.reset {
             self.busy_left = Some(self.mem.len());
             self.phase = false;
             self.pipe = [None; RMW_MODIFY_STAGE];
-            self.mem.iter_mut().for_each(|w| *w = 0);
+            self.mem.iter_mut().for_each(|w| *w = T::default());
             return RmwOutputs { ready: Some(false), stage: None };
         }
         let (Some(busy_left), Some(ready)) = (self.busy_left, self.ready(false)) else {
             return RmwOutputs { ready: None, stage: None };
         };
-        let stage = self.pipe[RMW_MODIFY_STAGE - 1]
-            .map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] });
+        let stage = self.peek_stage();
         if let Some(st) = &stage {
             if let Some(new) = modify(st) {
-                self.mem[st.index] = new & self.width_mask;
+                self.mem[st.index] = new.masked(self.width);
             }
         }
         self.pipe.rotate_right(1);

@@ -1,0 +1,298 @@
+//! Cycle model of the heavy-hitter core, stage for stage as the RTL (`hdl::heavy_hitters::HhCore`):
+//!
+//! | cycle | stage | what happens |
+//! |---|---|---|
+//! | t   | in  | descriptor accepted (`in_valid && in_ready`) into F1; the index hash unit loads its key |
+//! | t+1 | F1 = S0 | indices ready; the packet enters the active bank's [`MultiRmwModel`] when it is ready (else F1 holds and `in_ready` falls); it draws the PRNG, whose value `r` addresses the reciprocal ROM |
+//! | +2  | S1  | ROM word and the draw's leading-one position registered |
+//! | +3  | S2  | threshold `T(r)` registered beside the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
+//! | +4  | S3  | the write lands; the per-packet result (`res_*`) is registered and counted |
+//!
+//! The walk (CSR `dump`) reads and clears the frozen bank through the same bank pipeline: one op per cycle
+//! for `(row, index)` in row-major order, issued only in a cycle in which no packet enters that bank and
+//! only while the record FIFO has room for every op in flight (`level ≤ depth − `[`WALK_IN_FLIGHT`]), so no
+//! record is ever dropped by the walk itself. A non-empty bucket becomes a [`Record`] at S2, registered at
+//! S3 and pushed into the record FIFO. A `dump` write in cycle c starts the walk at the end of cycle c+1
+//! (a registered pulse, as for `prng_seed`); a `dump` write during a walk is ignored. `dump_busy` falls
+//! when the last op is issued (its record follows within three cycles).
+//!
+//! Run-time settings are read from the CSR bank in the cycle they are used: `bank` and `admission` at S0,
+//! `method` at S2.
+
+use super::admission::Admission;
+use super::table::{decide, HhStats, Outcome, PacketResult};
+use super::{Bucket, HhConfig, Method, Record, RecordWord};
+use crate::common::config::ConfigError;
+use crate::common::csr::{CsrInputs, CsrModel};
+use crate::common::fifo::{FifoInputs, FifoModel};
+use crate::common::hash::XorHash;
+use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
+use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
+use crate::common::sram::RamPorts;
+use crate::common::Word;
+
+/// CSR addresses of the run-time settings, in [`HhConfig::csr_layout`] order.
+pub const CSR_METHOD: u8 = 0;
+pub const CSR_ADMISSION: u8 = 1;
+pub const CSR_PRNG_SEED: u8 = 2;
+pub const CSR_BANK: u8 = 3;
+pub const CSR_DUMP: u8 = 4;
+
+/// Most walk ops between an issue and its FIFO push (S0..S3): the walk issues only while the FIFO level is
+/// at most `depth − WALK_IN_FLIGHT`.
+pub const WALK_IN_FLIGHT: usize = 4;
+
+/// What travels through a bank pipeline with an op.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Op {
+    /// Nothing (the RMW's idle payload).
+    #[default]
+    Idle,
+    /// A packet with its key.
+    Packet(u128),
+    /// A walk op: read and clear `row`.
+    Walk(usize),
+}
+
+impl Word for Op {
+    fn masked(self, _bits: usize) -> Op {
+        self
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HhInputs {
+    pub reset: bool,
+    pub in_valid: bool,
+    pub in_key: u128,
+    pub rec_ready: bool,
+    pub csr_addr: u8,
+    pub csr_wr_en: bool,
+    pub csr_wr_data: u32,
+    pub csr_rd_en: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HhOutputs {
+    pub in_ready: Option<bool>,
+    /// The result of the packet that left S2 in the cycle before.
+    pub res: Option<Option<PacketResult>>,
+    pub rec_valid: Option<bool>,
+    pub rec_data: Option<RecordWord>,
+    pub csr_rd_valid: Option<bool>,
+    pub csr_rd_data: Option<u32>,
+}
+
+/// Outcome code on the result port: 0 reject, 1 hit, 2 insert, 3 admit.
+pub fn outcome_code(o: Outcome) -> (u64, usize) {
+    match o {
+        Outcome::Reject => (0, 0),
+        Outcome::Hit { row } => (1, row),
+        Outcome::Insert { row } => (2, row),
+        Outcome::Admit { row } => (3, row),
+    }
+}
+
+/// Walk position.
+#[derive(Debug, Clone, Copy, Default)]
+struct Walk {
+    row: usize,
+    index: usize,
+}
+
+pub struct HhCycleModel {
+    pub cfg: HhConfig,
+    hash: XorHash,
+    pub banks: [MultiRmwModel<Bucket, Op>; 2],
+    pub fifo: FifoModel<RecordWord>,
+    pub csr: CsrModel,
+    f1: Option<u128>,
+    prng: u32,
+    /// Draws of the packets in S1 and S2 (the side pipeline that becomes `T(r)`), with their admission rule.
+    draws: [Option<(u32, Admission)>; 2],
+    result_reg: Option<PacketResult>,
+    record_reg: Option<Record>,
+    walk: Option<Walk>,
+    seed_pending: bool,
+    dump_pending: bool,
+    pub stats: HhStats,
+    records: u32,
+    started: bool,
+}
+
+impl HhCycleModel {
+    pub fn new(cfg: &HhConfig) -> Result<Self, ConfigError> {
+        cfg.check()?;
+        if cfg.record_fifo_bits < 3 {
+            return Err(ConfigError("record_fifo_bits must be at least 3 (the walk keeps 4 records in flight)".into()));
+        }
+        let bank = || MultiRmwModel::new(RamPorts::Dual, cfg.rows, cfg.addr_bits, cfg.bucket_bits());
+        Ok(HhCycleModel {
+            cfg: cfg.clone(),
+            hash: cfg.hash()?,
+            banks: [bank(), bank()],
+            fifo: FifoModel::new(cfg.record_fifo_bits, cfg.record_bits()),
+            csr: CsrModel::new(cfg.csr_layout()),
+            f1: None,
+            prng: PRNG_DEFAULT_SEED,
+            draws: [None; 2],
+            result_reg: None,
+            record_reg: None,
+            walk: None,
+            seed_pending: false,
+            dump_pending: false,
+            stats: HhStats::default(),
+            records: 0,
+            started: false,
+        })
+    }
+
+    fn status(&self) -> Vec<u32> {
+        let s = &self.stats;
+        [s.packets, s.hits, s.inserts, s.admissions, s.rejections]
+            .iter()
+            .map(|&v| v as u32)
+            .chain([self.walk.is_some() as u32, self.records, self.fifo.drops(), self.fifo.level() as u32])
+            .collect()
+    }
+
+    pub fn step(&mut self, i: &HhInputs) -> HhOutputs {
+        let cfg = self.cfg.clone();
+        let conf = self.csr.config().to_vec();
+        let (method, admission) =
+            (Method::from_csr(conf[CSR_METHOD as usize]), Admission::from_csr(conf[CSR_ADMISSION as usize]));
+        let active = (conf[CSR_BANK as usize] & 1) as usize;
+        let status = self.status();
+        let rmw_ready = self.banks[active].ready(i.reset);
+        let in_ready = match (i.reset, self.started) {
+            (true, _) => Some(false),
+            (false, false) => None,
+            (false, true) => rmw_ready.map(|r| self.f1.is_none() || r),
+        };
+        let accept = in_ready == Some(true) && i.in_valid;
+        let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
+        // S0 of each bank: the packet into the active one, a walk op into the frozen one if it is free.
+        let frozen = active ^ 1;
+        let walk_issue = match self.walk {
+            Some(w) if !i.reset && self.banks[frozen].ready(false) == Some(true) => {
+                let packet_there = transfer && active == frozen;
+                let room = self.fifo.level() + WALK_IN_FLIGHT <= self.fifo.depth();
+                (!packet_there && room).then_some(w)
+            }
+            _ => None,
+        };
+        let mut ops: [MultiRmwInputs<Op>; 2] = Default::default();
+        for (b, op) in ops.iter_mut().enumerate() {
+            op.reset = i.reset;
+            if transfer && b == active {
+                let key = self.f1.expect("F1 holds a packet");
+                op.in_valid = true;
+                op.in_index = cfg.indices(self.hash.eval(key));
+                op.in_payload = Op::Packet(key);
+            } else if let Some(w) = walk_issue.filter(|_| b == frozen) {
+                op.in_valid = true;
+                op.in_index = vec![w.index; cfg.rows];
+                op.in_payload = Op::Walk(w.row);
+            }
+        }
+        // S2 of both banks.
+        let threshold = self.draws[1].map(|(r, rule)| rule.threshold(r));
+        let (mut result, mut record) = (None, None);
+        for (bank, op) in self.banks.iter_mut().zip(&ops) {
+            bank.step(op, |st| {
+                let mut writes = vec![None; st.old.len()];
+                match st.payload {
+                    Op::Packet(key) => {
+                        let t = threshold.expect("a packet at S2 has its threshold");
+                        let (w, res) = decide(&cfg, method, key, t, &st.old);
+                        if let Some((row, b)) = w {
+                            writes[row] = Some(b);
+                        }
+                        result = Some(res);
+                    }
+                    Op::Walk(row) => {
+                        let b = st.old[row];
+                        if !b.is_empty() {
+                            record = Some(Record { row, index: st.index[row], key: b.key, count: b.count });
+                        }
+                        writes[row] = Some(Bucket::default());
+                    }
+                    Op::Idle => unreachable!("idle ops are never issued"),
+                }
+                writes
+            });
+        }
+        // S3 → record FIFO.
+        let fifo_out = self.fifo.step(&FifoInputs {
+            reset: i.reset,
+            in_valid: self.record_reg.is_some(),
+            in_data: self.record_reg.map(|r| r.pack(&cfg)).unwrap_or_default(),
+            out_ready: i.rec_ready,
+        });
+        let csr_out = self.csr.step(&CsrInputs {
+            reset: i.reset,
+            addr: i.csr_addr,
+            wr_en: i.csr_wr_en,
+            wr_data: i.csr_wr_data,
+            rd_en: i.csr_rd_en,
+            status,
+        });
+        let res_out = self.result_reg;
+        // Edge.
+        if i.reset {
+            self.f1 = None;
+            self.prng = PRNG_DEFAULT_SEED;
+            self.draws = [None; 2];
+            self.result_reg = None;
+            self.record_reg = None;
+            self.walk = None;
+            self.seed_pending = false;
+            self.dump_pending = false;
+            self.stats = HhStats::default();
+            self.records = 0;
+            self.started = true;
+        } else {
+            if let Some(r) = self.result_reg {
+                self.stats.outcome(r.outcome); // packets count at acceptance
+            }
+            self.records = self.records.wrapping_add(self.record_reg.is_some() as u32);
+            self.result_reg = result;
+            self.record_reg = record;
+            self.draws = [transfer.then_some((self.prng, admission)), self.draws[0]];
+            self.prng = if self.seed_pending {
+                seed_state(conf[CSR_PRNG_SEED as usize])
+            } else if transfer {
+                xorshift32(self.prng)
+            } else {
+                self.prng
+            };
+            self.seed_pending = i.csr_wr_en && i.csr_addr == CSR_PRNG_SEED;
+            if let Some(w) = walk_issue {
+                let last = w.index + 1 == cfg.buckets_per_row();
+                self.walk = match (last, w.row + 1 == cfg.rows) {
+                    (true, true) => None,
+                    (true, false) => Some(Walk { row: w.row + 1, index: 0 }),
+                    (false, _) => Some(Walk { row: w.row, index: w.index + 1 }),
+                };
+            }
+            if self.dump_pending && self.walk.is_none() {
+                self.walk = Some(Walk::default());
+            }
+            self.dump_pending = i.csr_wr_en && i.csr_addr == CSR_DUMP;
+            if accept {
+                self.f1 = Some(i.in_key & crate::common::mask128(cfg.key_bits));
+                self.stats.packets += 1;
+            } else if transfer {
+                self.f1 = None;
+            }
+        }
+        HhOutputs {
+            in_ready,
+            res: self.started.then_some(res_out),
+            rec_valid: fifo_out.map(|o| o.out_valid),
+            rec_data: fifo_out.and_then(|o| o.out_data),
+            csr_rd_valid: csr_out.as_ref().map(|o| o.rd_valid),
+            csr_rd_data: csr_out.map(|o| o.rd_data),
+        }
+    }
+}
