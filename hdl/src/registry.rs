@@ -149,6 +149,7 @@ pub const CORES: &[Core] = &[
     Core { name: "prng", builds: crate::common::builds::prng },
     Core { name: "sram", builds: crate::common::builds::sram },
     Core { name: "rmw", builds: crate::common::builds::rmw },
+    Core { name: "multi_rmw", builds: crate::common::builds::multi_rmw },
     Core { name: "fifo", builds: crate::common::builds::fifo },
     Core { name: "fridge", builds: crate::fridge::builds::builds },
     Core { name: "finecomb", builds: crate::finecomb::builds::builds },

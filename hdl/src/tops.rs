@@ -5,7 +5,10 @@
 use crate::common::csr::Csr;
 use crate::common::hash::HashUnit;
 use crate::common::reg::Reg;
+use crate::common::bits::{Slice, ZeroExt};
+use crate::common::multi_rmw::MultiRmw;
 use crate::common::rmw::RmwPipeline;
+use crate::declare_block;
 use golden::common::config::ConfigError;
 use golden::common::sram::RamPorts;
 use rust_hdl::prelude::*;
@@ -133,6 +136,90 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
         self.r_index.d.next = self.rmw.mod_index.val();
         self.r_old.d.next = self.rmw.mod_old.val();
         self.r_new.d.next = self.new_value.val();
+        self.out_valid.next = self.r_valid.q.val();
+        self.out_index.next = self.r_index.q.val();
+        self.out_old.next = self.r_old.q.val();
+        self.out_new.next = self.r_new.q.val();
+    }
+}
+
+declare_block! {
+    /// The multi-row RMW doing a sketch's job: `D` rows of counters, the packet adds `delta` to the rows whose
+    /// bit is set in `in_rows` (its own index in each row; no bit set is a read-only lookup). The modify-stage
+    /// view (every row's index, old and new word) is registered onto the outputs.
+    #[derive(LogicBlock)]
+    pub struct MultiRmwAddTop<const A: usize, const W: usize, const D: usize, const DA: usize, const DW: usize, const P: usize>
+    fn build(rmw: MultiRmw<A, W, P, D, DA, DW>) {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        pub in_valid: Signal<In, bool>,
+        pub in_index: Signal<In, Bits<DA>>,
+        pub in_delta: Signal<In, Bits<W>>,
+        pub in_rows: Signal<In, Bits<D>>,
+        pub in_ready: Signal<Out, bool>,
+        pub out_valid: Signal<Out, bool>,
+        pub out_index: Signal<Out, Bits<DA>>,
+        pub out_old: Signal<Out, Bits<DW>>,
+        pub out_new: Signal<Out, Bits<DW>>,
+        rmw: MultiRmw<A, W, P, D, DA, DW> = rmw,
+        zx_delta: ZeroExt<W, P>,
+        zx_rows: ZeroExt<D, P>,
+        delta: Slice<P, W> = Slice::new(0),
+        rows: Slice<P, D> = Slice::new(W),
+        old: Vec<Slice<DW, W>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        zx_new: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        new_bus: Signal<Local, Bits<DW>>,
+        off_rows: Constant<Bits<16>> = crate::common::bits::constant(W as u64),
+        off_word: Vec<Constant<Bits<16>>> = crate::common::bits::consts((0..D).map(|i| (i * W) as u64)),
+        zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
+        r_valid: Reg<bool>,
+        r_index: Reg<Bits<DA>>,
+        r_old: Reg<Bits<DW>>,
+        r_new: Reg<Bits<DW>>,
+        _d: usize = D,
+    }
+}
+
+impl<const A: usize, const W: usize, const D: usize, const DA: usize, const DW: usize, const P: usize>
+    MultiRmwAddTop<A, W, D, DA, DW, P>
+{
+    /// `forward_enable` per row (see [`MultiRmw::with_forwarding`]).
+    pub fn new(forward_enable: &[u64]) -> Result<Self, ConfigError> {
+        if P != W + D {
+            return Err(ConfigError(format!("MultiRmwAddTop: P = {P}, needs W + D = {}", W + D)));
+        }
+        Ok(Self::build(MultiRmw::with_forwarding(forward_enable)?))
+    }
+}
+
+impl<const A: usize, const W: usize, const D: usize, const DA: usize, const DW: usize, const P: usize> Logic
+    for MultiRmwAddTop<A, W, D, DA, DW, P>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r_valid, r_index, r_old, r_new);
+        clock!(self, clock, rmw);
+        self.rmw.reset.next = self.reset.val();
+        self.rmw.in_valid.next = self.in_valid.val();
+        self.rmw.in_index.next = self.in_index.val();
+        self.zx_delta.din.next = self.in_delta.val();
+        self.zx_rows.din.next = self.in_rows.val();
+        self.rmw.in_payload.next = self.zx_delta.out.val() | (self.zx_rows.out.val() << self.off_rows.val());
+        self.in_ready.next = self.rmw.in_ready.val();
+        self.delta.din.next = self.rmw.mod_payload.val();
+        self.rows.din.next = self.rmw.mod_payload.val();
+        self.new_bus.next = self.zero_dw.val();
+        for i in 0..self._d {
+            self.old[i].din.next = self.rmw.mod_old.val();
+            self.zx_new[i].din.next = self.old[i].out.val() + self.delta.out.val();
+            self.new_bus.next = self.new_bus.val() | (self.zx_new[i].out.val() << self.off_word[i].val());
+        }
+        self.rmw.mod_new.next = self.new_bus.val();
+        self.rmw.mod_write.next = self.rows.out.val();
+        self.r_valid.d.next = self.rmw.mod_valid.val() && !self.reset.val();
+        self.r_index.d.next = self.rmw.mod_index.val();
+        self.r_old.d.next = self.rmw.mod_old.val();
+        self.r_new.d.next = self.new_bus.val();
         self.out_valid.next = self.r_valid.q.val();
         self.out_index.next = self.r_index.q.val();
         self.out_old.next = self.r_old.q.val();

@@ -2,7 +2,7 @@
 //! cycle. Seeds are printed; `NETMEAS_SEED=<n>` reproduces a run, `NETMEAS_VCD_DIR=<dir>` dumps
 //! `<dir>/<test>.vcd`. Run in release: `cargo test --release -p testbench`.
 
-use testbench::blocks::{self, rmw};
+use testbench::blocks::{self, multi_rmw, rmw};
 use testbench::harness::{self, RunConfig, RunReport};
 
 /// Transactions per block (the acceptance floor is 200 000 in release).
@@ -106,6 +106,37 @@ fn rmw_broken_forwarding_is_caught() {
         eprintln!("[rmw_broken_forwarding_is_caught] distance {distance} caught as expected: {}", r.scoreboard);
         assert!(["out_old", "out_new"].contains(&first.signal.as_str()), "{}", r.scoreboard);
     }
+}
+
+/// The multi-row RMW: every row's forwarding under same-key repeats and single-row collisions at distances
+/// 1–3, resets, and a final read-back of every bucket of every row.
+#[test]
+fn multi_rmw_matches_golden() {
+    use multi_rmw::cov;
+    let must = [
+        cov::accepted,
+        cov::same_key_back,
+        cov::row_collision_1_back,
+        cov::row_collision_2_back,
+        cov::row_collision_3_back,
+        cov::resets,
+    ];
+    let r = run("multi_rmw_matches_golden", multi_rmw::run, &must);
+    let frac = |what: &str| r.covered(what) as f64 / r.covered(cov::accepted) as f64;
+    assert!(frac(cov::same_key_back) >= 0.10, "same key 1-3 back: {:.3}", frac(cov::same_key_back));
+    for c in [cov::row_collision_1_back, cov::row_collision_2_back, cov::row_collision_3_back] {
+        assert!(frac(c) >= 0.10, "{c}: {:.3}", frac(c));
+    }
+    assert_eq!(r.covered(cov::final_buckets_read_back), 1 << golden::common::tops::MULTI_RMW_TOP_ADDR_BITS);
+}
+
+/// The multi-row test is not vacuous: one row without distance-2 forwarding must fail on the words.
+#[test]
+fn multi_rmw_broken_row_forwarding_is_caught() {
+    let r = multi_rmw::run_broken(&RunConfig::for_test("multi_rmw_broken_row_forwarding_is_caught", 20_000));
+    let first = r.scoreboard.first.clone().expect("a row without distance-2 forwarding passed the test");
+    eprintln!("[multi_rmw_broken_row_forwarding_is_caught] caught as expected: {}", r.scoreboard);
+    assert!(["out_old", "out_new"].contains(&first.signal.as_str()), "{}", r.scoreboard);
 }
 
 /// Hidden dependence on power-up state: the same traffic with different random initial values of every

@@ -50,3 +50,10 @@ pub fn csr_top_layout() -> CsrLayout {
 
 /// Identity of the CSR test top (so the co-simulation also reads the identity registers).
 pub const CSR_TOP_IDENT: CoreIdent = CoreIdent::new(b"CSRT", 1, 0);
+
+/// Rows of the multi-row RMW test tops.
+pub const MULTI_RMW_TOP_ROWS: usize = 3;
+/// Address bits per row of the multi-row RMW test tops (16 buckets per row: collisions in every row).
+pub const MULTI_RMW_TOP_ADDR_BITS: usize = 4;
+/// Counter width per row of the multi-row RMW test tops (3 × 20 = 60 bits of words on one port).
+pub const MULTI_RMW_TOP_WIDTH: usize = 20;

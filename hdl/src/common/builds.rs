@@ -119,6 +119,32 @@ pub fn rmw() -> Result<Vec<Build>, String> {
     Ok(out)
 }
 
+/// The multi-row RMW as a sketch of counters (rows × 16 buckets, a delta added to any subset of the rows),
+/// and a test-only build whose row 1 lacks the distance-2 forwarding path.
+pub fn multi_rmw() -> Result<Vec<Build>, String> {
+    const A: usize = MULTI_RMW_TOP_ADDR_BITS;
+    const W: usize = MULTI_RMW_TOP_WIDTH;
+    const D: usize = MULTI_RMW_TOP_ROWS;
+    let build = |name: &'static str, fwd: [u64; D], test_only: bool| {
+        let desc = if test_only {
+            "multi-row RMW counter sketch with row 1's distance-2 forwarding disabled (deliberately broken, test-only)"
+        } else {
+            "multi-row RMW counter sketch: a delta added to any subset of the rows, forwarding per row"
+        };
+        let params = json!({"rows": D, "addr_bits": A, "width": W, "forward_enable": fwd});
+        let b = Build::new(name, desc, params, move || MultiRmwAddTop::<A, W, D, { D * A }, { D * W }, { W + D }>::new(&fwd));
+        if test_only {
+            b.test_only()
+        } else {
+            b
+        }
+    };
+    Ok(vec![
+        build("multi_rmw", [FORWARD_ALL; D], false),
+        build("multi_rmw_nofwd", [FORWARD_ALL, FORWARD_ALL & !0b010, FORWARD_ALL], true),
+    ])
+}
+
 /// The report FIFO: 16 entries for co-simulation (overflows often), 512 reports of 72 bits for synthesis.
 pub fn fifo() -> Result<Vec<Build>, String> {
     const A: usize = 9;

@@ -1,4 +1,5 @@
-//! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline, report FIFO, CSR bank, core shell.
+//! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline (one row and several), report
+//! FIFO, CSR bank, core shell.
 
 pub mod bits;
 pub mod block;
@@ -6,6 +7,7 @@ pub mod builds;
 pub mod csr;
 pub mod fifo;
 pub mod hash;
+pub mod multi_rmw;
 pub mod prng;
 pub mod reg;
 pub mod rmw;

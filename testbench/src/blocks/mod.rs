@@ -4,6 +4,7 @@
 pub mod csr;
 pub mod fifo;
 pub mod hash;
+pub mod multi_rmw;
 pub mod prng;
 pub mod rmw;
 pub mod sram;
@@ -24,6 +25,7 @@ pub const ALL: &[Runner] = &[
     ("sram_sp", sram::run_single),
     ("rmw_dp", rmw::run_dual),
     ("rmw_sp", rmw::run_single),
+    ("multi_rmw", multi_rmw::run),
     ("fifo", fifo::run),
     ("csr", csr::run),
 ];

@@ -1,0 +1,117 @@
+//! Multi-row read-modify-write (`MultiRmw<A, W, P, D, DA, DW>`): `D` rows of `2^A` words decided together,
+//! one packet per cycle. Model: `golden::common::multi_rmw`.
+//!
+//! Each row is an [`RmwPipeline`] (its own dual-port RAM and its own forwarding on its own index); all rows
+//! share the input handshake, so they stay in lockstep and the packet's `D` words reach the modify stage in
+//! the same cycle. The hazard scheme is the single-row pipeline's, per row: a packet 1–3 cycles behind
+//! another sees that packet's write in every row where their indices meet, and the RAM elsewhere.
+//!
+//! Ports are packed, row `i` at a fixed offset (rust-hdl has no arrays of ports):
+//! `in_index` / `mod_index` row `i` at bits `[i·A, (i+1)·A)` (`DA = D·A`), `mod_old` / `mod_new` row `i` at
+//! `[i·W, (i+1)·W)` (`DW = D·W`), `mod_write` bit `i`. The payload is shared. Timing as the RMW pipeline:
+//! accept at S0, `mod_*` at S2 (the core answers `mod_write`/`mod_new` combinationally), write at S3.
+//!
+//! `forward_enable` per row is test-only (as in [`RmwPipeline::with_forwarding`]): the co-simulation suite
+//! builds one variant with a forwarding distance missing in one row, to prove its test catches it.
+
+use super::bits::{consts, Slice, ZeroExt};
+use super::rmw::{RmwPipeline, FORWARD_ALL};
+use crate::declare_block;
+use golden::common::config::ConfigError;
+use golden::common::sram::RamPorts;
+use rust_hdl::prelude::*;
+
+declare_block! {
+    /// See the [module docs](self).
+    #[derive(LogicBlock)]
+    pub struct MultiRmw<const A: usize, const W: usize, const P: usize, const D: usize, const DA: usize, const DW: usize>
+    fn build(forward_enable: &[u64]) {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        pub in_valid: Signal<In, bool>,
+        pub in_index: Signal<In, Bits<DA>>,
+        pub in_payload: Signal<In, Bits<P>>,
+        pub in_ready: Signal<Out, bool>,
+        pub mod_valid: Signal<Out, bool>,
+        pub mod_index: Signal<Out, Bits<DA>>,
+        pub mod_payload: Signal<Out, Bits<P>>,
+        pub mod_old: Signal<Out, Bits<DW>>,
+        pub mod_write: Signal<In, Bits<D>>,
+        pub mod_new: Signal<In, Bits<DW>>,
+        rows: Vec<RmwPipeline<A, W, P>> =
+            forward_enable.iter().map(|&f| RmwPipeline::with_forwarding(RamPorts::Dual, f)).collect(),
+        index_in: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
+        new_in: Vec<Slice<DW, W>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        zx_index: Vec<ZeroExt<A, DA>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        zx_old: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        off_index: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * A) as u64)),
+        off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
+        index_bus: Signal<Local, Bits<DA>>,
+        old_bus: Signal<Local, Bits<DW>>,
+        zero_da: Constant<Bits<DA>> = Constant::new(Bits::default()),
+        zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
+        /// Row 0 carries the packet's valid and payload to the modify stage; the other rows' copies are
+        /// the same signals (lockstep), and their per-distance forward candidates are not used here.
+        unused_rows: Signal<Local, bool>,
+        _d: usize = D,
+    }
+}
+
+impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: usize, const DW: usize>
+    MultiRmw<A, W, P, D, DA, DW>
+{
+    /// `D` rows, all forwarding every distance.
+    pub fn new() -> Result<Self, ConfigError> {
+        Self::with_forwarding(&[FORWARD_ALL; 8][..D])
+    }
+    /// Test-only: per-row `forward_enable` (see [`RmwPipeline::with_forwarding`]).
+    pub fn with_forwarding(forward_enable: &[u64]) -> Result<Self, ConfigError> {
+        if D == 0 || D > 8 || DA != D * A || DW != D * W || forward_enable.len() != D {
+            return Err(ConfigError(format!(
+                "MultiRmw<A={A}, W={W}, P={P}, D={D}, DA={DA}, DW={DW}>: needs 1 ≤ D ≤ 8, DA = D·A, DW = D·W and \
+                 one forward_enable per row"
+            )));
+        }
+        Ok(Self::build(forward_enable))
+    }
+}
+
+impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: usize, const DW: usize> Logic
+    for MultiRmw<A, W, P, D, DA, DW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.in_ready.next = self.rows[0].in_ready.val();
+        self.mod_valid.next = self.rows[0].mod_valid.val();
+        self.mod_payload.next = self.rows[0].mod_payload.val();
+        self.index_bus.next = self.zero_da.val();
+        self.old_bus.next = self.zero_dw.val();
+        self.unused_rows.next = false;
+        for i in 0..self._d {
+            self.rows[i].clock.next = self.clock.val();
+            self.rows[i].reset.next = self.reset.val();
+            self.rows[i].in_valid.next = self.in_valid.val();
+            self.index_in[i].din.next = self.in_index.val();
+            self.rows[i].in_index.next = self.index_in[i].out.val();
+            self.rows[i].in_payload.next = self.in_payload.val();
+            self.zx_index[i].din.next = self.rows[i].mod_index.val();
+            self.index_bus.next = self.index_bus.val() | (self.zx_index[i].out.val() << self.off_index[i].val());
+            self.zx_old[i].din.next = self.rows[i].mod_old.val();
+            self.old_bus.next = self.old_bus.val() | (self.zx_old[i].out.val() << self.off_word[i].val());
+            self.rows[i].mod_write.next = self.mod_write.val().get_bit(i);
+            self.new_in[i].din.next = self.mod_new.val();
+            self.rows[i].mod_new.next = self.new_in[i].out.val();
+            self.unused_rows.next = self.unused_rows.val()
+                || self.rows[i].in_ready.val()
+                || self.rows[i].mod_valid.val()
+                || self.rows[i].mod_payload.val().any()
+                || self.rows[i].mod_ram.val().any()
+                || self.rows[i].mod_s3.val().any()
+                || self.rows[i].mod_s4.val().any()
+                || self.rows[i].mod_s5.val().any()
+                || self.rows[i].mod_pick.val().any();
+        }
+        self.mod_index.next = self.index_bus.val();
+        self.mod_old.next = self.old_bus.val();
+    }
+}
