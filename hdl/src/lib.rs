@@ -15,6 +15,7 @@
 pub mod common;
 pub mod finecomb;
 pub mod fridge;
+pub mod heavy_hitters;
 pub mod emit;
 pub mod lint;
 pub mod registry;

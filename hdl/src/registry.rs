@@ -153,6 +153,7 @@ pub const CORES: &[Core] = &[
     Core { name: "fifo", builds: crate::common::builds::fifo },
     Core { name: "fridge", builds: crate::fridge::builds::builds },
     Core { name: "finecomb", builds: crate::finecomb::builds::builds },
+    Core { name: "heavy_hitters", builds: crate::heavy_hitters::builds::builds },
     Core { name: "csr", builds: crate::common::builds::csr },
 ];
 

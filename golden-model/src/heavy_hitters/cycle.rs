@@ -13,8 +13,10 @@
 //! only while the record FIFO has room for every op in flight (`level ≤ depth − `[`WALK_IN_FLIGHT`]), so no
 //! record is ever dropped by the walk itself. A non-empty bucket becomes a [`Record`] at S2, registered at
 //! S3 and pushed into the record FIFO. A `dump` write in cycle c starts the walk at the end of cycle c+1
-//! (a registered pulse, as for `prng_seed`); a `dump` write during a walk is ignored. `dump_busy` falls
-//! when the last op is issued (its record follows within three cycles).
+//! (a registered pulse, as for `prng_seed`) over the bank that is frozen then; a `dump` write during a walk
+//! is ignored. A swap of `bank` during a walk does not change the bank it reads (packets then share that
+//! bank with it, and take precedence). `dump_busy` falls when the last op is issued (its record follows
+//! within three cycles).
 //!
 //! Run-time settings are read from the CSR bank in the cycle they are used: `bank` and `admission` at S0,
 //! `method` at S2.
@@ -93,9 +95,10 @@ pub fn outcome_code(o: Outcome) -> (u64, usize) {
     }
 }
 
-/// Walk position.
+/// Walk position, and the bank it reads (the frozen one when it started).
 #[derive(Debug, Clone, Copy, Default)]
 struct Walk {
+    bank: usize,
     row: usize,
     index: usize,
 }
@@ -113,6 +116,8 @@ pub struct HhCycleModel {
     result_reg: Option<PacketResult>,
     record_reg: Option<Record>,
     walk: Option<Walk>,
+    /// The banks' `in_ready` of the cycle before (the walk issues on it: RTL timing).
+    ready_q: bool,
     seed_pending: bool,
     dump_pending: bool,
     pub stats: HhStats,
@@ -139,6 +144,7 @@ impl HhCycleModel {
             result_reg: None,
             record_reg: None,
             walk: None,
+            ready_q: false,
             seed_pending: false,
             dump_pending: false,
             stats: HhStats::default(),
@@ -171,11 +177,10 @@ impl HhCycleModel {
         };
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
-        // S0 of each bank: the packet into the active one, a walk op into the frozen one if it is free.
-        let frozen = active ^ 1;
+        // S0 of each bank: the packet into the active one, a walk op into the walk's bank if it is free.
         let walk_issue = match self.walk {
-            Some(w) if !i.reset && self.banks[frozen].ready(false) == Some(true) => {
-                let packet_there = transfer && active == frozen;
+            Some(w) if !i.reset && self.ready_q => {
+                let packet_there = transfer && active == w.bank;
                 let room = self.fifo.level() + WALK_IN_FLIGHT <= self.fifo.depth();
                 (!packet_there && room).then_some(w)
             }
@@ -189,7 +194,7 @@ impl HhCycleModel {
                 op.in_valid = true;
                 op.in_index = cfg.indices(self.hash.eval(key));
                 op.in_payload = Op::Packet(key);
-            } else if let Some(w) = walk_issue.filter(|_| b == frozen) {
+            } else if let Some(w) = walk_issue.filter(|w| b == w.bank) {
                 op.in_valid = true;
                 op.in_index = vec![w.index; cfg.rows];
                 op.in_payload = Op::Walk(w.row);
@@ -239,6 +244,7 @@ impl HhCycleModel {
         });
         let res_out = self.result_reg;
         // Edge.
+        self.ready_q = rmw_ready == Some(true);
         if i.reset {
             self.f1 = None;
             self.prng = PRNG_DEFAULT_SEED;
@@ -267,16 +273,15 @@ impl HhCycleModel {
                 self.prng
             };
             self.seed_pending = i.csr_wr_en && i.csr_addr == CSR_PRNG_SEED;
-            if let Some(w) = walk_issue {
+            if self.dump_pending && self.walk.is_none() {
+                self.walk = Some(Walk { bank: active ^ 1, row: 0, index: 0 });
+            } else if let Some(w) = walk_issue {
                 let last = w.index + 1 == cfg.buckets_per_row();
                 self.walk = match (last, w.row + 1 == cfg.rows) {
                     (true, true) => None,
-                    (true, false) => Some(Walk { row: w.row + 1, index: 0 }),
-                    (false, _) => Some(Walk { row: w.row, index: w.index + 1 }),
+                    (true, false) => Some(Walk { row: w.row + 1, index: 0, ..w }),
+                    (false, _) => Some(Walk { index: w.index + 1, ..w }),
                 };
-            }
-            if self.dump_pending && self.walk.is_none() {
-                self.walk = Some(Walk::default());
             }
             self.dump_pending = i.csr_wr_en && i.csr_addr == CSR_DUMP;
             if accept {

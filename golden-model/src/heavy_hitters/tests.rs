@@ -18,17 +18,13 @@ fn cycle_model_equals_transaction_model() {
     ] {
         let cfg = HhConfig { rows: 3, addr_bits: 5, key_bits: 40, count_bits: 6, record_fifo_bits: 3 };
         let rt = HhRuntime { method, admission, seed: 1234 };
-        let keys: Vec<u128> = (0..20_000)
-            .map(|_| if rng.gen_bool(0.5) { rng.gen_range(0..8) } else { rng.gen_range(0..400) })
-            .collect();
+        let keys: Vec<u128> =
+            (0..20_000).map(|_| if rng.gen_bool(0.5) { rng.gen_range(0..8) } else { rng.gen_range(0..400) }).collect();
         let mut tm = HhModel::new(&cfg, rt).unwrap();
         let want: Vec<PacketResult> = keys.iter().map(|&k| tm.step(k)).collect();
         let mut cm = HhCycleModel::new(&cfg).unwrap();
-        let mut writes = vec![
-            (CSR_METHOD, method as u32),
-            (CSR_ADMISSION, admission.csr().unwrap()),
-            (CSR_PRNG_SEED, rt.seed),
-        ];
+        let mut writes =
+            vec![(CSR_METHOD, method as u32), (CSR_ADMISSION, admission.csr().unwrap()), (CSR_PRNG_SEED, rt.seed)];
         writes.reverse();
         let (mut got, mut next, mut cycle) = (vec![], 0, 0u64);
         while got.len() < want.len() && cycle < 100_000 {

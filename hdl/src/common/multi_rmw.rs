@@ -44,6 +44,7 @@ declare_block! {
         new_in: Vec<Slice<DW, W>> = (0..D).map(|i| Slice::new(i * W)).collect(),
         zx_index: Vec<ZeroExt<A, DA>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_old: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
         off_index: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * A) as u64)),
         off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
         index_bus: Signal<Local, Bits<DA>>,
@@ -98,9 +99,6 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
             self.index_bus.next = self.index_bus.val() | (self.zx_index[i].out.val() << self.off_index[i].val());
             self.zx_old[i].din.next = self.rows[i].mod_old.val();
             self.old_bus.next = self.old_bus.val() | (self.zx_old[i].out.val() << self.off_word[i].val());
-            self.rows[i].mod_write.next = self.mod_write.val().get_bit(i);
-            self.new_in[i].din.next = self.mod_new.val();
-            self.rows[i].mod_new.next = self.new_in[i].out.val();
             self.unused_rows.next = self.unused_rows.val()
                 || self.rows[i].in_ready.val()
                 || self.rows[i].mod_valid.val()
@@ -113,5 +111,12 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
         }
         self.mod_index.next = self.index_bus.val();
         self.mod_old.next = self.old_bus.val();
+        // The core's answer, after every output is assigned (one direction per statement group, so the
+        // simulator orders the parent's decision between this block's outputs and inputs).
+        for i in 0..self._d {
+            self.rows[i].mod_write.next = (self.mod_write.val() & self.row_bits[i].val()).any();
+            self.new_in[i].din.next = self.mod_new.val();
+            self.rows[i].mod_new.next = self.new_in[i].out.val();
+        }
     }
 }

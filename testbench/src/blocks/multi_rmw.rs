@@ -17,7 +17,15 @@ use golden::common::sram::RamPorts;
 use golden::common::tops::{MULTI_RMW_TOP_ADDR_BITS as A, MULTI_RMW_TOP_ROWS as D, MULTI_RMW_TOP_WIDTH as W};
 use rand::Rng;
 
-crate::coverage_names!(accepted, same_key_back, row_collision_1_back, row_collision_2_back, row_collision_3_back, resets, final_buckets_read_back);
+crate::coverage_names!(
+    accepted,
+    same_key_back,
+    row_collision_1_back,
+    row_collision_2_back,
+    row_collision_3_back,
+    resets,
+    final_buckets_read_back
+);
 
 crate::top_outputs! {
     /// Outputs of a multi-row RMW test top (`out_*`: the registered modify stage of the cycle before).
@@ -121,7 +129,12 @@ fn run_top<M: MultiRmwTop>(cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunR
         if let Some(p) = &prev {
             run.sb.check(c, "out_valid", Some(p.is_some() as u128), rtl.out_valid as u128);
             if let Some((st, new)) = p {
-                run.sb.check(c, "out_index", Some(packed(st.index.iter().map(|&i| i as u128), A)), rtl.out_index as u128);
+                run.sb.check(
+                    c,
+                    "out_index",
+                    Some(packed(st.index.iter().map(|&i| i as u128), A)),
+                    rtl.out_index as u128,
+                );
                 run.sb.check(c, "out_old", Some(packed(st.old.iter().copied(), W)), rtl.out_old as u128);
                 run.sb.check(c, "out_new", Some(packed(new.iter().copied(), W)), rtl.out_new as u128);
             }

@@ -1,0 +1,97 @@
+//! The heavy-hitter core's builds (see [`crate::registry`]): each declared once, its configuration's
+//! independent parameters written once — [`hh_core!`] builds both the [`HhConfig`] and the `HhCore` type,
+//! the derived generics computed by golden's `const fn`s ([`golden::heavy_hitters::sizes`]).
+
+use crate::registry::{Build, MemoryNeed};
+use golden::heavy_hitters::{sizes, HhConfig, ROW_BITS};
+
+/// `(configuration, constructor)` of a heavy-hitter core from its independent parameters.
+macro_rules! hh_core {
+    (rows: $d:literal, addr_bits: $a:literal, key_bits: $k:literal, count_bits: $c:literal,
+     record_fifo_bits: $f:literal) => {{
+        let cfg = HhConfig { rows: $d, addr_bits: $a, key_bits: $k, count_bits: $c, record_fifo_bits: $f };
+        let c = cfg.clone();
+        let make = move || {
+            $crate::heavy_hitters::HhCore::<
+                $k,
+                $c,
+                $a,
+                $d,
+                { sizes::bucket_bits($k, $c) },
+                { sizes::hash_bits($d, $a) },
+                { $d * sizes::bucket_bits($k, $c) },
+                { $k + 1 + ROW_BITS },
+                { sizes::record_bits($k, $c, $a) },
+                $f,
+                { $f + 1 },
+            >::new(&c)
+        };
+        (cfg, make)
+    }};
+}
+
+/// What a configuration stores: two banks of `rows × 2^addr_bits` buckets, the reciprocal ROM, the record
+/// FIFO.
+pub fn memories(cfg: &HhConfig) -> Vec<MemoryNeed> {
+    use golden::heavy_hitters::admission::RECIP_FRAC_BITS;
+    let per_bank = cfg.buckets() as u64;
+    vec![
+        MemoryNeed::new("bank0", per_bank, cfg.bucket_bits() as u64),
+        MemoryNeed::new("bank1", per_bank, cfg.bucket_bits() as u64),
+        MemoryNeed::new("reciprocal_rom", 1 << RECIP_FRAC_BITS, 32),
+        MemoryNeed::new("record_fifo", 1 << cfg.record_fifo_bits, cfg.record_bits() as u64),
+    ]
+}
+
+fn build<U: rust_hdl::prelude::Block>(
+    name: &str,
+    cfg: &HhConfig,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+) -> Build {
+    let desc = format!(
+        "heavy-hitter core: {} row(s) of 2^{} buckets, {}-bit keys, {}-bit counts, two banks",
+        cfg.rows, cfg.addr_bits, cfg.key_bits, cfg.count_bits
+    );
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+}
+
+/// The co-simulated builds: `(name, configuration, build)`.
+fn declared() -> Vec<(&'static str, HhConfig, Build)> {
+    let mut out = Vec::new();
+    // One row (d-way RAP with d = 1 is a direct-mapped table), 64 buckets, IPv4 5-tuples.
+    let (cfg, make) = hh_core!(rows: 1, addr_bits: 6, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
+    out.push(("hh_d1", cfg.clone(), build("hh_d1", &cfg, make)));
+    // Two rows of 64 buckets: PRECISION's Tofino shape at a size with collisions everywhere.
+    let (cfg, make) = hh_core!(rows: 2, addr_bits: 6, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
+    out.push(("hh_d2", cfg.clone(), build("hh_d2", &cfg, make)));
+    // Four rows of 32 buckets, 40-bit keys and 6-bit counts (they saturate at 63), the smallest FIFO.
+    let (cfg, make) = hh_core!(rows: 4, addr_bits: 5, key_bits: 40, count_bits: 6, record_fifo_bits: 3);
+    out.push(("hh_d4", cfg.clone(), build("hh_d4", &cfg, make)));
+    out
+}
+
+/// The co-simulated builds as `(name, configuration)`.
+pub fn configs() -> Vec<(&'static str, HhConfig)> {
+    declared().into_iter().map(|(n, c, _)| (n, c)).collect()
+}
+
+/// Every heavy-hitter build: the co-simulated ones and the synthesis sizes (d = 2 × 2^12 buckets, the
+/// issue's target; d = 4 × 2^11, the most four rows of 136-bit buckets in two banks that fit beside the
+/// rest).
+pub fn builds() -> Result<Vec<Build>, String> {
+    let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
+    let (cfg, make) = hh_core!(rows: 2, addr_bits: 12, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
+    out.push(build("", &cfg, make).synth_only("hh", "d2_a12", true, memories(&cfg)));
+    let (cfg, make) = hh_core!(rows: 4, addr_bits: 11, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
+    out.push(build("", &cfg, make).synth_only("hh", "d4_a11", true, memories(&cfg)));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The testbench reads a build's configuration back from the manifest's parameters.
+    #[test]
+    fn manifest_parameters_are_the_configuration() {
+        crate::registry::check_manifest_configs("heavy_hitters", &super::configs()).unwrap();
+    }
+}

@@ -1,0 +1,526 @@
+//! Heavy-hitter core (`HhCore`): d-way RAP and PRECISION over `D` hash-indexed rows of `{key, count}`
+//! buckets, one packet per cycle, two banks (ping-pong) with a read-and-clear walk of the frozen bank into
+//! a record FIFO, a per-packet result port (the key's count after the packet: the hybrid reordering
+//! detector asks it whether a flow is monitored), run-time settings and counters on the CSR port.
+//! Specification and cycle model: `golden::heavy_hitters` (stage table in `golden::heavy_hitters::cycle`).
+//!
+//! Const generics (checked against the [`HhConfig`] in [`HhCore::new`]): `K` key, `C` count, `A` row
+//! address, `D` rows, `W = K + C` bucket, `DA = D·A`, `DW = D·W`, `P = K + 3` bank payload (key | walk |
+//! walk row), `R = K + C + A + 2` record, `FA`/`FL = FA + 1` record FIFO address/level bits.
+//!
+//! Blocks: the index hash ([`HashUnit`], H3 with `D·A` output bits, row `i` its `i`-th slice), the
+//! [`Prng`], the admission threshold beside the bank pipeline ([`threshold::AdmitThreshold`]), two
+//! [`MultiRmw`] banks, the decision ([`decide::HhDecide`], on the bank that holds the packet at S2), the
+//! [`ReportFifo`] of records and the [`CoreShell`].
+
+pub mod builds;
+pub mod decide;
+pub mod threshold;
+
+use crate::common::bits::{constant, consts, Slice, ZeroExt};
+use crate::common::fifo::ReportFifo;
+use crate::common::hash::HashUnit;
+use crate::common::multi_rmw::MultiRmw;
+use crate::common::prng::Prng;
+use crate::common::reg::Reg;
+use crate::common::shell::{cfg_field, CoreShell};
+use crate::declare_block;
+use decide::HhDecide;
+use golden::common::config::ConfigError;
+use golden::common::csr::CsrLayout;
+use golden::heavy_hitters::cycle::{CSR_DUMP, CSR_PRNG_SEED, WALK_IN_FLIGHT};
+use golden::heavy_hitters::{index_hash, HhConfig, ROW_BITS};
+use rust_hdl::prelude::*;
+use threshold::AdmitThreshold;
+
+/// Status registers (9 × 32 bits) of the CSR bank.
+pub const STATUS_BITS: usize = 288;
+/// Config registers (5 × 32 bits).
+pub const CONFIG_BITS: usize = 160;
+
+/// The status registers in the order the core drives its shell's `status[i]` (placed by the layout).
+const STATUS_ORDER: [&str; 9] = [
+    "packets",
+    "hits",
+    "inserts",
+    "admissions",
+    "rejections",
+    "dump_busy",
+    "records",
+    "record_drops",
+    "record_fifo_level",
+];
+
+/// Config field `name` of the core's own register map.
+fn field<const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CONFIG_BITS, N> {
+    cfg_field(layout, name).expect("the core's own register map")
+}
+
+declare_block! {
+    #[derive(LogicBlock)]
+    pub struct HhCore<
+        const K: usize,
+        const C: usize,
+        const A: usize,
+        const D: usize,
+        const W: usize,
+        const DA: usize,
+        const DW: usize,
+        const P: usize,
+        const R: usize,
+        const FA: usize,
+        const FL: usize,
+    > fn build(
+        cfg: &HhConfig,
+        layout: &CsrLayout,
+        shell: CoreShell<CONFIG_BITS, STATUS_BITS>,
+        h_index: HashUnit<K, DA>,
+        admit: AdmitThreshold,
+        banks: Vec<MultiRmw<A, W, P, D, DA, DW>>,
+        decide: HhDecide<K, C, D, W, DW>
+    ) {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        // Packet descriptors.
+        pub in_valid: Signal<In, bool>,
+        pub in_key: Signal<In, Bits<K>>,
+        pub in_ready: Signal<Out, bool>,
+        // Per-packet result (registered, one cycle after S2; no backpressure).
+        pub res_valid: Signal<Out, bool>,
+        /// 0 reject, 1 hit, 2 insert, 3 admit.
+        pub res_outcome: Signal<Out, Bits<2>>,
+        pub res_row: Signal<Out, Bits<2>>,
+        /// The key's count after the packet (0 if rejected).
+        pub res_count: Signal<Out, Bits<C>>,
+        // Readout records.
+        pub rec_valid: Signal<Out, bool>,
+        pub rec_data: Signal<Out, Bits<R>>,
+        pub rec_ready: Signal<In, bool>,
+        // CSR port.
+        pub csr_addr: Signal<In, Bits<8>>,
+        pub csr_wr_en: Signal<In, bool>,
+        pub csr_wr_data: Signal<In, Bits<32>>,
+        pub csr_rd_en: Signal<In, bool>,
+        pub csr_rd_valid: Signal<Out, bool>,
+        pub csr_rd_data: Signal<Out, Bits<32>>,
+        // Blocks.
+        shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
+        h_index: HashUnit<K, DA> = h_index,
+        prng: Prng,
+        admit: AdmitThreshold = admit,
+        banks: Vec<MultiRmw<A, W, P, D, DA, DW>> = banks,
+        decide: HhDecide<K, C, D, W, DW> = decide,
+        fifo: ReportFifo<FA, R, FL>,
+        cfg_method: Slice<CONFIG_BITS, 1> = field(layout, "method"),
+        cfg_admission: Slice<CONFIG_BITS, 1> = field(layout, "admission"),
+        cfg_seed: Slice<CONFIG_BITS, 32> = field(layout, "prng_seed"),
+        cfg_bank: Slice<CONFIG_BITS, 1> = field(layout, "bank"),
+        seed_pending: Reg<bool>,
+        dump_pending: Reg<bool>,
+        // F1 and the hand-over to the active bank.
+        f1_valid: Reg<bool>,
+        f1_key: Reg<Bits<K>>,
+        accept: Signal<Local, bool>,
+        transfer: Signal<Local, bool>,
+        active: Signal<Local, bool>,
+        zx_key: ZeroExt<K, P>,
+        // The walk.
+        walking: Reg<bool>,
+        walk_bank: Reg<bool>,
+        walk_row: Reg<Bits<2>>,
+        walk_addr: Reg<Bits<A>>,
+        walk_want: Signal<Local, bool>,
+        ready_q: Reg<bool>,
+        walk_issue: Signal<Local, bool>,
+        walk_last: Signal<Local, bool>,
+        zx_walk_addr: ZeroExt<A, DA>,
+        zx_walk_row: ZeroExt<2, P>,
+        walk_index: Signal<Local, Bits<DA>>,
+        walk_payload: Signal<Local, Bits<P>>,
+        // S2: which bank holds the packet / the walk op; their fields.
+        pay_key: Vec<Slice<P, K>> = (0..2).map(|_| Slice::new(0)).collect(),
+        pay_row: Vec<Slice<P, 2>> = (0..2).map(|_| Slice::new(K + 1)).collect(),
+        pay_walk: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(K)).collect(),
+        is_packet: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
+        // Each bank's buckets sliced straight from its outputs (the record mux reads the slices: no signal
+        // computed in this block feeds a slice that the mux's consumers depend on, so the simulator can order
+        // the block's statements without a combinational loop).
+        rec_key0: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        rec_key1: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        rec_count0: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
+        rec_count1: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
+        rec_index0: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
+        rec_index1: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
+        rec_row: Signal<Local, Bits<2>>,
+        rec_walk: Signal<Local, bool>,
+        sel_key: Signal<Local, Bits<K>>,
+        sel_count: Signal<Local, Bits<C>>,
+        sel_index: Signal<Local, Bits<A>>,
+        zx_rec_key: ZeroExt<K, R>,
+        zx_rec_count: ZeroExt<C, R>,
+        zx_rec_index: ZeroExt<A, R>,
+        zx_rec_row: ZeroExt<2, R>,
+        /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the PRNG's
+        /// look-ahead values (this core draws the current value), the banks' `mod_index` (the walk's only).
+        unused_bank_outputs: Signal<Local, bool>,
+        // S3: result and record registers.
+        r_valid: Reg<bool>,
+        r_outcome: Reg<Bits<2>>,
+        r_row: Reg<Bits<2>>,
+        r_count: Reg<Bits<C>>,
+        rec_v: Reg<bool>,
+        rec_d: Reg<Bits<R>>,
+        // Statistics.
+        st_packets: Reg<Bits<32>>,
+        st_hits: Reg<Bits<32>>,
+        st_inserts: Reg<Bits<32>>,
+        st_admissions: Reg<Bits<32>>,
+        st_rejections: Reg<Bits<32>>,
+        st_records: Reg<Bits<32>>,
+        zx_level: ZeroExt<FL, 32>,
+        // Generation-time constants.
+        bank_ids: Vec<Constant<bool>> = vec![Constant::new(false), Constant::new(true)],
+        row_ids: Vec<Constant<Bits<2>>> = consts(0..D as u64),
+        row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
+        off_rows: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * A) as u64)),
+        off_walk: Constant<Bits<16>> = constant(K as u64),
+        off_walk_row: Constant<Bits<16>> = constant(K as u64 + 1),
+        off_count: Constant<Bits<16>> = constant(K as u64),
+        off_index: Constant<Bits<16>> = constant((K + C) as u64),
+        off_row: Constant<Bits<16>> = constant((K + C + A) as u64),
+        one_p: Constant<Bits<P>> = constant(1),
+        zero_da: Constant<Bits<DA>> = Constant::new(Bits::default()),
+        zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
+        zero_d: Constant<Bits<D>> = constant(0),
+        zero_c: Constant<Bits<C>> = constant(0),
+        zero_a: Constant<Bits<A>> = constant(0),
+        one_a: Constant<Bits<A>> = constant(1),
+        last_a: Constant<Bits<A>> = constant((1u64 << A) - 1),
+        zero_row: Constant<Bits<2>> = constant(0),
+        one_row: Constant<Bits<2>> = constant(1),
+        last_row: Constant<Bits<2>> = constant(D as u64 - 1),
+        room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
+        csr_seed: Constant<Bits<8>> = constant(CSR_PRNG_SEED as u64),
+        csr_dump: Constant<Bits<8>> = constant(CSR_DUMP as u64),
+        code_hit: Constant<Bits<2>> = constant(1),
+        code_insert: Constant<Bits<2>> = constant(2),
+        code_admit: Constant<Bits<2>> = constant(3),
+        one_32: Constant<Bits<32>> = constant(1),
+        zero_32: Constant<Bits<32>> = constant(0),
+        _d: usize = D,
+        _cfg: HhConfig = cfg.clone(),
+    }
+}
+
+/// `impl` of [`HhCore`] with its eleven generics written once.
+macro_rules! hh_core_impl {
+    ($($tr:ident for)? { $($body:tt)* }) => {
+        impl<
+                const K: usize,
+                const C: usize,
+                const A: usize,
+                const D: usize,
+                const W: usize,
+                const DA: usize,
+                const DW: usize,
+                const P: usize,
+                const R: usize,
+                const FA: usize,
+                const FL: usize,
+            > $($tr for)? HhCore<K, C, A, D, W, DA, DW, P, R, FA, FL>
+        {
+            $($body)*
+        }
+    };
+}
+
+hh_core_impl!({
+    pub fn new(cfg: &HhConfig) -> Result<Self, ConfigError> {
+        cfg.check()?;
+        let expect = [
+            ("K", K, cfg.key_bits),
+            ("C", C, cfg.count_bits),
+            ("A", A, cfg.addr_bits),
+            ("D", D, cfg.rows),
+            ("W", W, cfg.bucket_bits()),
+            ("DA", DA, cfg.rows * cfg.addr_bits),
+            ("DW", DW, cfg.rows * cfg.bucket_bits()),
+            ("P", P, cfg.key_bits + 1 + ROW_BITS),
+            ("R", R, cfg.record_bits()),
+            ("FA", FA, cfg.record_fifo_bits),
+            ("FL", FL, cfg.record_fifo_bits + 1),
+        ];
+        for (name, got, want) in expect {
+            if got != want {
+                return Err(ConfigError(format!("HhCore generic {name} = {got}, the configuration needs {want}")));
+            }
+        }
+        if FA < 3 {
+            return Err(ConfigError("HhCore: record_fifo_bits must be at least 3".into()));
+        }
+        let layout = cfg.csr_layout();
+        let shell = CoreShell::new(layout.clone(), &STATUS_ORDER)?;
+        let banks = vec![MultiRmw::new()?, MultiRmw::new()?];
+        let admit = AdmitThreshold::new().map_err(ConfigError)?;
+        let decide = HhDecide::new().map_err(ConfigError)?;
+        Ok(Self::build(cfg, &layout, shell, HashUnit::new(index_hash(cfg))?, admit, banks, decide))
+    }
+    pub fn config(&self) -> &HhConfig {
+        &self._cfg
+    }
+});
+
+hh_core_impl!(Logic for {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            seed_pending,
+            dump_pending,
+            f1_valid,
+            f1_key,
+            walking,
+            walk_bank,
+            walk_row,
+            walk_addr,
+            ready_q,
+            r_valid,
+            r_outcome,
+            r_row,
+            r_count,
+            rec_v,
+            rec_d,
+            st_packets,
+            st_hits,
+            st_inserts,
+            st_admissions,
+            st_rejections,
+            st_records
+        );
+        clock!(self, clock, shell, h_index, prng, admit, fifo);
+        // CSR bank and run-time settings.
+        self.shell.reset.next = self.reset.val();
+        self.shell.csr.addr.next = self.csr_addr.val();
+        self.shell.csr.wr_en.next = self.csr_wr_en.val();
+        self.shell.csr.wr_data.next = self.csr_wr_data.val();
+        self.shell.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
+        self.csr_rd_data.next = self.shell.csr.rd_data.val();
+        self.cfg_method.din.next = self.shell.cfg.val();
+        self.cfg_admission.din.next = self.shell.cfg.val();
+        self.cfg_seed.din.next = self.shell.cfg.val();
+        self.cfg_bank.din.next = self.shell.cfg.val();
+        self.active.next = self.cfg_bank.out.val().any();
+        self.seed_pending.d.next =
+            self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
+        self.dump_pending.d.next =
+            self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_dump.val()) && !self.reset.val();
+        // Input handshake, F1, the index hash (loaded with the packet F1 takes).
+        self.transfer.next = self.f1_valid.q.val() && self.banks[0].in_ready.val();
+        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.banks[0].in_ready.val());
+        self.accept.next = self.in_valid.val() && self.in_ready.val();
+        if self.reset.val() {
+            self.f1_valid.d.next = false;
+        } else if self.accept.val() {
+            self.f1_valid.d.next = true;
+        } else if self.transfer.val() {
+            self.f1_valid.d.next = false;
+        }
+        if self.accept.val() {
+            self.f1_key.d.next = self.in_key.val();
+        }
+        self.h_index.key.next = self.in_key.val();
+        self.h_index.load.next = self.accept.val();
+        // The PRNG draws for every packet entering a bank; its value addresses the threshold's ROM.
+        self.prng.reset.next = self.reset.val();
+        self.prng.seed_load.next = self.seed_pending.q.val();
+        self.prng.seed.next = self.cfg_seed.out.val();
+        self.prng.advance.next = self.transfer.val();
+        self.admit.r.next = self.prng.value.val();
+        self.admit.pow2.next = self.cfg_admission.out.val().any();
+        // The walk: one (row, index) per cycle into its bank when no packet enters it and the record FIFO
+        // has room for every op in flight.
+        self.walk_want.next = self.walking.q.val()
+            && (self.fifo.level.val() <= self.room_level.val())
+            && !(self.f1_valid.q.val() && (self.active.val() == self.walk_bank.q.val()));
+        // Registered readiness (the banks' `in_ready` one cycle late): low in the cycle after a reset and in
+        // the first cycle after the sweep, where the walk waits one cycle more than a packet would.
+        self.ready_q.d.next = self.banks[0].in_ready.val();
+        self.walk_issue.next = self.walk_want.val() && self.ready_q.q.val();
+        self.walk_last.next = (self.walk_addr.q.val() == self.last_a.val()) && (self.walk_row.q.val() == self.last_row.val());
+        self.zx_walk_addr.din.next = self.walk_addr.q.val();
+        self.walk_index.next = self.zero_da.val();
+        for i in 0..self._d {
+            self.walk_index.next = self.walk_index.val() | (self.zx_walk_addr.out.val() << self.off_rows[i].val());
+        }
+        self.zx_walk_row.din.next = self.walk_row.q.val();
+        self.walk_payload.next = (self.one_p.val() << self.off_walk.val()) | (self.zx_walk_row.out.val() << self.off_walk_row.val());
+        if self.reset.val() {
+            self.walking.d.next = false;
+        } else if self.dump_pending.q.val() && !self.walking.q.val() {
+            self.walking.d.next = true;
+            self.walk_bank.d.next = !self.active.val();
+            self.walk_row.d.next = self.zero_row.val();
+            self.walk_addr.d.next = self.zero_a.val();
+        } else if self.walk_issue.val() {
+            self.walking.d.next = !self.walk_last.val();
+            self.walk_addr.d.next = self.walk_addr.q.val() + self.one_a.val();
+            if self.walk_addr.q.val() == self.last_a.val() {
+                self.walk_row.d.next = self.walk_row.q.val() + self.one_row.val();
+            }
+        }
+        // S0 of both banks: the packet into the active one, else the walk op into its bank.
+        self.zx_key.din.next = self.f1_key.q.val();
+        for b in 0..2 {
+            self.banks[b].clock.next = self.clock.val();
+            self.banks[b].reset.next = self.reset.val();
+            // A bank takes what is offered when it is ready (the packet or walk op waits otherwise).
+            if self.f1_valid.q.val() && (self.active.val() == self.bank_ids[b].val()) {
+                self.banks[b].in_valid.next = true;
+                self.banks[b].in_index.next = self.h_index.hash.val();
+                self.banks[b].in_payload.next = self.zx_key.out.val();
+            } else {
+                self.banks[b].in_valid.next = self.walk_issue.val() && (self.walk_bank.q.val() == self.bank_ids[b].val());
+                self.banks[b].in_index.next = self.walk_index.val();
+                self.banks[b].in_payload.next = self.walk_payload.val();
+            }
+        }
+        // S2: the decision on the bank that holds the packet.
+        self.decide.old.next = self.banks[0].mod_old.val();
+        self.decide.key.next = self.pay_key[0].out.val();
+        self.unused_bank_outputs.next = self.banks[1].in_ready.val()
+            || self.prng.advanced_value.val().any()
+            || self.prng.seed_value.val().any();
+        for b in 0..2 {
+            self.pay_key[b].din.next = self.banks[b].mod_payload.val();
+            self.pay_row[b].din.next = self.banks[b].mod_payload.val();
+            self.pay_walk[b].din.next = self.banks[b].mod_payload.val();
+            self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.pay_walk[b].out.val().any();
+            if self.is_packet[b].val() {
+                self.decide.old.next = self.banks[b].mod_old.val();
+                self.decide.key.next = self.pay_key[b].out.val();
+            }
+        }
+        self.decide.threshold.next = self.admit.threshold.val();
+        self.decide.precision.next = self.cfg_method.out.val().any();
+        // The walk op's bucket (on whichever bank holds it).
+        for i in 0..self._d {
+            self.rec_key0[i].din.next = self.banks[0].mod_old.val();
+            self.rec_count0[i].din.next = self.banks[0].mod_old.val();
+            self.rec_index0[i].din.next = self.banks[0].mod_index.val();
+            self.rec_key1[i].din.next = self.banks[1].mod_old.val();
+            self.rec_count1[i].din.next = self.banks[1].mod_old.val();
+            self.rec_index1[i].din.next = self.banks[1].mod_index.val();
+        }
+        self.rec_walk.next = false;
+        self.rec_row.next = self.pay_row[0].out.val();
+        self.sel_key.next = self.rec_key0[0].out.val();
+        self.sel_count.next = self.rec_count0[0].out.val();
+        self.sel_index.next = self.rec_index0[0].out.val();
+        for i in 0..self._d {
+            if self.banks[0].mod_valid.val()
+                && self.pay_walk[0].out.val().any()
+                && (self.pay_row[0].out.val() == self.row_ids[i].val())
+            {
+                self.rec_walk.next = true;
+                self.rec_row.next = self.pay_row[0].out.val();
+                self.sel_key.next = self.rec_key0[i].out.val();
+                self.sel_count.next = self.rec_count0[i].out.val();
+                self.sel_index.next = self.rec_index0[i].out.val();
+            }
+            if self.banks[1].mod_valid.val()
+                && self.pay_walk[1].out.val().any()
+                && (self.pay_row[1].out.val() == self.row_ids[i].val())
+            {
+                self.rec_walk.next = true;
+                self.rec_row.next = self.pay_row[1].out.val();
+                self.sel_key.next = self.rec_key1[i].out.val();
+                self.sel_count.next = self.rec_count1[i].out.val();
+                self.sel_index.next = self.rec_index1[i].out.val();
+            }
+        }
+        // Write-back (conditions spelt from the banks' outputs again, not from `is_packet`: see rec_key0).
+        for b in 0..2 {
+            self.banks[b].mod_new.next = self.zero_dw.val();
+            self.banks[b].mod_write.next = self.zero_d.val();
+            if self.banks[b].mod_valid.val() && !self.pay_walk[b].out.val().any() {
+                self.banks[b].mod_write.next = self.decide.write.val();
+                self.banks[b].mod_new.next = self.decide.new_words.val();
+            }
+            for i in 0..self._d {
+                if self.banks[b].mod_valid.val()
+                    && self.pay_walk[b].out.val().any()
+                    && (self.pay_row[b].out.val() == self.row_ids[i].val())
+                {
+                    self.banks[b].mod_write.next = self.row_bits[i].val();
+                }
+            }
+        }
+        // S3: result and record registers.
+        self.r_valid.d.next = (self.is_packet[0].val() || self.is_packet[1].val()) && !self.reset.val();
+        self.r_outcome.d.next = self.decide.outcome.val();
+        self.r_row.d.next = self.decide.row.val();
+        self.r_count.d.next = self.decide.count.val();
+        self.res_valid.next = self.r_valid.q.val();
+        self.res_outcome.next = self.r_outcome.q.val();
+        self.res_row.next = self.r_row.q.val();
+        self.res_count.next = self.r_count.q.val();
+        self.zx_rec_key.din.next = self.sel_key.val();
+        self.zx_rec_count.din.next = self.sel_count.val();
+        self.zx_rec_index.din.next = self.sel_index.val();
+        self.zx_rec_row.din.next = self.rec_row.val();
+        self.rec_v.d.next = self.rec_walk.val() && (self.sel_count.val() != self.zero_c.val()) && !self.reset.val();
+        self.rec_d.d.next = self.zx_rec_key.out.val()
+            | (self.zx_rec_count.out.val() << self.off_count.val())
+            | (self.zx_rec_index.out.val() << self.off_index.val())
+            | (self.zx_rec_row.out.val() << self.off_row.val());
+        self.fifo.reset.next = self.reset.val();
+        self.fifo.in_valid.next = self.rec_v.q.val();
+        self.fifo.in_data.next = self.rec_d.q.val();
+        self.fifo.out_ready.next = self.rec_ready.val();
+        self.rec_valid.next = self.fifo.out_valid.val();
+        self.rec_data.next = self.fifo.out_data.val();
+        // Statistics (wrapping 32-bit).
+        if self.reset.val() {
+            self.st_packets.d.next = self.zero_32.val();
+            self.st_hits.d.next = self.zero_32.val();
+            self.st_inserts.d.next = self.zero_32.val();
+            self.st_admissions.d.next = self.zero_32.val();
+            self.st_rejections.d.next = self.zero_32.val();
+            self.st_records.d.next = self.zero_32.val();
+        } else {
+            if self.accept.val() {
+                self.st_packets.d.next = self.st_packets.q.val() + self.one_32.val();
+            }
+            if self.r_valid.q.val() {
+                if self.r_outcome.q.val() == self.code_hit.val() {
+                    self.st_hits.d.next = self.st_hits.q.val() + self.one_32.val();
+                } else if self.r_outcome.q.val() == self.code_insert.val() {
+                    self.st_inserts.d.next = self.st_inserts.q.val() + self.one_32.val();
+                } else if self.r_outcome.q.val() == self.code_admit.val() {
+                    self.st_admissions.d.next = self.st_admissions.q.val() + self.one_32.val();
+                } else {
+                    self.st_rejections.d.next = self.st_rejections.q.val() + self.one_32.val();
+                }
+            }
+            if self.rec_v.q.val() {
+                self.st_records.d.next = self.st_records.q.val() + self.one_32.val();
+            }
+        }
+        self.zx_level.din.next = self.fifo.level.val();
+        self.shell.status[0].next = self.st_packets.q.val();
+        self.shell.status[1].next = self.st_hits.q.val();
+        self.shell.status[2].next = self.st_inserts.q.val();
+        self.shell.status[3].next = self.st_admissions.q.val();
+        self.shell.status[4].next = self.st_rejections.q.val();
+        if self.walking.q.val() {
+            self.shell.status[5].next = self.one_32.val();
+        } else {
+            self.shell.status[5].next = self.zero_32.val();
+        }
+        self.shell.status[6].next = self.st_records.q.val();
+        self.shell.status[7].next = self.fifo.drops.val();
+        self.shell.status[8].next = self.zx_level.out.val();
+    }
+});
