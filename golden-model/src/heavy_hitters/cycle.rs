@@ -77,8 +77,11 @@ pub struct HhInputs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HhOutputs {
     pub in_ready: Option<bool>,
-    /// The result of the packet that left S2 in the cycle before.
-    pub res: Option<Option<PacketResult>>,
+    /// The result port: the packet that left S2 in the cycle before ([`outcome_code`], its row, its count).
+    pub res_valid: Option<bool>,
+    pub res_outcome: Option<u64>,
+    pub res_row: Option<u64>,
+    pub res_count: Option<u64>,
     pub rec_valid: Option<bool>,
     pub rec_data: Option<RecordWord>,
     pub csr_rd_valid: Option<bool>,
@@ -243,6 +246,7 @@ impl HhCycleModel {
             status,
         });
         let res_out = self.result_reg;
+        let was_started = self.started;
         // Edge.
         self.ready_q = rmw_ready == Some(true);
         if i.reset {
@@ -291,13 +295,24 @@ impl HhCycleModel {
                 self.f1 = None;
             }
         }
+        let code = res_out.map(|r| outcome_code(r.outcome));
         HhOutputs {
             in_ready,
-            res: self.started.then_some(res_out),
+            res_valid: was_started.then_some(res_out.is_some()),
+            res_outcome: code.map(|c| c.0),
+            res_row: code.map(|c| c.1 as u64),
+            res_count: res_out.map(|r| r.count),
             rec_valid: fifo_out.map(|o| o.out_valid),
             rec_data: fifo_out.and_then(|o| o.out_data),
             csr_rd_valid: csr_out.as_ref().map(|o| o.rd_valid),
             csr_rd_data: csr_out.map(|o| o.rd_data),
         }
+    }
+}
+
+impl HhOutputs {
+    /// The per-packet result, when the port shows one.
+    pub fn result(&self) -> Option<(u64, u64, u64)> {
+        (self.res_valid == Some(true)).then(|| (self.res_outcome.unwrap(), self.res_row.unwrap(), self.res_count.unwrap()))
     }
 }

@@ -64,8 +64,9 @@ fn declared() -> Vec<(&'static str, HhConfig, Build)> {
     // Two rows of 64 buckets: PRECISION's Tofino shape at a size with collisions everywhere.
     let (cfg, make) = hh_core!(rows: 2, addr_bits: 6, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
     out.push(("hh_d2", cfg.clone(), build("hh_d2", &cfg, make)));
-    // Four rows of 32 buckets, 40-bit keys and 6-bit counts (they saturate at 63), the smallest FIFO.
-    let (cfg, make) = hh_core!(rows: 4, addr_bits: 5, key_bits: 40, count_bits: 6, record_fifo_bits: 3);
+    // Four rows of 32 buckets, the widest keys (128 bits), 6-bit counts (they saturate at 63), the smallest
+    // FIFO.
+    let (cfg, make) = hh_core!(rows: 4, addr_bits: 5, key_bits: 128, count_bits: 6, record_fifo_bits: 3);
     out.push(("hh_d4", cfg.clone(), build("hh_d4", &cfg, make)));
     out
 }

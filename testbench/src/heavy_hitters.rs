@@ -1,0 +1,235 @@
+//! Heavy-hitter core co-simulation: the Verilated `HhCore` against `golden::heavy_hitters::cycle`, cycle by
+//! cycle, on randomized traffic.
+//!
+//! Traffic: a Zipf-like mix (a few heavy keys, a long tail, fresh keys) so that hits, inserts, admissions
+//! and rejections all happen; ≥10 % of packets repeat the previous key (same buckets in every row back to
+//! back) and ~10 % repeat a key 2 or 3 packets back; keys built to collide with a recent key in one row
+//! only (different key, same bucket, at distances 1–3); counts that saturate in the narrow-count build;
+//! method and admission rule rewritten mid-traffic; bank swaps and readout walks with a reader that stalls
+//! (the walk waits for FIFO room and never drops); seed rewrites; resets in the middle.
+
+use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::harness::{RunConfig, RunReport};
+use crate::models::{HhD1, HhD2, HhD4};
+use golden::heavy_hitters::cycle::{
+    HhCycleModel, HhInputs, HhOutputs as GoldenOutputs, CSR_ADMISSION, CSR_BANK, CSR_DUMP, CSR_METHOD, CSR_PRNG_SEED,
+};
+use golden::heavy_hitters::HhConfig;
+use rand::Rng;
+
+crate::coverage_names! {
+    resets, same_key_back, key_2_3_back, row_collisions, hits, inserts, admissions, rejections, saturated,
+    walks_started, records, method_writes, reader_stalls,
+}
+
+/// Golden's outputs as the tops' ports carry them (records of ≤ 160 bits on a five-word port).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HhExpected {
+    pub in_ready: Option<bool>,
+    pub res_valid: Option<bool>,
+    pub res_outcome: Option<u64>,
+    pub res_row: Option<u64>,
+    pub res_count: Option<u64>,
+    pub rec_valid: Option<bool>,
+    pub rec_data: Option<[u32; 5]>,
+    pub csr_rd_valid: Option<bool>,
+    pub csr_rd_data: Option<u32>,
+}
+
+impl From<GoldenOutputs> for HhExpected {
+    fn from(o: GoldenOutputs) -> HhExpected {
+        HhExpected {
+            in_ready: o.in_ready,
+            res_valid: o.res_valid,
+            res_outcome: o.res_outcome,
+            res_row: o.res_row,
+            res_count: o.res_count,
+            rec_valid: o.rec_valid,
+            rec_data: o.rec_data.map(|w| {
+                assert_eq!(w[5], 0, "a test top's records fit five words");
+                [w[0], w[1], w[2], w[3], w[4]]
+            }),
+            csr_rd_valid: o.csr_rd_valid,
+            csr_rd_data: o.csr_rd_data,
+        }
+    }
+}
+
+/// The golden cycle model with port-shaped outputs.
+pub struct HhGolden(pub HhCycleModel);
+
+impl crate::core_run::GoldenCycle for HhGolden {
+    type Inputs = HhInputs;
+    type Outputs = HhExpected;
+    fn step(&mut self, i: &HhInputs) -> HhExpected {
+        self.0.step(i).into()
+    }
+}
+
+crate::top_outputs! {
+    /// Outputs of a heavy-hitter top during one cycle.
+    pub struct HhOutputs {
+        in_ready: bool,
+        res_valid: bool,
+        res_outcome: u64 [when res_valid],
+        res_row: u64 [when res_valid],
+        res_count: u64 [when res_valid],
+        rec_valid: bool,
+        rec_data: [u32; 5] [when rec_valid],
+        csr_rd_valid: bool,
+        csr_rd_data: u32,
+    }
+    compared with HhExpected;
+    read from HhD1, HhD2, HhD4
+}
+
+crate::core_top! {
+    HhD1, HhD2, HhD4 => HhInputs, u128, HhExpected, HhOutputs;
+    |m, i, garbage| {
+        m.set_reset(i.reset as u64);
+        m.set_in_valid(i.in_valid as u64);
+        m.set_in_key(if i.in_valid { i.in_key } else { *garbage });
+        m.set_rec_ready(i.rec_ready as u64);
+        crate::drive_csr_pins!(m, i);
+    }
+}
+
+/// The configuration of a heavy-hitter top, from hdl's list.
+pub fn top_config(name: &str) -> HhConfig {
+    crate::harness::top_config(name)
+}
+
+/// Keys: a few heavy ones, a tail, and keys that collide with a recent key in one row only.
+struct Traffic {
+    history: [u128; 3],
+    heavy: Vec<u128>,
+    tail: Vec<u128>,
+    hash: golden::common::hash::XorHash,
+    cfg: HhConfig,
+}
+
+impl Traffic {
+    fn new(cfg: &HhConfig, r: &mut impl Rng) -> Traffic {
+        let mask = golden::common::mask128(cfg.key_bits);
+        let heavy = (0..2 * cfg.buckets_per_row()).map(|_| r.gen::<u128>() & mask).collect();
+        let tail = (0..16 * cfg.buckets()).map(|_| r.gen::<u128>() & mask).collect();
+        Traffic { history: [0; 3], heavy, tail, hash: cfg.hash().expect("valid"), cfg: cfg.clone() }
+    }
+    fn next(&mut self, run: &mut crate::blocks::Run) -> u128 {
+        let r = &mut run.rng;
+        let mut collided = None;
+        let key = match r.gen_range(0..100) {
+            0..=11 => self.history[0],
+            12..=21 => self.history[r.gen_range(1..3)],
+            22..=29 => {
+                // A different key sharing one row's bucket with a recent key (searched among the tail).
+                let target = self.cfg.indices(self.hash.eval(self.history[r.gen_range(0..3)]));
+                let row = r.gen_range(0..self.cfg.rows);
+                let start = r.gen_range(0..self.tail.len());
+                let found = (0..self.tail.len())
+                    .map(|k| self.tail[(start + k) % self.tail.len()])
+                    .find(|&k| self.cfg.indices(self.hash.eval(k))[row] == target[row] && !self.history.contains(&k));
+                collided = Some(found.is_some());
+                found.unwrap_or_else(|| r.gen())
+            }
+            30..=64 => self.heavy[(r.gen::<f64>().powi(3) * self.heavy.len() as f64) as usize],
+            65..=94 => self.tail[r.gen_range(0..self.tail.len())],
+            _ => r.gen(),
+        } & golden::common::mask128(self.cfg.key_bits);
+        if let Some(c) = collided {
+            run.count(cov::row_collisions, c as u64);
+        }
+        if key == self.history[0] {
+            run.count(cov::same_key_back, 1);
+        } else if self.history[1..].contains(&key) {
+            run.count(cov::key_2_3_back, 1);
+        }
+        self.history = [key, self.history[0], self.history[1]];
+        key
+    }
+}
+
+/// Settings after a reset: a method, an admission rule, a seed.
+fn settings(r: &mut impl Rng) -> Vec<(u8, u32)> {
+    vec![(CSR_METHOD, r.gen_range(0..2)), (CSR_ADMISSION, r.gen_range(0..2)), (CSR_PRNG_SEED, r.gen())]
+}
+
+/// Runs `cfg.transactions` accepted packets through a heavy-hitter top and compares every cycle.
+pub fn run_top<M>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport
+where
+    M: crate::core_run::CoreTop<Inputs = HhInputs, Garbage = u128, Expected = HhExpected, Outputs = HhOutputs>,
+{
+    let hcfg = top_config(name);
+    let gold = HhGolden(HhCycleModel::new(&hcfg).expect("valid configuration"));
+    let mut cr = CoreRun::new(name, cfg, make(cfg.x_seed), gold, &hcfg.csr_layout());
+    let mut traffic = Traffic::new(&hcfg, &mut cr.run.rng);
+    let mut held = Held::new();
+    let mut stall = Stall::new(2000, 50..3000);
+    let mut mid_reset = MidReset::default();
+    while cr.run.transactions < cfg.transactions {
+        let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
+        let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 300_000);
+        if reset {
+            cr.count(cov::resets, 1);
+            cr.csr.load(settings(&mut cr.run.rng));
+            held.drop_held();
+        } else if cr.run.rng.gen_ratio(1, 30_000) {
+            let v = cr.run.rng.gen_range(0..4);
+            cr.csr.push(CSR_METHOD, v & 1);
+            cr.csr.push(CSR_ADMISSION, v >> 1);
+            cr.count(cov::method_writes, 1);
+        } else if cr.run.rng.gen_ratio(1, 4_000) {
+            // Swap the bank (mostly), then start a walk of the frozen one; a seed rewrite now and then.
+            if cr.run.rng.gen_bool(0.8) {
+                cr.csr.push(CSR_BANK, cr.run.rng.gen_range(0..4));
+            }
+            cr.csr.push(CSR_DUMP, 1);
+            if cr.run.rng.gen_bool(0.2) {
+                cr.csr.push(CSR_PRNG_SEED, cr.run.rng.gen());
+            }
+            cr.count(cov::walks_started, 1);
+        }
+        let r = &mut cr.run.rng;
+        if stall.step(r) {
+            cr.run.count(cov::reader_stalls, 1);
+        }
+        let r = &mut cr.run.rng;
+        let mut i = HhInputs { reset, rec_ready: stall.ready(r, 0.8), ..Default::default() };
+        if !reset && !cr.csr.write_next(&mut i) && r.gen_ratio(1, 20) {
+            cr.csr.random_read(&mut i, r);
+        }
+        let garbage: u128 = r.gen();
+        if held.is_free() && r.gen_bool(0.92) {
+            held.hold(traffic.next(&mut cr.run));
+        }
+        i.in_key = held.get().unwrap_or(0);
+        i.in_valid = held.get().is_some();
+        let cy = cr.step(&i, &garbage);
+        if let (Some(code), Some(count)) = (cy.e.res_outcome, cy.e.res_count) {
+            let what = [cov::rejections, cov::hits, cov::inserts, cov::admissions][code as usize];
+            cr.count(what, 1);
+            cr.count(cov::saturated, (count == hcfg.count_max()) as u64);
+        }
+        if cy.e.rec_valid == Some(true) && i.rec_ready {
+            cr.count(cov::records, 1);
+        }
+        if held.accepted(reset, cy.e.in_ready).is_some() {
+            cr.run.transactions += 1;
+        }
+    }
+    assert_eq!(cr.gold.0.fifo.drops(), 0, "{name}: the walk never drops a record");
+    cr.finish()
+}
+
+pub fn run_hh_d1(cfg: &RunConfig) -> RunReport {
+    run_top("hh_d1", cfg, HhD1::new)
+}
+pub fn run_hh_d2(cfg: &RunConfig) -> RunReport {
+    run_top("hh_d2", cfg, HhD2::new)
+}
+pub fn run_hh_d4(cfg: &RunConfig) -> RunReport {
+    run_top("hh_d4", cfg, HhD4::new)
+}
+
+/// The heavy-hitter runners (demo order).
+pub const ALL: &[crate::blocks::Runner] = &[("hh_d1", run_hh_d1), ("hh_d2", run_hh_d2), ("hh_d4", run_hh_d4)];
