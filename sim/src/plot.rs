@@ -271,7 +271,7 @@ pub fn charts_figure(title: &str, charts: &[Chart], columns: usize) -> Figure {
         s.push(Shape::Rect { x: l, y: t, w: r - l, h: b - t, fill: None, stroke: Some(BLACK) });
         s.push(text(((l + r) / 2.0, b + 32.0), &c.x_label, 11.0, Anchor::Middle));
         s.push(Shape::Text {
-            at: (ox + 14.0, (t + b) / 2.0),
+            at: (ox + 10.0, (t + b) / 2.0),
             text: c.y_label.clone(),
             size: 11.0,
             anchor: Anchor::Middle,

@@ -423,7 +423,7 @@ fn theorem_plot(path: &std::path::Path, rows: &[TheoremResult], orders: usize) -
             .collect();
         i += group.len();
         charts.push(Chart {
-            title: format!("{}: k {}, f {}, ε {}", r.order.name(), r.k, r.f, r.epsilon),
+            title: format!("{}: k {}, f {}, eps {}", r.order.name(), r.k, r.f, r.epsilon),
             x_label: "stored fraction of the k heavy elements".into(),
             y_label: "share of runs (CDF)".into(),
             x_range: (0.0, 1.0),
@@ -436,7 +436,7 @@ fn theorem_plot(path: &std::path::Path, rows: &[TheoremResult], orders: usize) -
             guides: vec![Guide::X(THEOREM_FRACTION), Guide::Y(1.0 - THEOREM_PROBABILITY)],
         });
     }
-    let title = "RAP theorem setting: stored fraction per run (bound holds where a curve is ≤ 0.3 left of 0.65)";
+    let title = "Stored fraction of the k heavies per run (bound holds: curve at most 0.3 left of 0.65)";
     write_figure(path, &charts_figure(title, &charts, orders.min(3))).map_err(|e| format!("--plot {e}"))
 }
 
@@ -459,7 +459,8 @@ fn stream_plot(path: &std::path::Path, rows: &[StreamResult], what: &str) -> Res
             })
             .collect()
     };
-    let are_max = rows.iter().map(|r| r.are).fold(0.0, f64::max).max(0.01);
+    // A round top for the error axis (a multiple of 0.2), so its ticks have short labels.
+    let are_max = (rows.iter().map(|r| r.are).fold(0.0, f64::max) / 0.2).ceil().max(1.0) * 0.2;
     let chart = |title: &str, y: &str, y_range, s| Chart {
         title: title.into(),
         x_label: "memory (buckets requested, log2)".into(),
@@ -474,8 +475,7 @@ fn stream_plot(path: &std::path::Path, rows: &[StreamResult], what: &str) -> Res
         chart("top-k recall", "recall", (0.0, 1.0), series(|r| r.recall)),
         chart("average relative error of the true top-k", "ARE", (0.0, are_max), series(|r| r.are)),
     ];
-    write_figure(path, &charts_figure(&format!("heavy hitters on {what}"), &charts, 2))
-        .map_err(|e| format!("--plot {e}"))
+    write_figure(path, &charts_figure(&format!("heavy hitters: {what}"), &charts, 2)).map_err(|e| format!("--plot {e}"))
 }
 
 impl Experiment for HeavyHitters {
@@ -574,10 +574,7 @@ impl Experiment for HeavyHitters {
                     });
                     println!("{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);
                 } else {
-                    println!(
-                        "{what}; top-{} ; {} seeds from {}; engine {}",
-                        a.k, a.run.seeds, a.run.seed, a.run.engine
-                    );
+                    println!("{what}; top-{}; {} seeds from {}; engine {}", a.k, a.run.seeds, a.run.seed, a.run.engine);
                     print!("{}", stream_table(&rows).text());
                     println!(
                         "(recall: share of the true top-{k} among the {k} largest estimates; precision: share of \
@@ -587,7 +584,14 @@ impl Experiment for HeavyHitters {
                     );
                 }
                 if let Some(path) = &a.plot {
-                    stream_plot(path, &rows, &what)?;
+                    let short = match &setup.source {
+                        StreamSource::Zipf(z) => format!("Zipf alpha {}, {} keys, top-{}", z.alpha, z.distinct, a.k),
+                        StreamSource::Keys { name, .. } => {
+                            let base = std::path::Path::new(name).file_name().map(|f| f.to_string_lossy().to_string());
+                            format!("{}, top-{}", base.unwrap_or_default(), a.k)
+                        }
+                    };
+                    stream_plot(path, &rows, &short)?;
                 }
             }
         }
