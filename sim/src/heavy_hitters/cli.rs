@@ -66,7 +66,8 @@ pub struct HhArgs {
     #[arg(long)]
     order: Option<String>,
     /// Theorem setting: streams per order (1..=1000000) [default: 1000]. Every run draws new keys, a new
-    /// order and a new admission PRNG seed (from --seed + run); all methods see the same streams.
+    /// order and a new admission PRNG seed (from --seed + run); all methods see the same streams. (--seeds
+    /// counts the repetitions of --stream zipf/capture only.)
     #[arg(long)]
     runs: Option<u64>,
     /// Theorem setting: repeat the experiment for several values of one parameter, `epsilon=0.1,0.2,0.4`,
@@ -622,5 +623,17 @@ impl Experiment for HeavyHitters {
         print!("{}", theorem_table(&rows).text());
         println!("(`netmeas run heavy-hitters` runs the full experiment: 1000 runs per order, k = 64, f = 200)");
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_runs_on_golden() {
+        let t = Instant::now();
+        HeavyHitters::demo(3).unwrap();
+        assert!(t.elapsed().as_secs() < 60, "the demo section should take seconds");
     }
 }
