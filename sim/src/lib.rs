@@ -7,6 +7,9 @@
 //!   recovery, multi-bank combination, LDA and LDA+), the §IV parameter formulas and the §V experiments.
 //! - [`fridge`]: the fridge's estimators (correction factors, weighted CDF, inverse-variance combination,
 //!   the |log2| percentile metric) and its §2.4 experiments.
+//! - [`heavy_hitters`]: SpaceSaving, RAP, d-way RAP and PRECISION on the RAP theorem's setting (the share
+//!   of runs storing ≥ 0.65·k of k heavy elements, per arrival order) and top-k metrics on Zipf streams and
+//!   captures; the core runs through an engine function (golden now, the Verilated core later).
 //! - [`traffic`]: where descriptors come from — the synthetic generators of the papers' evaluations and a
 //!   self-contained pcap/pcapng reader that turns real TCP captures into request/response descriptors, each
 //!   with its exact ground truth.
@@ -48,5 +51,6 @@ impl Engine {
 pub mod cli;
 pub mod finecomb;
 pub mod fridge;
+pub mod heavy_hitters;
 pub mod plot;
 pub mod traffic;

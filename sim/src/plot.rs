@@ -1,4 +1,5 @@
-//! Delay-CDF line plots on a logarithmic delay axis (the dissertation's Figure 2.2 style), as SVG or PNG.
+//! Delay-CDF line plots on a logarithmic delay axis (the dissertation's Figure 2.2 style), and grids of line
+//! charts on linear or log2 axes ([`charts_figure`]: the heavy-hitter experiments), as SVG or PNG.
 //!
 //! The figure is described once, as a list of shapes in figure units ([`cdf_figure`]); two small back ends
 //! render it: [`Figure::svg`] writes the shapes as SVG elements, [`Figure::png`] rasterises them (anti-aliased
@@ -159,11 +160,7 @@ pub fn cdf_png(title: &str, curves: &[Curve]) -> Result<Vec<u8>, String> {
 
 /// Writes the CDF figure to `path` in the format its extension names (see [`Format::of_path`]).
 pub fn write_cdf(path: &Path, title: &str, curves: &[Curve]) -> Result<(), String> {
-    let bytes = match Format::of_path(path)? {
-        Format::Svg => cdf_svg(title, curves).into_bytes(),
-        Format::Png => cdf_png(title, curves)?,
-    };
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    write_figure(path, &cdf_figure(title, curves))
 }
 
 /// The CDF at `n` log-spaced delays (enough for a smooth curve at any sample count).
@@ -191,6 +188,139 @@ fn decade_label(e: i64) -> String {
         e if e < 9 => format!("{} ms", 10i64.pow((e - 6) as u32)),
         e => format!("{} s", 10i64.pow((e - 9) as u32)),
     }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Line charts on linear or log2 axes, several to a figure
+
+/// A dashed-looking guide line (drawn thin and dark): a vertical line at an x or a horizontal one at a y.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Guide {
+    X(f64),
+    Y(f64),
+}
+
+/// One series of a chart: a label (the figure's legend lists the first chart's labels) and its points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
+    /// Mark every point with a small square (for sparse series such as a memory sweep).
+    pub markers: bool,
+}
+
+/// A line chart: series on a linear y axis and a linear or log2 x axis, with guide lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+    /// x on a log2 axis (ticks at powers of two); the range must be positive.
+    pub x_log2: bool,
+    pub series: Vec<Series>,
+    pub guides: Vec<Guide>,
+}
+
+const CW: f64 = 380.0;
+const CH: f64 = 270.0;
+const LEGEND_W: f64 = 150.0;
+
+/// `charts` in a grid of `columns` columns under `title`, one legend (the first chart's series labels and
+/// the colours of [`COLORS`], skipping the grey) on the right.
+pub fn charts_figure(title: &str, charts: &[Chart], columns: usize) -> Figure {
+    let columns = columns.clamp(1, charts.len().max(1));
+    let rows = charts.len().div_ceil(columns).max(1);
+    let (width, height) = (columns as f64 * CW + LEGEND_W, 34.0 + rows as f64 * CH);
+    let text = |at: (f64, f64), t: &str, size: f64, anchor: Anchor| Shape::Text {
+        at,
+        text: t.to_string(),
+        size,
+        anchor,
+        vertical: false,
+    };
+    let color = |i: usize| COLORS[1 + i % (COLORS.len() - 1)];
+    let mut s = vec![
+        Shape::Rect { x: 0.0, y: 0.0, w: width, h: height, fill: Some(WHITE), stroke: None },
+        text(((width - LEGEND_W) / 2.0, 20.0), title, 14.0, Anchor::Middle),
+    ];
+    for (n, c) in charts.iter().enumerate() {
+        let (ox, oy) = ((n % columns) as f64 * CW, 34.0 + (n / columns) as f64 * CH);
+        let (l, r, t, b) = (ox + 58.0, ox + CW - 14.0, oy + 24.0, oy + CH - 44.0);
+        let tx = |v: f64| if c.x_log2 { v.max(f64::MIN_POSITIVE).log2() } else { v };
+        let (x0, x1) = (tx(c.x_range.0), tx(c.x_range.1).max(tx(c.x_range.0) + 1e-9));
+        let (y0, y1) = (c.y_range.0, c.y_range.1.max(c.y_range.0 + 1e-9));
+        let x = |v: f64| l + (tx(v).clamp(x0, x1) - x0) / (x1 - x0) * (r - l);
+        let y = |v: f64| b - (v.clamp(y0, y1) - y0) / (y1 - y0) * (b - t);
+        s.push(text(((l + r) / 2.0, oy + 16.0), &c.title, 12.0, Anchor::Middle));
+        let xticks: Vec<f64> = if c.x_log2 {
+            (x0.ceil() as i64..=x1.floor() as i64).map(|e| 2f64.powi(e as i32)).collect()
+        } else {
+            (0..=4).map(|i| c.x_range.0 + (c.x_range.1 - c.x_range.0) * i as f64 / 4.0).collect()
+        };
+        for v in xticks {
+            s.push(Shape::Line { from: (x(v), t), to: (x(v), b), color: GRID, width: 1.0 });
+            s.push(text((x(v), b + 15.0), &tick_label(v), 11.0, Anchor::Middle));
+        }
+        for i in 0..=4 {
+            let v = y0 + (y1 - y0) * i as f64 / 4.0;
+            s.push(Shape::Line { from: (l, y(v)), to: (r, y(v)), color: GRID, width: 1.0 });
+            s.push(text((l - 5.0, y(v) + 4.0), &tick_label(v), 11.0, Anchor::End));
+        }
+        s.push(Shape::Rect { x: l, y: t, w: r - l, h: b - t, fill: None, stroke: Some(BLACK) });
+        s.push(text(((l + r) / 2.0, b + 32.0), &c.x_label, 11.0, Anchor::Middle));
+        s.push(Shape::Text {
+            at: (ox + 10.0, (t + b) / 2.0),
+            text: c.y_label.clone(),
+            size: 11.0,
+            anchor: Anchor::Middle,
+            vertical: true,
+        });
+        for g in &c.guides {
+            let (from, to) = match *g {
+                Guide::X(v) => ((x(v), t), (x(v), b)),
+                Guide::Y(v) => ((l, y(v)), (r, y(v))),
+            };
+            s.push(Shape::Line { from, to, color: Rgb(0x44, 0x44, 0x44), width: 1.0 });
+        }
+        for (i, se) in c.series.iter().enumerate() {
+            let pts: Vec<(f64, f64)> = se.points.iter().map(|&(a, v)| (x(a), y(v))).collect();
+            s.push(Shape::Polyline { points: pts.clone(), color: color(i), width: 2.0 });
+            if se.markers {
+                for (px, py) in pts {
+                    s.push(Shape::Rect { x: px - 2.5, y: py - 2.5, w: 5.0, h: 5.0, fill: Some(color(i)), stroke: None });
+                }
+            }
+        }
+    }
+    if let Some(first) = charts.first() {
+        for (i, se) in first.series.iter().enumerate() {
+            let (lx, ly) = (width - LEGEND_W + 10.0, 60.0 + 18.0 * i as f64);
+            s.push(Shape::Line { from: (lx, ly), to: (lx + 20.0, ly), color: color(i), width: 3.0 });
+            s.push(text((lx + 26.0, ly + 4.0), &se.label, 12.0, Anchor::Start));
+        }
+    }
+    Figure { width, height, shapes: s }
+}
+
+/// A tick's label: an integer without decimals, otherwise up to three significant decimals.
+fn tick_label(v: f64) -> String {
+    if v == v.round() && v.abs() < 1e9 {
+        format!("{}", v as i64)
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// Writes `fig` to `path` in the format its extension names (see [`Format::of_path`]).
+pub fn write_figure(path: &Path, fig: &Figure) -> Result<(), String> {
+    let bytes = match Format::of_path(path)? {
+        Format::Svg => fig.svg().into_bytes(),
+        Format::Png => fig.png()?,
+    };
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 // ---------------------------------------------------------------------------------------------------

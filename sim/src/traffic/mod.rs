@@ -9,6 +9,9 @@
 //!   for multi-fridge experiments.
 //! - [`finecomb`](mod@finecomb): the FineComb paper's §V-A interval traffic — Weibull delays, random loss and
 //!   the deterministic reordering model around sync messages — for a sender and a receiver.
+//! - [`keys`]: key streams for the heavy-hitter core — distinct random keys, i.i.d. Zipf(α), the RAP
+//!   theorem's setting (k heavy elements of frequency f, ε·k·f lights) in several arrival orders, and the
+//!   TCP flows of a capture by 5-tuple.
 //! - [`capture`]: a self-contained reader of classic pcap and pcapng files (no libpcap), yielding frames;
 //!   [`packet`] decodes the link, IP and TCP headers of a frame; [`tcp`] turns TCP segments into
 //!   request/response descriptors ([`TcpMode::DataAck`]: data segment → the ACK that acknowledges exactly
@@ -19,6 +22,7 @@
 
 pub mod capture;
 pub mod finecomb;
+pub mod keys;
 pub mod packet;
 mod rng;
 pub mod synthetic;
