@@ -38,18 +38,6 @@ pub const STATUS_BITS: usize = 288;
 /// Config registers (5 × 32 bits).
 pub const CONFIG_BITS: usize = 160;
 
-/// The status registers in the order the core drives its shell's `status[i]` (placed by the layout).
-const STATUS_ORDER: [&str; 9] = [
-    "packets",
-    "hits",
-    "inserts",
-    "admissions",
-    "rejections",
-    "dump_busy",
-    "records",
-    "record_drops",
-    "record_fifo_level",
-];
 
 /// Config field `name` of the core's own register map.
 fn field<const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CONFIG_BITS, N> {
@@ -259,7 +247,9 @@ hh_core_impl!({
             return Err(ConfigError("HhCore: record_fifo_bits must be at least 3".into()));
         }
         let layout = cfg.csr_layout();
-        let shell = CoreShell::new(layout.clone(), &STATUS_ORDER)?;
+        // The core drives `status[i]` in the register map's own order (golden's `csr_layout`).
+        let names: Vec<&str> = layout.status.iter().map(String::as_str).collect();
+        let shell = CoreShell::new(layout.clone(), &names)?;
         let banks = vec![MultiRmw::new()?, MultiRmw::new()?];
         let admit = AdmitThreshold::new().map_err(ConfigError)?;
         let decide = HhDecide::new().map_err(ConfigError)?;
