@@ -102,11 +102,33 @@ fn capture_flows_run() {
     assert!(rows.iter().all(|r| r["packets"].as_f64() > Some(10.0) && r["recall"].as_f64().is_some()));
 }
 
+/// `--engine rtl` runs the default theorem setting (64 buckets in 2 rows: build hh_d2) on the Verilated core,
+/// which must give exactly golden's stored fractions; a size without a build is a clear error listing the
+/// builds.
 #[test]
-fn rtl_engine_is_a_clear_error() {
-    let o = netmeas(&["run", "heavy-hitters", "--runs", "1", "--engine", "rtl"]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("RTL engine for heavy-hitters: not available in this build"), "{err}");
+fn rtl_engine_runs_the_core_or_says_why_not() {
+    let args = ["run", "heavy-hitters", "--runs", "4", "--method", "dway,precision", "--json"];
+    let no_build = ["run", "heavy-hitters", "--runs", "1", "--engine", "rtl", "--buckets", "256"];
+    if cfg!(feature = "rtl") {
+        let golden = json(&args);
+        let rtl = json(&[&args[..], &["--engine", "rtl"]].concat());
+        let fractions = |v: &serde_json::Value| -> Vec<String> {
+            v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| format!("{} {} {}", r["method"], r["order"], r["stored_fraction"]))
+                .collect()
+        };
+        assert_eq!(fractions(&golden), fractions(&rtl));
+        let o = netmeas(&no_build);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains("no RTL build") && err.contains("hh_d2 (2 × 32 buckets"), "{err}");
+    } else {
+        let o = netmeas(&no_build);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains("without the rtl feature"), "{err}");
+    }
 }
 
 #[test]

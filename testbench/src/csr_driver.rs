@@ -103,6 +103,10 @@ impl CsrDriver {
     pub fn write(&self, i: &mut impl CsrPort, addr: u8, value: u32) {
         i.set_csr(addr, Some(value), false);
     }
+    /// A read of register `addr` now (software polling a status register).
+    pub fn read(&self, i: &mut impl CsrPort, addr: u8) {
+        i.set_csr(addr, None, true);
+    }
     /// A read of a random register: a config or a status register, equally likely.
     pub fn random_read(&self, i: &mut impl CsrPort, r: &mut impl Rng) {
         let addr = if r.gen_bool(0.5) { r.gen_range(0..self.n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..self.n_stat) };

@@ -8,7 +8,7 @@
 //! method and admission rule rewritten mid-traffic; bank swaps and readout walks with a reader that stalls
 //! (the walk waits for FIFO room and never drops); seed rewrites; resets in the middle.
 
-use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::core_run::{CoreRun, CoreTop, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{HhD1, HhD2, HhD4};
 use golden::heavy_hitters::cycle::{
@@ -94,6 +94,10 @@ crate::core_top! {
     }
 }
 
+/// A Verilated heavy-hitter top.
+pub trait HhTop: CoreTop<Inputs = HhInputs, Garbage = u128, Expected = HhExpected, Outputs = HhOutputs> {}
+impl<T> HhTop for T where T: CoreTop<Inputs = HhInputs, Garbage = u128, Expected = HhExpected, Outputs = HhOutputs> {}
+
 /// The configuration of a heavy-hitter top, from hdl's list.
 pub fn top_config(name: &str) -> HhConfig {
     crate::harness::top_config(name)
@@ -155,10 +159,7 @@ fn settings(r: &mut impl Rng) -> Vec<(u8, u32)> {
 }
 
 /// Runs `cfg.transactions` accepted packets through a heavy-hitter top and compares every cycle.
-pub fn run_top<M>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport
-where
-    M: crate::core_run::CoreTop<Inputs = HhInputs, Garbage = u128, Expected = HhExpected, Outputs = HhOutputs>,
-{
+pub fn run_top<M: HhTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
     let hcfg = top_config(name);
     let gold = HhGolden(HhCycleModel::new(&hcfg).expect("valid configuration"));
     let mut cr = CoreRun::new(name, cfg, make(cfg.x_seed), gold, &hcfg.csr_layout());
@@ -233,3 +234,90 @@ pub fn run_hh_d4(cfg: &RunConfig) -> RunReport {
 
 /// The heavy-hitter runners (demo order).
 pub const ALL: &[crate::blocks::Runner] = &[("hh_d1", run_hh_d1), ("hh_d2", run_hh_d2), ("hh_d4", run_hh_d4)];
+
+/// A trace through a heavy-hitter top (what `--engine rtl` runs): the table read out after the stream.
+#[derive(Debug, Clone, Default)]
+pub struct TraceRun {
+    /// The records of the walk after the stream: the bank that took the packets, row by row.
+    pub records: Vec<golden::heavy_hitters::Record>,
+    /// Cycles from the second accepted packet to the last, both included (the input rate once the pipeline
+    /// runs; the first packet waits through the table's reset sweep).
+    pub accept_cycles: u64,
+    /// Cycles of the whole run: settings, stream, walk and drain.
+    pub cycles: u64,
+}
+
+/// Runs `keys` at full rate through top `name` (a packet offered every cycle) with settings `rt`, every cycle
+/// checked against the golden cycle model, then does what the control plane does: swaps the bank, writes
+/// `dump`, polls `dump_busy` and takes the records from `rec_*` (reader always ready) until the walk is over
+/// and the FIFO is empty.
+pub fn run_trace<M: HhTop>(
+    name: &str,
+    rt: &golden::heavy_hitters::HhRuntime,
+    keys: &[u128],
+    make: impl FnOnce(u64) -> M,
+) -> Result<TraceRun, String> {
+    use golden::heavy_hitters::{Record, RecordWord};
+    let hcfg = top_config(name);
+    let layout = hcfg.csr_layout();
+    let busy = layout.status_addr("dump_busy").expect("the register map has dump_busy");
+    let gold = HhGolden(HhCycleModel::new(&hcfg).map_err(|e| e.to_string())?);
+    let mut csr = crate::csr_driver::CsrDriver::new(&layout);
+    csr.load(vec![
+        (CSR_METHOD, rt.method as u32),
+        (CSR_ADMISSION, rt.admission.csr().ok_or("the exact admission rule has no hardware")?),
+        (CSR_PRNG_SEED, rt.seed),
+    ]);
+    let limit = 2 * keys.len() as u64 + 8 * hcfg.buckets() as u64 + 10_000;
+    let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, csr, limit);
+    let mut out = TraceRun::default();
+    let (mut next, mut second_accept) = (0usize, None);
+    // Phases after the stream: 0 streaming, 1 swap and dump queued, 2 polling `dump_busy`, 3 walk over.
+    let (mut phase, mut quiet, mut polled_at) = (0u8, 0u32, 0u64);
+    loop {
+        let now = ts.now();
+        let mut i = HhInputs { reset: now == 0, rec_ready: true, ..Default::default() };
+        if phase == 0 && next >= keys.len() && quiet >= 8 {
+            ts.csr.push(CSR_BANK, 1);
+            ts.csr.push(CSR_DUMP, 1);
+            phase = 1;
+        }
+        let wrote = ts.csr.write_next(&mut i);
+        if phase == 1 && !wrote && ts.csr.is_idle() {
+            // (The walk starts a cycle after the `dump` write: the first poll comes 8 cycles later.)
+            (phase, polled_at) = (2, now);
+        } else if phase == 2 && !wrote && now >= polled_at + 8 {
+            ts.csr.read(&mut i, busy);
+            polled_at = now;
+        }
+        // Packets start once the settings are written and the seed load has landed.
+        let settled = phase == 0 && ts.csr.is_idle() && now > 8;
+        i.in_key = keys.get(next).copied().filter(|_| settled).unwrap_or(0);
+        i.in_valid = settled && next < keys.len();
+        let records = out.records.len();
+        let cy = ts.step(&i, &0, || format!("phase {phase}, {next} of {} keys in, {records} records", keys.len()))?;
+        if cy.o.rec_valid && !i.reset {
+            let mut w = RecordWord::default();
+            w[..5].copy_from_slice(&cy.o.rec_data);
+            out.records.push(Record::unpack(&hcfg, &w));
+        }
+        if phase == 2 && cy.o.csr_rd_valid && now == polled_at + 1 && cy.o.csr_rd_data == 0 {
+            phase = 3;
+        }
+        if i.in_valid && cy.o.in_ready {
+            next += 1;
+            if next >= 2 {
+                out.accept_cycles = cy.c - *second_accept.get_or_insert(cy.c) + 1;
+            }
+        }
+        quiet = if cy.o.res_valid || cy.o.rec_valid || i.in_valid { 0 } else { quiet + 1 };
+        if phase == 3 && quiet >= 8 {
+            out.cycles = ts.now();
+            break;
+        }
+    }
+    if ts.gold.0.fifo.drops() > 0 {
+        return Err(format!("{name}: {} records dropped by the record FIFO", ts.gold.0.fifo.drops()));
+    }
+    Ok(out)
+}

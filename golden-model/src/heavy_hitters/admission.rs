@@ -92,8 +92,19 @@ pub const fn recip_rom_word(f: usize) -> u64 {
 
 /// The whole reciprocal ROM (`2^F` words, address `f`).
 pub fn recip_rom() -> Vec<u64> {
-    (0..1usize << RECIP_FRAC_BITS).map(recip_rom_word).collect()
+    RECIP_ROM.to_vec()
 }
+
+/// The ROM as a table built at compile time (the model looks words up rather than dividing per packet).
+static RECIP_ROM: [u64; 1 << RECIP_FRAC_BITS] = {
+    let mut t = [0; 1 << RECIP_FRAC_BITS];
+    let mut f = 0;
+    while f < t.len() {
+        t[f] = recip_rom_word(f);
+        f += 1;
+    }
+    t
+};
 
 /// `(p, f)` of a nonzero draw: the position of its leading one and the `F` bits below it (zero-padded
 /// when fewer than `F` bits are below).
@@ -109,12 +120,12 @@ pub const fn recip_cell(r: u32) -> (u32, usize) {
 }
 
 /// The reciprocal-table threshold `R[f] >> p` (`2^32` for `r = 0`).
-pub const fn reciprocal_threshold(r: u32) -> u64 {
+pub fn reciprocal_threshold(r: u32) -> u64 {
     if r == 0 {
         return 1 << 32;
     }
     let (p, f) = recip_cell(r);
-    recip_rom_word(f) >> p
+    RECIP_ROM[f] >> p
 }
 
 /// The exact threshold: the number of counts `m` with `(m + 1)·r < 2^32`.

@@ -129,7 +129,11 @@ impl HhConfig {
     }
     /// Bucket indices of a key, row by row, from its index hash value.
     pub fn indices(&self, hash: u64) -> Vec<usize> {
-        (0..self.rows).map(|i| ((hash >> (i * self.addr_bits)) as usize) & (self.buckets_per_row() - 1)).collect()
+        (0..self.rows).map(|row| self.index(hash, row)).collect()
+    }
+    /// Row `row`'s bucket index: its `addr_bits` slice of the hash.
+    pub fn index(&self, hash: u64, row: usize) -> usize {
+        ((hash >> (row * self.addr_bits)) as usize) & (self.buckets_per_row() - 1)
     }
     /// Bits of table memory in the core (two banks of `rows × 2^addr_bits` buckets).
     pub fn memory_bits(&self) -> usize {

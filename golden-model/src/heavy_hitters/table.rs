@@ -19,7 +19,7 @@
 //! ties to the earliest row, and the power-of-two probability ([`Admission::PowerOfTwo`]) are
 //! PRECISION's; with [`Admission::Reciprocal`] it uses the full 1/(m+1).
 
-use super::{Admission, Bucket, HhConfig, HhRuntime, Method, Record};
+use super::{Admission, Bucket, HhConfig, HhRuntime, Method, Record, MAX_ROWS};
 use crate::common::config::ConfigError;
 use crate::common::hash::XorHash;
 use crate::common::mask128;
@@ -138,15 +138,19 @@ impl HhModel {
         self.cfg.indices(self.hash.eval(key & mask128(self.cfg.key_bits)))
     }
 
-    /// One packet.
+    /// One packet (no allocation: the d candidates sit in a fixed array).
     pub fn step(&mut self, key: u128) -> PacketResult {
         let key = key & mask128(self.cfg.key_bits);
         let r = self.prng;
         self.prng = xorshift32(self.prng);
-        let idx = self.indices(key);
+        let (rows, h) = (self.cfg.rows, self.hash.eval(key));
+        let (mut idx, mut old) = ([0usize; MAX_ROWS], [Bucket::default(); MAX_ROWS]);
         let bank = &mut self.banks[self.active];
-        let old: Vec<Bucket> = idx.iter().enumerate().map(|(i, &a)| bank[i][a]).collect();
-        let (write, res) = decide(&self.cfg, self.rt.method, key, self.rt.admission.threshold(r), &old);
+        for row in 0..rows {
+            idx[row] = self.cfg.index(h, row);
+            old[row] = bank[row][idx[row]];
+        }
+        let (write, res) = decide(&self.cfg, self.rt.method, key, self.rt.admission.threshold(r), &old[..rows]);
         if let Some((row, b)) = write {
             bank[row][idx[row]] = b;
         }

@@ -61,13 +61,16 @@ fn declared() -> Vec<(&'static str, HhConfig, Build)> {
     // One row (d-way RAP with d = 1 is a direct-mapped table), 64 buckets, IPv4 5-tuples.
     let (cfg, make) = hh_core!(rows: 1, addr_bits: 6, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
     out.push(("hh_d1", cfg.clone(), build("hh_d1", &cfg, make)));
-    // Two rows of 64 buckets: PRECISION's Tofino shape at a size with collisions everywhere.
-    let (cfg, make) = hh_core!(rows: 2, addr_bits: 6, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
-    out.push(("hh_d2", cfg.clone(), build("hh_d2", &cfg, make)));
+    // Two rows of 32 buckets: PRECISION's Tofino shape at a size with collisions everywhere, and the default
+    // of `netmeas run heavy-hitters` (64 buckets in two rows), so that `--engine rtl` runs it as it is.
+    let (cfg, make) = hh_core!(rows: 2, addr_bits: 5, key_bits: 104, count_bits: 32, record_fifo_bits: 4);
+    let synth = memories(&cfg);
+    out.push(("hh_d2", cfg.clone(), build("hh_d2", &cfg, make).synth("d2", true, synth)));
     // Four rows of 32 buckets, the widest keys (128 bits), 6-bit counts (they saturate at 63), the smallest
     // FIFO.
     let (cfg, make) = hh_core!(rows: 4, addr_bits: 5, key_bits: 128, count_bits: 6, record_fifo_bits: 3);
-    out.push(("hh_d4", cfg.clone(), build("hh_d4", &cfg, make)));
+    let synth = memories(&cfg);
+    out.push(("hh_d4", cfg.clone(), build("hh_d4", &cfg, make).synth("d4", true, synth)));
     out
 }
 

@@ -4,3 +4,5 @@
 pub mod cli;
 pub mod experiment;
 pub mod metrics;
+#[cfg(feature = "rtl")]
+mod rtl;

@@ -31,6 +31,15 @@ fn section<T>(
     rows.iter().map(json).collect::<Vec<Value>>().into()
 }
 
+/// A rate in millions with two decimals ("–" for a golden-only row without a co-simulation).
+fn mega(x: f64) -> String {
+    if x.is_nan() {
+        "–".into()
+    } else {
+        format!("{:.2}", x / 1e6)
+    }
+}
+
 /// Runs `netmeas bench`.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let quiet = args.json;
@@ -175,8 +184,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 vec![
                     g.block.into(),
                     format!("{:.2}", g.golden_tps / 1e6).into(),
-                    format!("{:.2}", g.cosim_tps / 1e6).into(),
-                    format!("{:.2}", g.cosim_cps / 1e6).into(),
+                    mega(g.cosim_tps).into(),
+                    mega(g.cosim_cps).into(),
                     if g.cosim_clean { "yes".into() } else { flagged("no") },
                 ]
             },

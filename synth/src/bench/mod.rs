@@ -17,7 +17,7 @@
 //!
 //!
 //! Each core brings its benchmark traffic and rows in its own file here (`blocks.rs` for the shared blocks,
-//! `fridge.rs`, `finecomb.rs`) as a [`CoreBenches`], and adds one line to [`CORES`]; the driver
+//! `fridge.rs`, `finecomb.rs`, `heavy_hitters.rs`) as a [`CoreBenches`], and adds one line to [`CORES`]; the driver
 //! (`driver.rs`), the C++ loop (`simspeed.rs`) and the tables are shared. Everything but [`BenchArgs`]
 //! needs the `rtl` feature (Verilated models).
 
@@ -33,6 +33,8 @@ mod driver;
 mod finecomb;
 #[cfg(feature = "rtl")]
 mod fridge;
+#[cfg(feature = "rtl")]
+mod heavy_hitters;
 #[cfg(feature = "rtl")]
 mod simspeed;
 
@@ -82,7 +84,7 @@ pub struct CoreBenches {
 
 /// Every core's benchmarks; rows appear in this order.
 #[cfg(feature = "rtl")]
-pub const CORES: &[CoreBenches] = &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES];
+pub const CORES: &[CoreBenches] = &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES, heavy_hitters::BENCHES];
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. Throughput
