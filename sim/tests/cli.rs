@@ -13,7 +13,7 @@ fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
     for method in ["fridge", "multi_fridge", "simple", "expiry"] {
-        for key in ["p50_err", "p95_err", "p99_err", "max_err_5_95", "samples"] {
+        for key in ["p50_err", "p95_err", "p99_err", "max_err_5_95", "ks", "w1_log2", "samples"] {
             assert!(v[method][key].is_number(), "{method}.{key} in {v}");
         }
     }
@@ -21,6 +21,10 @@ fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
         assert!(v["ground_truth"][key].as_f64().unwrap() > 0.0);
     }
     assert!(v["simple"]["max_err_5_95"].as_f64() > v["fridge"]["max_err_5_95"].as_f64());
+    // The biased baseline is farther from the truth by the whole-CDF distances too.
+    for key in ["ks", "w1_log2"] {
+        assert!(v["simple"][key].as_f64() > v["fridge"][key].as_f64(), "{key} in {v}");
+    }
 }
 
 #[test]

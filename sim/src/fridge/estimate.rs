@@ -275,7 +275,8 @@ pub fn from_tally(
     WeightedCdf::new(points)
 }
 
-/// |log2(estimated / true)| of percentile queries (dissertation §2.4).
+/// |log2(estimated / true)| of percentile queries (dissertation §2.4), and two distances between the whole
+/// CDFs that do not jump when one sample moves a percentile across a gap of a clustered distribution.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Errors {
     pub p50_err: f64,
@@ -283,6 +284,48 @@ pub struct Errors {
     pub p99_err: f64,
     /// Maximum over the percentiles 5, 6, …, 95.
     pub max_err_5_95: f64,
+    /// Kolmogorov–Smirnov distance: `sup_x |F̂(x) − F(x)|` (0..1; a share of the distribution's mass).
+    pub ks: f64,
+    /// Wasserstein-1 distance of log2 delay, `∫ |F̂(x) − F(x)| d log2 x`: the mean distance in octaves that
+    /// mass must move to turn the estimate into the truth (the percentile errors averaged over all
+    /// quantiles, `∫₀¹ |log2 Q̂(u) − log2 Q(u)| du`, instead of read at a few).
+    pub w1_log2: f64,
+}
+
+/// `(ks, w1_log2)` of [`Errors`] between two CDFs (step functions at their points; delays below 1 ns
+/// count as 1 ns for the logarithm); `None` if either is empty.
+pub fn distances(est: &WeightedCdf, truth: &WeightedCdf) -> Option<(f64, f64)> {
+    if est.total <= 0.0 || truth.total <= 0.0 {
+        return None;
+    }
+    let (e, t) = (est.points(), truth.points());
+    let (mut i, mut j) = (0, 0);
+    let (mut fe, mut ft) = (0.0f64, 0.0f64);
+    let (mut ks, mut w1) = (0.0f64, 0.0f64);
+    let mut prev: Option<f64> = None;
+    while i < e.len() || j < t.len() {
+        // The next support point of either CDF; both CDFs step there.
+        let x = match (e.get(i), t.get(j)) {
+            (Some(a), Some(b)) => a.0.min(b.0),
+            (Some(a), None) => a.0,
+            (None, Some(b)) => b.0,
+            (None, None) => unreachable!(),
+        };
+        if let Some(p) = prev {
+            w1 += (fe - ft).abs() * (x.max(1.0).log2() - p.max(1.0).log2());
+        }
+        while i < e.len() && e[i].0 == x {
+            fe += e[i].1 / est.total;
+            i += 1;
+        }
+        while j < t.len() && t[j].0 == x {
+            ft += t[j].1 / truth.total;
+            j += 1;
+        }
+        ks = ks.max((fe - ft).abs());
+        prev = Some(x);
+    }
+    Some((ks, w1))
 }
 
 /// The §2.4 metrics of `est` against `truth`; `None` if either is empty.
@@ -295,7 +338,8 @@ pub fn errors(est: &WeightedCdf, truth: &WeightedCdf) -> Option<Errors> {
     for pct in 5..=95 {
         max = max.max(err(pct as f64 / 100.0)?);
     }
-    Some(Errors { p50_err: err(0.5)?, p95_err: err(0.95)?, p99_err: err(0.99)?, max_err_5_95: max })
+    let (ks, w1_log2) = distances(est, truth)?;
+    Some(Errors { p50_err: err(0.5)?, p95_err: err(0.95)?, p99_err: err(0.99)?, max_err_5_95: max, ks, w1_log2 })
 }
 
 #[cfg(test)]
@@ -315,6 +359,47 @@ mod tests {
         let w = WeightedCdf::new(vec![(1.0, 3.0), (10.0, 1.0)]);
         assert_eq!(w.quantile(0.75), Some(1.0));
         assert!((w.cdf(5.0) - 0.75).abs() < 1e-12);
+    }
+
+    /// The distances against independent formulas: for two equal-size unweighted samples W1 is the mean
+    /// |log2| difference of the sorted samples (the quantile form), and KS the largest CDF gap over a fine
+    /// grid evaluated with `cdf`.
+    #[test]
+    fn distances_match_their_independent_formulas() {
+        let mut r = rand::rngs::StdRng::seed_from_u64(5);
+        for _ in 0..50 {
+            let n = r.gen_range(1..200);
+            let mut a: Vec<f64> = (0..n).map(|_| 2f64.powf(r.gen_range(0.0..20.0)).round()).collect();
+            let mut b: Vec<f64> = (0..n).map(|_| 2f64.powf(r.gen_range(0.0..20.0)).round()).collect();
+            let (ea, eb) = (WeightedCdf::unweighted(a.clone()), WeightedCdf::unweighted(b.clone()));
+            let (ks, w1) = distances(&ea, &eb).unwrap();
+            a.sort_by(f64::total_cmp);
+            b.sort_by(f64::total_cmp);
+            let w1_sorted = a.iter().zip(&b).map(|(x, y)| (x.log2() - y.log2()).abs()).sum::<f64>() / n as f64;
+            assert!((w1 - w1_sorted).abs() < 1e-9, "w1 {w1} vs {w1_sorted}");
+            let ks_grid = a.iter().chain(&b).map(|&x| (ea.cdf(x) - eb.cdf(x)).abs()).fold(0.0, f64::max);
+            assert!((ks - ks_grid).abs() < 1e-12, "ks {ks} vs {ks_grid}");
+        }
+        let c = WeightedCdf::unweighted([10.0, 20.0, 40.0]);
+        assert_eq!(distances(&c, &c), Some((0.0, 0.0)));
+        // Every sample one octave up: KS 1/3 (one sample of three between neighbouring points), W1 one octave.
+        let up = WeightedCdf::unweighted([20.0, 40.0, 80.0]);
+        let (ks, w1) = distances(&c, &up).unwrap();
+        assert!((ks - 1.0 / 3.0).abs() < 1e-12 && (w1 - 1.0).abs() < 1e-12, "{ks} {w1}");
+        assert_eq!(distances(&c, &WeightedCdf::default()), None);
+    }
+
+    /// One sample moving across a gap of a two-cluster distribution moves p95 by the gap, but the
+    /// distances by its weight only (what issue 19 saw on the capture).
+    #[test]
+    fn distances_do_not_jump_where_a_percentile_does() {
+        let truth: Vec<f64> = (0..1000).map(|i| if i < 949 { 1000.0 } else { 64_000.0 }).collect();
+        let mut est = truth.clone();
+        est[949] = 1000.0;
+        let (t, e) = (WeightedCdf::unweighted(truth), WeightedCdf::unweighted(est));
+        let err = errors(&e, &t).unwrap();
+        assert!(err.p95_err > 1.0, "p95 falls into the gap: {err:?}");
+        assert!(err.ks <= 0.0011 && err.w1_log2 < 0.01, "{err:?}");
     }
 
     #[test]

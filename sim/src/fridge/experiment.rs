@@ -245,6 +245,8 @@ pub struct ErrorSummary {
     pub p95_err: Option<f64>,
     pub p99_err: Option<f64>,
     pub max_err_5_95: Option<f64>,
+    pub ks: Option<f64>,
+    pub w1_log2: Option<f64>,
 }
 
 /// A method's result over all seeds (JSON shape of `netmeas run fridge --json`): the metrics of the CDF
@@ -255,6 +257,10 @@ pub struct MethodSummary {
     pub p95_err: Option<f64>,
     pub p99_err: Option<f64>,
     pub max_err_5_95: Option<f64>,
+    /// Kolmogorov–Smirnov distance of the combined CDFs ([`Errors::ks`]).
+    pub ks: Option<f64>,
+    /// Wasserstein-1 distance of log2 delay of the combined CDFs, in octaves ([`Errors::w1_log2`]).
+    pub w1_log2: Option<f64>,
     /// Mean over seeds of each seed's own metrics.
     pub per_seed: ErrorSummary,
     /// Mean number of delay samples reported per seed.
@@ -316,11 +322,15 @@ impl Accumulator {
             p95_err: pooled.map(|e| e.p95_err),
             p99_err: pooled.map(|e| e.p99_err),
             max_err_5_95: pooled.map(|e| e.max_err_5_95),
+            ks: pooled.map(|e| e.ks),
+            w1_log2: pooled.map(|e| e.w1_log2),
             per_seed: ErrorSummary {
                 p50_err: mean(|e| e.p50_err),
                 p95_err: mean(|e| e.p95_err),
                 p99_err: mean(|e| e.p99_err),
                 max_err_5_95: mean(|e| e.max_err_5_95),
+                ks: mean(|e| e.ks),
+                w1_log2: mean(|e| e.w1_log2),
             },
             samples: self.rows.iter().map(|r| r.1 as f64).sum::<f64>() / self.rows.len().max(1) as f64,
             p: self.rows.last().map(|r| r.2.clone()).unwrap_or_default(),

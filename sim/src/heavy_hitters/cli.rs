@@ -34,11 +34,11 @@ pub struct HhArgs {
     /// --order, --runs streams per order, memory k buckets; reports per method and order the share of runs
     /// storing ≥ 0.65·k heavy elements at the end (the theorem: ≥ 0.7 for RAP) and quantiles of the stored
     /// fraction. `zipf`: i.i.d. Zipf(--alpha) over --distinct keys, --packets per seed. `capture`: the TCP
-    /// packets of --file (pcap/pcapng, not gzip) keyed by 5-tuple. Both report top-k recall, precision and
+    /// packets of --file (pcap/pcapng, plain or .gz) keyed by 5-tuple. Both report top-k recall, precision and
     /// the average relative error of the true top-k's counts per method and memory size.
     #[arg(long, value_parser = ["theorem", "zipf", "capture"])]
     stream: Option<String>,
-    /// Capture file of --stream capture (classic pcap or pcapng; decompress .gz files first).
+    /// Capture file of --stream capture (classic pcap or pcapng, plain or gzip-compressed).
     #[arg(long)]
     file: Option<PathBuf>,
     /// Theorem setting: the number of heavy elements k (memory defaults to k buckets). Zipf/capture: the k

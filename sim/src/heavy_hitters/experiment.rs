@@ -9,8 +9,10 @@
 //!   two; rounding down never gives the hardware more memory than the references). The table says how many
 //!   buckets each method really had.
 //! - **Engines** ([`EngineFn`]): the core runs through a function that takes the configuration, run-time
-//!   settings and the key stream and returns the final table (the active bank's records), so the Verilated
-//!   core plugs in beside [`golden_engine`]. SpaceSaving and RAP have no hardware and always run on golden.
+//!   settings and the key stream and returns the final table (the active bank's records): [`golden_engine`],
+//!   or the Verilated core (`rtl.rs`, `--engine rtl`: the build with the same rows and buckets per row, its
+//!   table read out through the walk and checked against golden). SpaceSaving and RAP have no hardware and
+//!   always run on golden.
 //! - **Theorem runs**: every run draws a new stream (new keys, new order) and seeds the admission PRNG from
 //!   the run's seed; all methods see the same stream (paired comparison). The stored fraction is the share
 //!   of the k heavy elements that hold a bucket at the end of the stream; `theorem_probability` is the share

@@ -14,6 +14,9 @@
 //! magic, a packet on an undeclared interface — is a [`TraceError::Malformed`] naming the byte offset of the
 //! offending structure. Nothing in a file can make it panic or allocate more than [`MAX_RECORD`] bytes.
 //! A file that ends exactly between two records is complete, not truncated.
+//!
+//! [`open`] also reads gzip-compressed captures (`.pcap.gz`, recognised by the gzip magic, not the name)
+//! through `flate2`, streaming; offsets in errors are then offsets in the decompressed capture.
 
 use super::TraceError;
 use std::fs::File;
@@ -114,10 +117,22 @@ pub struct CaptureReader<R: Read> {
     frames: u64,
 }
 
-/// Open a capture file for reading (format detected from its first bytes).
-pub fn open(path: impl AsRef<Path>) -> Result<CaptureReader<BufReader<File>>, TraceError> {
+/// A capture file's bytes: plain, or decompressed on the fly.
+pub type CaptureSource = Box<dyn Read + Send>;
+
+/// Open a capture file for reading (format detected from its first bytes; gzip-compressed files are
+/// decompressed while reading).
+pub fn open(path: impl AsRef<Path>) -> Result<CaptureReader<CaptureSource>, TraceError> {
+    use std::io::BufRead;
     let f = File::open(path.as_ref()).map_err(|source| TraceError::Io { offset: 0, source })?;
-    CaptureReader::new(BufReader::with_capacity(1 << 16, f))
+    let mut f = BufReader::with_capacity(1 << 16, f);
+    let gzip = f.fill_buf().map_err(|source| TraceError::Io { offset: 0, source })?.starts_with(&[0x1f, 0x8b]);
+    let src: CaptureSource = if gzip {
+        Box::new(BufReader::with_capacity(1 << 16, flate2::bufread::MultiGzDecoder::new(f)))
+    } else {
+        Box::new(f)
+    };
+    CaptureReader::new(src)
 }
 
 fn u16_at(b: &[u8], at: usize, be: bool) -> u16 {

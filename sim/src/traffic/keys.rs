@@ -325,17 +325,9 @@ pub fn five_tuple_key(addrs: Addrs, src_port: u16, dst_port: u16, proto: u8) -> 
 }
 
 /// The key stream of a capture: one key per TCP segment (its 5-tuple, [`five_tuple_key`], masked to
-/// `key_bits`), in file order. A gzip-compressed file is refused with a hint (the reader takes plain
-/// pcap/pcapng).
+/// `key_bits`), in file order (pcap or pcapng, plain or gzip-compressed).
 pub fn capture_flow_keys(path: &Path, key_bits: usize) -> Result<(Vec<u128>, FlowStats), String> {
     let name = path.display();
-    let mut magic = [0u8; 2];
-    if let Ok(mut f) = std::fs::File::open(path) {
-        use std::io::Read;
-        if f.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b] {
-            return Err(format!("{name}: gzip-compressed; decompress it first (gunzip -k {name})"));
-        }
-    }
     let mut reader = capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let (mask, mut stats, mut keys) = (key_mask(key_bits), FlowStats::default(), Vec::new());
     while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {

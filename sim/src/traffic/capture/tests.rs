@@ -269,3 +269,45 @@ fn timestamp_conversion() {
     assert_eq!(to_ns(0, TsResol::Dec(6), -1), None);
     assert_eq!(to_ns(u64::MAX, TsResol::Dec(0), 0), None);
 }
+
+/// `open` reads a gzip-compressed capture (written here with flate2, in two gzip members as `cat a.gz b.gz`
+/// makes) frame for frame as the plain file; a corrupt gzip stream is an error, not a panic.
+#[test]
+fn gzip_captures_read_like_plain_ones() {
+    use flate2::{write::GzEncoder, Compression};
+    use std::io::Write;
+    let plain_path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lo_eth.pcapng");
+    let plain = std::fs::read(plain_path).unwrap();
+    let dir = std::env::temp_dir().join(format!("netmeas-gzip-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gz = dir.join("lo_eth.pcapng.gz");
+    let mut bytes = Vec::new();
+    for part in [&plain[..plain.len() / 2], &plain[plain.len() / 2..]] {
+        let mut e = GzEncoder::new(Vec::new(), Compression::default());
+        e.write_all(part).unwrap();
+        bytes.extend(e.finish().unwrap());
+    }
+    std::fs::write(&gz, &bytes).unwrap();
+    let read_all = |p: &Path| -> Vec<Summary> {
+        let mut r = open(p).unwrap();
+        let mut v = Vec::new();
+        while let Some(f) = r.next_frame().unwrap() {
+            v.push((f.number, f.link_type, f.timestamp_ns, f.orig_len, f.data.to_vec()));
+        }
+        v
+    };
+    let (a, b) = (read_all(Path::new(plain_path)), read_all(&gz));
+    assert!(a.len() > 10 && a == b, "{} plain frames, {} from gzip", a.len(), b.len());
+    bytes.truncate(bytes.len() / 3);
+    std::fs::write(&gz, &bytes).unwrap();
+    let mut r = open(&gz).unwrap();
+    let err = loop {
+        match r.next_frame() {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("a truncated gzip stream must not read as a complete capture"),
+            Err(e) => break e,
+        }
+    };
+    assert!(!err.to_string().is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}
