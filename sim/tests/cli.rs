@@ -162,3 +162,13 @@ fn verilog_writes_register_maps_as_markdown_c_and_manifest() {
         }
     }
 }
+
+/// Every documented `--memory` works: at the top of the range (65536) the doubled-memory expiry row, which
+/// would need 2^17 entries, is left out (JSON null) instead of failing the run.
+#[test]
+fn run_fridge_at_the_largest_documented_memory() {
+    let o = netmeas(&["run", "fridge", "--memory", "65536", "--samples", "5000", "--seeds", "1", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert!(v["expiry_2x_memory"].is_null() && v["fridge"]["max_err_5_95"].is_number(), "{v}");
+}
