@@ -10,7 +10,7 @@
 
 use crate::core_run::{CoreRun, CoreTop, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{HhD1, HhD2, HhD4};
+use crate::models::{HhD1, HhD2, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
 use golden::heavy_hitters::cycle::{
     HhCycleModel, HhInputs, HhOutputs as GoldenOutputs, CSR_ADMISSION, CSR_BANK, CSR_DUMP, CSR_METHOD, CSR_PRNG_SEED,
 };
@@ -80,11 +80,11 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with HhExpected;
-    read from HhD1, HhD2, HhD4
+    read from HhD1, HhD2, HhD4, HhD2MutAdmit, HhD2MutTies, HhD2MutFwd
 }
 
 crate::core_top! {
-    HhD1, HhD2, HhD4 => HhInputs, u128, HhExpected, HhOutputs;
+    HhD1, HhD2, HhD4, HhD2MutAdmit, HhD2MutTies, HhD2MutFwd => HhInputs, u128, HhExpected, HhOutputs;
     |m, i, garbage| {
         m.set_reset(i.reset as u64);
         m.set_in_valid(i.in_valid as u64);
@@ -231,6 +231,14 @@ pub fn run_hh_d2(cfg: &RunConfig) -> RunReport {
 pub fn run_hh_d4(cfg: &RunConfig) -> RunReport {
     run_top("hh_d4", cfg, HhD4::new)
 }
+
+/// The test-only mutants of `hh_d2` (`hdl::heavy_hitters::builds::MUTANTS`), each run against golden's
+/// hh_d2 behaviour: the co-simulation must fail on every one.
+pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
+    ("hh_d2_mut_admit", |c| run_top("hh_d2_mut_admit", c, HhD2MutAdmit::new)),
+    ("hh_d2_mut_ties", |c| run_top("hh_d2_mut_ties", c, HhD2MutTies::new)),
+    ("hh_d2_mut_fwd", |c| run_top("hh_d2_mut_fwd", c, HhD2MutFwd::new)),
+];
 
 /// The heavy-hitter runners (demo order).
 pub const ALL: &[crate::blocks::Runner] = &[("hh_d1", run_hh_d1), ("hh_d2", run_hh_d2), ("hh_d4", run_hh_d4)];

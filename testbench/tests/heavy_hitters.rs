@@ -46,3 +46,16 @@ fn heavy_hitters_four_rows_wide_keys_saturating_counts_match_golden() {
         &[cov::saturated],
     );
 }
+
+/// The heavy-hitter test is not vacuous: each of the mutants of hh_d2 — admission probability off by
+/// one (`count ≤ T`), the minimum's ties to the wrong row, row 0 without distance-2 forwarding — must fail
+/// against golden, on the result port (where the decision shows first).
+#[test]
+fn heavy_hitters_mutants_are_caught() {
+    for (name, run) in heavy_hitters::MUTANT_RUNNERS {
+        let r = run(&RunConfig::for_test("heavy_hitters_mutants_are_caught", 200_000));
+        let first = r.scoreboard.first.clone().unwrap_or_else(|| panic!("mutant {name} passed the test"));
+        eprintln!("[heavy_hitters_mutants_are_caught] {name} caught as expected: {}", r.scoreboard);
+        assert!(first.signal.starts_with("res_") || first.signal.starts_with("rec_"), "{name}: {}", r.scoreboard);
+    }
+}

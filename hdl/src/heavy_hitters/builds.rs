@@ -2,13 +2,19 @@
 //! independent parameters written once — [`hh_core!`] builds both the [`HhConfig`] and the `HhCore` type,
 //! the derived generics computed by golden's `const fn`s ([`golden::heavy_hitters::sizes`]).
 
+use super::Mutant;
 use crate::registry::{Build, MemoryNeed};
 use golden::heavy_hitters::{sizes, HhConfig, ROW_BITS};
 
 /// `(configuration, constructor)` of a heavy-hitter core from its independent parameters.
 macro_rules! hh_core {
     (rows: $d:literal, addr_bits: $a:literal, key_bits: $k:literal, count_bits: $c:literal,
-     record_fifo_bits: $f:literal) => {{
+     record_fifo_bits: $f:literal) => {
+        hh_core!(rows: $d, addr_bits: $a, key_bits: $k, count_bits: $c, record_fifo_bits: $f,
+                 mutant: $crate::heavy_hitters::Mutant::None)
+    };
+    (rows: $d:literal, addr_bits: $a:literal, key_bits: $k:literal, count_bits: $c:literal,
+     record_fifo_bits: $f:literal, mutant: $m:expr) => {{
         let cfg = HhConfig { rows: $d, addr_bits: $a, key_bits: $k, count_bits: $c, record_fifo_bits: $f };
         let c = cfg.clone();
         let make = move || {
@@ -24,7 +30,7 @@ macro_rules! hh_core {
                 { sizes::record_bits($k, $c, $a) },
                 $f,
                 { $f + 1 },
-            >::new(&c)
+            >::with_mutant(&c, $m)
         };
         (cfg, make)
     }};
@@ -71,8 +77,22 @@ fn declared() -> Vec<(&'static str, HhConfig, Build)> {
     let (cfg, make) = hh_core!(rows: 4, addr_bits: 5, key_bits: 128, count_bits: 6, record_fifo_bits: 3);
     let synth = memories(&cfg);
     out.push(("hh_d4", cfg.clone(), build("hh_d4", &cfg, make).synth("d4", true, synth)));
+    // The mutants, each a test-only copy of hh_d2 that the co-simulation must catch.
+    for (name, mutant, what) in MUTANTS {
+        let (cfg, make) = hh_core!(rows: 2, addr_bits: 5, key_bits: 104, count_bits: 32, record_fifo_bits: 4,
+                                   mutant: mutant);
+        let b = Build::new(name, format!("hh_d2 with a deliberate mistake (test-only): {what}"), &cfg, make);
+        out.push((name, cfg.clone(), b.csr(cfg.csr_layout()).test_only()));
+    }
     out
 }
+
+/// The test-only mutants of `hh_d2`: build name, mistake, what it is.
+pub const MUTANTS: [(&str, Mutant, &str); 3] = [
+    ("hh_d2_mut_admit", Mutant::AdmitLe, "admission at count <= T (probability off by one)"),
+    ("hh_d2_mut_ties", Mutant::TiesHigh, "minimum ties to the highest row"),
+    ("hh_d2_mut_fwd", Mutant::Row0NoDist2, "row 0 without distance-2 forwarding"),
+];
 
 /// The co-simulated builds as `(name, configuration)`.
 pub fn configs() -> Vec<(&'static str, HhConfig)> {

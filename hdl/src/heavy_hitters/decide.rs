@@ -10,6 +10,7 @@
 //!   the key's count afterwards.
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
+use super::Mutant;
 use crate::declare_block;
 use golden::heavy_hitters::admission::THRESHOLD_BITS;
 use rust_hdl::prelude::*;
@@ -18,7 +19,7 @@ declare_block! {
     /// See the [module docs](self).
     #[derive(LogicBlock)]
     pub struct HhDecide<const K: usize, const C: usize, const D: usize, const W: usize, const DW: usize>
-    fn build() {
+    fn build(mutant: Mutant) {
         pub old: Signal<In, Bits<DW>>,
         pub key: Signal<In, Bits<K>>,
         pub threshold: Signal<In, Bits<THRESHOLD_BITS>>,
@@ -59,16 +60,26 @@ declare_block! {
         code_hit: Constant<Bits<2>> = constant(1),
         code_insert: Constant<Bits<2>> = constant(2),
         code_admit: Constant<Bits<2>> = constant(3),
+        /// Test-only mutants (false in every production build, folded away): admission at `count ≤ T`,
+        /// minimum ties to the highest row.
+        mut_admit_le: Constant<bool> = Constant::new(mutant == Mutant::AdmitLe),
+        mut_ties_high: Constant<bool> = Constant::new(mutant == Mutant::TiesHigh),
+        /// Reads the tie mutant's flag where one row leaves no ties to break (D = 1), for the lint.
+        unused_mutant: Signal<Local, bool>,
         _d: usize = D,
     }
 }
 
 impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: usize> HhDecide<K, C, D, W, DW> {
     pub fn new() -> Result<Self, String> {
+        Self::with_mutant(Mutant::None)
+    }
+    /// Test-only: a deliberately wrong decision (see [`Mutant`]).
+    pub fn with_mutant(mutant: Mutant) -> Result<Self, String> {
         if W != K + C || DW != D * W || D == 0 || D > 4 || C > 32 {
             return Err(format!("HhDecide<K={K}, C={C}, D={D}, W={W}, DW={DW}>: needs W = K + C, DW = D·W, D ≤ 4"));
         }
-        Ok(Self::build())
+        Ok(Self::build(mutant))
     }
 }
 
@@ -107,14 +118,19 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
                 self.sel_empty.next = self.old_count[i].out.val() == self.zero_c.val();
                 self.sel_inc.next = self.inc[i].val();
             }
-            self.admit.next = self.admit.val() || (self.zx_count[i].out.val() < self.threshold.val());
+            self.admit.next = self.admit.val()
+                || (self.zx_count[i].out.val() < self.threshold.val())
+                || (self.mut_admit_le.val() && (self.zx_count[i].out.val() == self.threshold.val()));
         }
         // The minimum, ties to the lowest row.
+        self.unused_mutant.next = self.mut_ties_high.val();
         self.min_count.next = self.old_count[0].out.val();
         self.min_row.next = self.row_ids[0].val();
         self.min_inc.next = self.inc[0].val();
         for i in 1..self._d {
-            if self.old_count[i].out.val() < self.min_count.val() {
+            if (self.old_count[i].out.val() < self.min_count.val())
+                || (self.mut_ties_high.val() && (self.old_count[i].out.val() == self.min_count.val()))
+            {
                 self.min_count.next = self.old_count[i].out.val();
                 self.min_row.next = self.row_ids[i].val();
                 self.min_inc.next = self.inc[i].val();

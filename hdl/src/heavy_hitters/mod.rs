@@ -39,6 +39,20 @@ pub const STATUS_BITS: usize = 288;
 pub const CONFIG_BITS: usize = 160;
 
 
+/// A deliberate design mistake, for test-only builds that prove the co-simulation catches it (the issue's
+/// mutants). Production builds are [`Mutant::None`]; the flags are generation-time constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mutant {
+    #[default]
+    None,
+    /// Admission probability off by one: admit when `count ≤ T` instead of `count < T`.
+    AdmitLe,
+    /// The minimum over the wrong set of rows on ties: the highest row instead of the lowest.
+    TiesHigh,
+    /// Forwarding dropped: row 0 of both banks without the distance-2 path.
+    Row0NoDist2,
+}
+
 /// Config field `name` of the core's own register map.
 fn field<const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CONFIG_BITS, N> {
     cfg_field(layout, name).expect("the core's own register map")
@@ -224,6 +238,11 @@ macro_rules! hh_core_impl {
 
 hh_core_impl!({
     pub fn new(cfg: &HhConfig) -> Result<Self, ConfigError> {
+        Self::with_mutant(cfg, Mutant::None)
+    }
+    /// Test-only: the core with a deliberate mistake (see [`Mutant`]).
+    pub fn with_mutant(cfg: &HhConfig, mutant: Mutant) -> Result<Self, ConfigError> {
+        use crate::common::rmw::FORWARD_ALL;
         cfg.check()?;
         let expect = [
             ("K", K, cfg.key_bits),
@@ -250,9 +269,13 @@ hh_core_impl!({
         // The core drives `status[i]` in the register map's own order (golden's `csr_layout`).
         let names: Vec<&str> = layout.status.iter().map(String::as_str).collect();
         let shell = CoreShell::new(layout.clone(), &names)?;
-        let banks = vec![MultiRmw::new()?, MultiRmw::new()?];
+        let mut forward = vec![FORWARD_ALL; D];
+        if mutant == Mutant::Row0NoDist2 {
+            forward[0] &= !0b010;
+        }
+        let banks = vec![MultiRmw::with_forwarding(&forward)?, MultiRmw::with_forwarding(&forward)?];
         let admit = AdmitThreshold::new().map_err(ConfigError)?;
-        let decide = HhDecide::new().map_err(ConfigError)?;
+        let decide = HhDecide::with_mutant(mutant).map_err(ConfigError)?;
         Ok(Self::build(cfg, &layout, shell, HashUnit::new(index_hash(cfg))?, admit, banks, decide))
     }
     pub fn config(&self) -> &HhConfig {
