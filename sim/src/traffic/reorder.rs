@@ -2,7 +2,10 @@
 //! and the data segments of a real capture (plain or gzip-compressed pcap/pcapng).
 //!
 //! ## Synthetic ([`synthetic_reorder`])
-//! `prefixes` destination /24 prefixes `10.p.q.0/24`; the slides' violins show what the generator must
+//! `prefixes` distinct random destination /24 prefixes (random rather than consecutive: the index hash is
+//! linear over GF(2), and consecutive prefix numbers vary in only ⌈log2 prefixes⌉ bits, so a linear map onto
+//! about as many index bits is rank-deficient with probability ≈ 0.4 and leaves half the buckets unused —
+//! measured: 1000 consecutive /24s fill 128 of 512 buckets); the slides' violins show what the generator must
 //! reproduce:
 //! - **Prefix sizes over orders of magnitude**: each prefix's packet budget is log-uniform in
 //!   `[min_packets, max_packets]` (default 10..10 000: three orders of magnitude).
@@ -122,8 +125,13 @@ pub fn synthetic_reorder(p: &ReorderParams, seed: u64) -> Result<ReorderTrace, S
     let log_uniform = |rng: &mut SplitMix64, lo: f64, hi: f64| (lo.ln() + rng.next_f64() * (hi.ln() - lo.ln())).exp();
     let mut timed: Vec<(u64, Descriptor)> = Vec::new();
     let mut rates = Vec::with_capacity(p.prefixes);
-    for g in 0..p.prefixes {
-        let base = 0x0A00_0000u32 | (g as u32) << 8;
+    let mut bases = std::collections::HashSet::new();
+    while bases.len() < p.prefixes {
+        let base = (rng.next_u64() >> 40) as u32 & 0x00FF_FFFF;
+        if !bases.insert(base) {
+            continue;
+        }
+        let base = base << 8;
         let heavy = rng.next_f64() < p.heavy_share;
         let rate = if heavy {
             p.heavy_rate.0 + rng.next_f64() * (p.heavy_rate.1 - p.heavy_rate.0)
@@ -240,15 +248,18 @@ mod tests {
         }
         let sizes: Vec<u64> = per.values().map(|x| x.0).collect();
         assert!(sizes.iter().max().unwrap() / sizes.iter().min().unwrap() >= 20, "sizes span orders of magnitude");
+        // Clean prefixes together stay below their rate bound (single small ones may not: per-flow noise).
+        let (mut n_clean, mut o_clean) = (0, 0);
         for &(g, r) in &a.rates {
             let (n, o) = per[&g];
             if r == 0.0 {
                 assert_eq!(o, 0);
             }
-            if r < 0.002 && n > 100 {
-                assert!((o as f64) < 0.01 * n as f64, "clean prefix {g:x}: {o}/{n}");
+            if r < 0.002 {
+                (n_clean, o_clean) = (n_clean + n, o_clean + o);
             }
         }
+        assert!((o_clean as f64) < 0.002 * n_clean as f64, "clean prefixes: {o_clean}/{n_clean}");
         let heavy = a.rates.iter().filter(|x| x.1 >= 0.02).map(|x| per[&x.0]).filter(|x| x.0 > 1000);
         assert!(heavy.clone().count() > 0 && heavy.clone().all(|(_, o)| o > 0));
     }
