@@ -4,7 +4,7 @@
 use super::experiment::{run, ReMethod, ReResult, Setup, Source, TruthSummary};
 use super::metrics::is_capture_a;
 use super::tally::Thresholds;
-use crate::cli::{seed_bar, Experiment, RunArgs};
+use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
 use crate::plot::{charts_figure, write_figure, Chart, Guide, Series};
 use crate::traffic::reorder::{capture_descriptors, ReorderParams};
 use crate::Engine;
@@ -79,12 +79,6 @@ pub struct ReArgs {
     /// Write the recall-versus-memory figure (and false reports), FILE.svg or FILE.png.
     #[arg(long)]
     plot: Option<PathBuf>,
-}
-
-fn parse_list<T>(flag: &str, s: &str, one: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
-    s.split(',')
-        .map(|x| one(x.trim()).ok_or_else(|| format!("--{flag} {s}: `{}` is not a valid value", x.trim())))
-        .collect()
 }
 
 impl ReArgs {
