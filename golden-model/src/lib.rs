@@ -13,3 +13,4 @@ pub mod common;
 pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
+pub mod reordering;

@@ -80,3 +80,16 @@ pub fn seed_bar(seeds: u64, show: bool, template: &str) -> ProgressBar {
     bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
     bar
 }
+
+/// A comma-separated option value, each item parsed by `one` (`--{flag} {s}: ... is not a valid value`, or
+/// `empty list`).
+pub fn parse_list<T>(flag: &str, s: &str, one: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+    let v: Vec<T> = s
+        .split(',')
+        .map(|x| one(x.trim()).ok_or_else(|| format!("--{flag} {s}: `{}` is not a valid value", x.trim())))
+        .collect::<Result<_, _>>()?;
+    if v.is_empty() {
+        return Err(format!("--{flag}: empty list"));
+    }
+    Ok(v)
+}

@@ -52,5 +52,6 @@ pub mod cli;
 pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
+pub mod reordering;
 pub mod plot;
 pub mod traffic;

@@ -7,8 +7,12 @@ use std::process::ExitCode;
 
 /// The cores with an experiment (`netmeas run <core>`, a section of `netmeas demo`): a new core adds one
 /// line here and its own folder in sim/src.
-const CORES: &[&dyn CoreCli] =
-    &[&sim::fridge::cli::Fridge, &sim::finecomb::cli::Finecomb, &sim::heavy_hitters::cli::HeavyHitters];
+const CORES: &[&dyn CoreCli] = &[
+    &sim::fridge::cli::Fridge,
+    &sim::finecomb::cli::Finecomb,
+    &sim::heavy_hitters::cli::HeavyHitters,
+    &sim::reordering::cli::Reordering,
+];
 
 #[derive(Parser)]
 #[command(

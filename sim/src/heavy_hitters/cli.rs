@@ -6,7 +6,7 @@ use super::experiment::{
     THEOREM_FRACTION, THEOREM_PROBABILITY,
 };
 use super::metrics::cdf_steps;
-use crate::cli::{seed_bar, Experiment, RunArgs};
+use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
 use crate::plot::{charts_figure, write_figure, Chart, Guide, Series};
 use crate::traffic::keys::{capture_flow_keys, Order, TheoremParams, ZipfParams};
 use crate::Engine;
@@ -123,17 +123,6 @@ pub struct HhArgs {
 enum Mode {
     Theorem { points: Vec<(TheoremParams, Option<usize>)>, orders: Vec<Order>, runs: u64 },
     Stream { source: StreamSource, buckets: Vec<usize> },
-}
-
-fn parse_list<T>(flag: &str, s: &str, one: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
-    let v: Vec<T> = s
-        .split(',')
-        .map(|x| one(x.trim()).ok_or_else(|| format!("--{flag} {s}: `{}` is not a valid value", x.trim())))
-        .collect::<Result<_, _>>()?;
-    if v.is_empty() {
-        return Err(format!("--{flag}: empty list"));
-    }
-    Ok(v)
 }
 
 impl HhArgs {

@@ -12,6 +12,9 @@
 //! - [`keys`]: key streams for the heavy-hitter core — distinct random keys, i.i.d. Zipf(α), the RAP
 //!   theorem's setting (k heavy elements of frequency f, ε·k·f lights) in several arrival orders, and the
 //!   TCP flows of a capture by 5-tuple.
+//! - [`reorder`]: the reordering core's traffic — a synthetic generator (prefix sizes over orders of
+//!   magnitude, heavy-tailed flows, reordering a property of the prefix's paths) and the data segments of a
+//!   capture (gzip decompressed on the fly).
 //! - [`capture`]: a self-contained reader of classic pcap and pcapng files (no libpcap), yielding frames;
 //!   [`packet`] decodes the link, IP and TCP headers of a frame; [`tcp`] turns TCP segments into
 //!   request/response descriptors ([`TcpMode::DataAck`]: data segment → the ACK that acknowledges exactly
@@ -24,6 +27,7 @@ pub mod capture;
 pub mod finecomb;
 pub mod keys;
 pub mod packet;
+pub mod reorder;
 mod rng;
 pub mod synthetic;
 pub mod tcp;
