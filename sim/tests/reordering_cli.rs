@@ -21,7 +21,7 @@ fn error(args: &[&str]) -> String {
     e
 }
 
-const CAPTURE_A: &str = "/work/shared/captures/multipath-tcp-A.pcap.gz";
+const CAPTURE_A: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/captures/multipath-tcp-A.pcap.gz");
 
 #[test]
 fn synthetic_json_has_a_row_per_method_and_memory() {

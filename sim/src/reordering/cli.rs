@@ -21,8 +21,8 @@ pub struct ReArgs {
     /// `synthetic` (a new trace per seed: --prefixes destination /24s of log-uniform size 10..10000 data
     /// packets, Pareto flow sizes, 10 % of prefixes on reordering paths, parallel paths per prefix, elephants
     /// less reordered; see traffic::reorder) or a capture FILE (pcap/pcapng, .gz read directly; every IPv4 TCP
-    /// segment, prefix of the destination). /work/shared/captures/multipath-tcp-A.pcap.gz is also scored
-    /// against its README's path groups.
+    /// segment, prefix of the destination). ../shared/captures/multipath-tcp-A.pcap.gz (recognised by its
+    /// file name) is also scored against its README's path groups.
     #[arg(long, default_value = "synthetic")]
     trace: String,
     /// Synthetic: number of prefixes.

@@ -37,7 +37,7 @@
 //! - False reports are mostly prefixes of true fraction just ≤ ε whose samples came out above ε (the per-flow
 //!   rates of clean prefixes reach 0.02); α only removes the small ones.
 //!
-//! Capture A (`netmeas run reordering --trace /work/shared/captures/multipath-tcp-A.pcap.gz --seeds 2
+//! Capture A (`netmeas run reordering --trace ../shared/captures/multipath-tcp-A.pcap.gz --seeds 2
 //! --memory 16,64,256`, 0.4 s): the exact truth reproduces the README (127.3.1.0/24 1522 of 66 649 data
 //! packets, 127.4.1.0/24 437 of 34 946, 127.7.1.0/24 4 of 13 179; the README's group totals add the 640 /
 //! 400 one-packet requests of 127.B.0.0/24); every method at 16, 64 and 256 entries outputs exactly

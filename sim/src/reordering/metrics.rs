@@ -4,7 +4,7 @@
 //!   (data packets) is at least β. **Recall** = targets output / targets (1 when there are none).
 //! - **False reports**: output prefixes of true size ≤ α, or of true fraction ≤ ε (counted once even if
 //!   both). Prefixes of size in (α, β) with fraction > ε are neither required nor penalised.
-//! - **Capture A** ([`capture_a_verdict`]): /work/shared/captures/README.md's table of the eight path groups
+//! - **Capture A** ([`capture_a_verdict`]): ../shared/captures/README.md's table of the eight path groups
 //!   127.B.0.0/16: groups 3 and 4 are out-of-order heavy (the client prefixes 127.B.1.0/24 receive the data),
 //!   group 7 is light, 1, 2, 5, 6 and 8 are clean. The verdict: every heavy group's client prefix output,
 //!   no prefix inside a clean group output (group 7 is not scored).
