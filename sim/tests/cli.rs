@@ -1,11 +1,9 @@
 //! The `netmeas` command line: the JSON contract of `run fridge`, and clear errors (non-zero exit, no
 //! panic) for bad input.
 
+mod common;
+use common::*;
 use std::process::Command;
-
-fn netmeas(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_netmeas")).args(args).output().expect("netmeas runs")
-}
 
 #[test]
 fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {

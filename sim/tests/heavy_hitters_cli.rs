@@ -1,17 +1,8 @@
 //! `netmeas run heavy-hitters`: the JSON contract of the theorem setting and of the stream experiments, the
 //! plots, and clear errors for bad input.
 
-use std::process::Command;
-
-fn netmeas(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_netmeas")).args(args).output().expect("netmeas runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = netmeas(args);
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("one JSON document")
-}
+mod common;
+use common::*;
 
 #[test]
 fn theorem_json_has_probability_and_quantiles_per_method_and_order() {

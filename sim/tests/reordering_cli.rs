@@ -1,27 +1,8 @@
 //! `netmeas run reordering`: the JSON contract on synthetic traffic, the figure, clear errors for bad input,
 //! and the shared capture scored against its README's path groups.
 
-use std::process::Command;
-
-fn netmeas(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_netmeas")).args(args).output().expect("netmeas runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = netmeas(args);
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("one JSON document")
-}
-
-fn error(args: &[&str]) -> String {
-    let o = netmeas(args);
-    assert!(!o.status.success(), "{args:?} should fail");
-    let e = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(!e.contains("panicked"), "{e}");
-    e
-}
-
-const CAPTURE_A: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/captures/multipath-tcp-A.pcap.gz");
+mod common;
+use common::*;
 
 #[test]
 fn synthetic_json_has_a_row_per_method_and_memory() {
