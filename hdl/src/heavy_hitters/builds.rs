@@ -36,17 +36,18 @@ macro_rules! hh_core {
     }};
 }
 
-/// What a configuration stores: two banks of `rows × 2^addr_bits` buckets, the reciprocal ROM, the record
-/// FIFO.
+/// What a configuration stores: two banks of `rows` separate RAMs of `2^addr_bits` buckets each, the
+/// reciprocal ROM, the record FIFO.
 pub fn memories(cfg: &HhConfig) -> Vec<MemoryNeed> {
     use golden::heavy_hitters::admission::RECIP_FRAC_BITS;
-    let per_bank = cfg.buckets() as u64;
-    vec![
-        MemoryNeed::new("bank0", per_bank, cfg.bucket_bits() as u64),
-        MemoryNeed::new("bank1", per_bank, cfg.bucket_bits() as u64),
-        MemoryNeed::new("reciprocal_rom", 1 << RECIP_FRAC_BITS, 32),
-        MemoryNeed::new("record_fifo", 1 << cfg.record_fifo_bits, cfg.record_bits() as u64),
-    ]
+    let per_row = cfg.buckets_per_row() as u64;
+    let mut m: Vec<MemoryNeed> = (0..2)
+        .flat_map(|b| (0..cfg.rows).map(move |r| (b, r)))
+        .map(|(b, r)| MemoryNeed::new(format!("bank{b}_row{r}"), per_row, cfg.bucket_bits() as u64))
+        .collect();
+    m.push(MemoryNeed::new("reciprocal_rom", 1 << RECIP_FRAC_BITS, 32));
+    m.push(MemoryNeed::new("record_fifo", 1 << cfg.record_fifo_bits, cfg.record_bits() as u64));
+    m
 }
 
 fn build<U: rust_hdl::prelude::Block>(
