@@ -352,11 +352,7 @@ fn theorem_table(rows: &[TheoremResult]) -> Table {
             format!("{}", r.epsilon).into(),
             r.order.name().into(),
             r.method.name().into(),
-            match r.rows {
-                Some(d) => format!("{}×{}", d, r.buckets / d),
-                None => r.buckets.to_string(),
-            }
-            .into(),
+            shape(r.rows, r.buckets).into(),
             r.admission.into(),
             format!("{:.3}", r.theorem_probability).into(),
             if r.margin >= 0.0 { Cell::from(margin) } else { flagged(margin + " below") },
@@ -368,6 +364,14 @@ fn theorem_table(rows: &[TheoremResult]) -> Table {
         ]);
     }
     t
+}
+
+/// A method's memory as the tables show it: `d×(buckets/d)` for the core's rows, else the bucket count.
+fn shape(rows: Option<usize>, buckets: usize) -> String {
+    match rows {
+        Some(d) => format!("{}×{}", d, buckets / d),
+        None => buckets.to_string(),
+    }
 }
 
 /// The table of the zipf/capture experiment.
@@ -386,11 +390,7 @@ fn stream_table(rows: &[StreamResult]) -> Table {
         t.row(vec![
             r.memory.to_string().into(),
             r.method.name().into(),
-            match r.rows {
-                Some(d) => format!("{}×{}", d, r.buckets / d),
-                None => r.buckets.to_string(),
-            }
-            .into(),
+            shape(r.rows, r.buckets).into(),
             r.admission.into(),
             format!("{:.4}", r.recall).into(),
             format!("{:.4}", r.precision).into(),

@@ -118,13 +118,15 @@ pub fn engine_fn(engine: Engine) -> Result<EngineFn, String> {
 /// Whether `engine` can run every core plan of `plans` (the RTL engine has a few built sizes): checked
 /// before any work.
 pub fn check_engine<'a>(engine: Engine, plans: impl IntoIterator<Item = &'a Plan>) -> Result<(), String> {
-    for cfg in plans.into_iter().filter_map(|p| p.cfg.as_ref()) {
-        #[cfg(feature = "rtl")]
-        if engine == Engine::Rtl {
+    #[cfg(feature = "rtl")]
+    if engine == Engine::Rtl {
+        for cfg in plans.into_iter().filter_map(|p| p.cfg.as_ref()) {
             super::rtl::build_for(cfg)?;
         }
-        let _ = (engine, cfg);
     }
+    // (Without the rtl feature, `engine_fn` has already refused the RTL engine.)
+    #[cfg(not(feature = "rtl"))]
+    let _ = (engine, plans);
     Ok(())
 }
 
