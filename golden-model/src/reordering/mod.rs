@@ -21,13 +21,16 @@
 //! 32-bit limbs for the report FIFO port) and the register map ([`ReorderConfig::csr_layout`], identity
 //! [`REORD_IDENT`]).
 
+pub mod cycle;
 pub mod hybrid;
 pub mod sampling;
+#[cfg(test)]
+mod cycle_tests;
 
-use crate::common::config::{check_range, ConfigError, TIMESTAMP_BITS};
+use crate::common::config::{check_range, ConfigError};
 use crate::common::csr::{CoreIdent, CsrLayout};
 use crate::common::hash::{HashKind, XorHash};
-use crate::common::word::{limb_field, pack_limbs};
+use crate::common::mask128;
 use serde::{Deserialize, Serialize};
 
 pub use hybrid::HybridModel;
@@ -41,10 +44,8 @@ pub const FLOW_KEY_BITS: usize = 104;
 pub const PREFIX_BITS: usize = 32;
 /// Bits of the reason field of a report.
 pub const REASON_BITS: usize = 1;
-/// Limbs of a report on the `[u32; N]` port (32 + 32 + 32 + 1 = 97 bits at most).
-pub const REPORT_LIMBS: usize = 4;
-/// A report as its port carries it.
-pub type ReportWord = [u32; REPORT_LIMBS];
+/// A report as its port carries it (32 + 32 + 32 + 1 = 97 bits at most).
+pub type ReportWord = u128;
 
 /// The core's identity registers: `REOR`, register map 1.0.
 pub const REORD_IDENT: CoreIdent = CoreIdent::new(b"REOR", 1, 0);
@@ -70,7 +71,7 @@ pub struct ReorderConfig {
     pub addr_bits: usize,
     /// Flow fingerprint width (1..=32): CRC-32/MPEG-2 of the flow key, low bits.
     pub fp_bits: usize,
-    /// Stored timestamp width (8..=48).
+    /// Stored timestamp width (8..=32).
     pub ts_bits: usize,
     /// Timestamp unit: the stored timestamp is `ts_ns >> ts_shift` (0..=32; 20 ≈ 1.05 ms).
     pub ts_shift: usize,
@@ -115,7 +116,8 @@ impl ReorderConfig {
     pub fn check(&self) -> Result<(), ConfigError> {
         check_range("addr_bits (log2 buckets)", self.addr_bits, 2, 20)?;
         check_range("fp_bits (flow fingerprint)", self.fp_bits, 1, 32)?;
-        check_range("ts_bits (stored timestamp)", self.ts_bits, 8, TIMESTAMP_BITS)?;
+        // At most 32: the timeout T is a 32-bit register.
+        check_range("ts_bits (stored timestamp)", self.ts_bits, 8, 32)?;
         check_range("ts_shift (timestamp unit 2^shift ns)", self.ts_shift, 0, 32)?;
         check_range("n_bits (flow-size counter)", self.n_bits, 2, 32)?;
         check_range("o_bits (out-of-order counter, at most n_bits)", self.o_bits, 2, self.n_bits)?;
@@ -189,6 +191,7 @@ impl ReorderConfig {
             "report_drops",
             "report_fifo_level",
             "flush_busy",
+            "flush_fifo_level",
         ];
         CsrLayout::new(config, status.map(String::from).to_vec())
             .with_ident(REORD_IDENT)
@@ -208,9 +211,10 @@ impl ReorderConfig {
             .doc("misses", "data packets of another flow that could not overwrite (ignored)")
             .doc("out_of_order", "resident-flow packets found out of order (s < previous s, mod 2^32)")
             .doc("reports", "reports pushed into the report FIFO (or dropped): evictions and flushed buckets")
-            .doc("report_drops", "reports dropped by a full report FIFO")
-            .doc("report_fifo_level", "reports waiting in the report FIFO")
+            .doc("report_drops", "eviction reports dropped by a full eviction FIFO")
+            .doc("report_fifo_level", "eviction reports waiting (the report port shows these first)")
             .doc("flush_busy", "1 while a readout walk runs")
+            .doc("flush_fifo_level", "flushed-bucket reports waiting (the walk waits for room: never dropped)")
     }
 }
 
@@ -347,21 +351,20 @@ pub struct Report {
 impl Report {
     /// The port word: prefix | n | o | reason, low field first.
     pub fn pack(&self, cfg: &ReorderConfig) -> ReportWord {
-        pack_limbs(&[
-            (self.prefix as u128, PREFIX_BITS),
-            (self.n as u128, cfg.n_bits),
-            (self.o as u128, cfg.o_bits),
-            (self.reason as u128, REASON_BITS),
-        ])
-    }
-    pub fn unpack(cfg: &ReorderConfig, w: &ReportWord) -> Report {
         let (n, o) = (cfg.n_bits, cfg.o_bits);
-        let at = PREFIX_BITS;
+        self.prefix as u128
+            | (self.n as u128 & mask128(n)) << PREFIX_BITS
+            | (self.o as u128 & mask128(o)) << (PREFIX_BITS + n)
+            | (self.reason as u128) << (PREFIX_BITS + n + o)
+    }
+    pub fn unpack(cfg: &ReorderConfig, w: ReportWord) -> Report {
+        let (n, o) = (cfg.n_bits, cfg.o_bits);
+        let field = |at: usize, bits: usize| ((w >> at) & mask128(bits)) as u32;
         Report {
-            prefix: limb_field(w, 0, PREFIX_BITS) as u32,
-            n: limb_field(w, at, n) as u32,
-            o: limb_field(w, at + n, o) as u32,
-            reason: if limb_field(w, at + n + o, REASON_BITS) == 1 { Reason::Flushed } else { Reason::Evicted },
+            prefix: field(0, PREFIX_BITS),
+            n: field(PREFIX_BITS, n),
+            o: field(PREFIX_BITS + n, o),
+            reason: if field(PREFIX_BITS + n + o, REASON_BITS) == 1 { Reason::Flushed } else { Reason::Evicted },
         }
     }
 }
@@ -412,7 +415,7 @@ mod tests {
             Report { prefix: 0xC0A8_0100, n: u32::MAX, o: 12345, reason: Reason::Flushed },
             Report { prefix: 1, n: 0, o: 0, reason: Reason::Evicted },
         ] {
-            assert_eq!(Report::unpack(&c, &r.pack(&c)), r);
+            assert_eq!(Report::unpack(&c, r.pack(&c)), r);
         }
         assert_eq!(c.report_bits(), 97);
     }

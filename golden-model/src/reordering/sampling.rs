@@ -119,6 +119,10 @@ impl SamplingStats {
     fn count(&mut self, o: Outcome) {
         self.packets += 1;
         self.data_packets += (o != Outcome::NotData) as u64;
+        self.count_decision(o);
+    }
+    /// The decision's counters only (a cycle model counts packets at acceptance, decisions at S3).
+    pub fn count_decision(&mut self, o: Outcome) {
         match o {
             Outcome::NotData => {}
             Outcome::Hit { ooo } => {
