@@ -51,11 +51,13 @@ macro_rules! golden_cycle {
 // (The tally's model is implemented in `fridge_tally`: its outputs there carry the FIFO's drop counter.)
 use golden::finecomb::cycle as fc;
 use golden::fridge::cycle as fr;
+use golden::reordering::cycle as ro;
 golden_cycle! {
     fr::FridgeCycleModel => fr::FridgeInputs, fr::FridgeOutputs;
     fc::FinecombCycleModel => fc::FinecombInputs, fc::FinecombOutputs;
     fc::FrontModel => fc::FrontInputs, fc::FrontOutputs;
     fc::RecordStageModel => fc::RecordStageInputs, fc::RecordStageOutputs;
+    ro::ReorderCycleModel => ro::ReorderInputs, ro::ReorderOutputs;
 }
 
 /// The port mapping of a Verilated top: golden inputs onto its input ports, its outputs read and compared

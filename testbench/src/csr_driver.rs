@@ -53,6 +53,7 @@ macro_rules! csr_port {
 csr_port!(golden::fridge::cycle::FridgeInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(golden::finecomb::cycle::FinecombInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(golden::heavy_hitters::cycle::HhInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(golden::reordering::cycle::ReorderInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(CsrInputs, addr, wr_en, wr_data, rd_en);
 
 /// Drives a CSR port (see the module documentation).

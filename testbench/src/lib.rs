@@ -22,11 +22,12 @@ pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;
 pub mod heavy_hitters;
+pub mod reordering;
 pub mod ports;
 
 /// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its
 /// `ALL` here.
-pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL];
+pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL];
 
 /// Every co-simulation runner (what `netmeas demo` and the benchmarks iterate).
 pub fn runners() -> Vec<harness::Runner> {

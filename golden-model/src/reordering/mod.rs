@@ -110,6 +110,30 @@ pub mod sizes {
     pub const fn report_bits(n_bits: usize, o_bits: usize) -> usize {
         PREFIX_BITS + n_bits + o_bits + REASON_BITS
     }
+    /// What travels with a packet through a bank pipeline: walk | prefix | fingerprint | seq | timestamp,
+    /// low field first — the prefix, fingerprint and sequence number at the bucket's own offsets.
+    pub const fn payload_bits(fp_bits: usize, ts_bits: usize) -> usize {
+        1 + PREFIX_BITS + fp_bits + SEQ_BITS + ts_bits
+    }
+    /// Bit offsets of the bucket's fields (the valid bit is bit 0).
+    pub const BUCKET_PREFIX: usize = 1;
+    pub const BUCKET_FP: usize = 1 + PREFIX_BITS;
+    pub const fn bucket_seq(fp_bits: usize) -> usize {
+        BUCKET_FP + fp_bits
+    }
+    pub const fn bucket_o(fp_bits: usize) -> usize {
+        bucket_seq(fp_bits) + SEQ_BITS
+    }
+    pub const fn bucket_n(fp_bits: usize, o_bits: usize) -> usize {
+        bucket_o(fp_bits) + o_bits
+    }
+    pub const fn bucket_ts(fp_bits: usize, o_bits: usize, n_bits: usize) -> usize {
+        bucket_n(fp_bits, o_bits) + n_bits
+    }
+    /// Bit offset of the payload's timestamp (its walk bit is bit 0).
+    pub const fn payload_ts(fp_bits: usize) -> usize {
+        bucket_o(fp_bits)
+    }
 }
 
 impl ReorderConfig {

@@ -1,0 +1,127 @@
+//! The reordering core's builds (see [`crate::registry`]): each declared once, its configuration's
+//! independent parameters written once — [`reorder_core!`] builds both the [`ReorderConfig`] and the
+//! `ReorderCore` type, the derived generics computed by golden's `const fn`s ([`golden::reordering::sizes`]).
+
+use super::Mutant;
+use crate::registry::{Build, MemoryNeed};
+use golden::reordering::{sizes, ReorderConfig};
+
+/// `(configuration, constructor)` of a reordering core from its independent parameters.
+macro_rules! reorder_core {
+    (addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal, n_bits: $n:literal,
+     o_bits: $o:literal, report_fifo_bits: $q:literal) => {
+        reorder_core!(addr_bits: $a, fp_bits: $f, ts_bits: $t, ts_shift: $s, n_bits: $n, o_bits: $o,
+                      report_fifo_bits: $q, mutant: $crate::reordering::Mutant::None)
+    };
+    (addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal, n_bits: $n:literal,
+     o_bits: $o:literal, report_fifo_bits: $q:literal, mutant: $m:expr) => {{
+        let cfg = ReorderConfig {
+            addr_bits: $a,
+            fp_bits: $f,
+            ts_bits: $t,
+            ts_shift: $s,
+            n_bits: $n,
+            o_bits: $o,
+            report_fifo_bits: $q,
+        };
+        let c = cfg.clone();
+        let make = move || {
+            $crate::reordering::ReorderCore::<
+                $a,
+                $f,
+                $t,
+                $n,
+                $o,
+                { sizes::bucket_bits($f, $n, $o, $t) },
+                { sizes::payload_bits($f, $t) },
+                { sizes::report_bits($n, $o) },
+                $q,
+                { $q + 1 },
+            >::with_mutant(&c, $m)
+        };
+        (cfg, make)
+    }};
+}
+
+/// What a configuration stores: two banks of `2^addr_bits` buckets, the eviction and flush FIFOs.
+pub fn memories(cfg: &ReorderConfig) -> Vec<MemoryNeed> {
+    let (buckets, fifo) = (cfg.buckets() as u64, 1u64 << cfg.report_fifo_bits);
+    vec![
+        MemoryNeed::new("bank0", buckets, cfg.bucket_bits() as u64),
+        MemoryNeed::new("bank1", buckets, cfg.bucket_bits() as u64),
+        MemoryNeed::new("evict_fifo", fifo, cfg.report_bits() as u64),
+        MemoryNeed::new("flush_fifo", fifo, cfg.report_bits() as u64),
+    ]
+}
+
+fn build<U: rust_hdl::prelude::Block>(
+    name: &str,
+    cfg: &ReorderConfig,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+) -> Build {
+    let desc = format!(
+        "reordering core (flow sampling): 2^{} buckets, {}-bit fingerprints, {}-bit timestamps of 2^{} ns, \
+         {}/{}-bit n/o, two banks",
+        cfg.addr_bits, cfg.fp_bits, cfg.ts_bits, cfg.ts_shift, cfg.n_bits, cfg.o_bits
+    );
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+}
+
+/// The co-simulated builds: `(name, configuration, build)`.
+fn declared() -> Vec<(&'static str, ReorderConfig, Build)> {
+    let mut out = Vec::new();
+    // 16 buckets, narrow everything: 8-bit fingerprints (fingerprint collisions happen), 10-bit timestamps
+    // of 16 ns (they wrap every 16 µs: staleness across the wrap), 6-bit n and 4-bit o (both saturate),
+    // the smallest FIFOs.
+    let (cfg, make) = reorder_core!(addr_bits: 4, fp_bits: 8, ts_bits: 10, ts_shift: 4, n_bits: 6, o_bits: 4,
+                                    report_fifo_bits: 3);
+    out.push(("ro_a4", cfg.clone(), build("ro_a4", &cfg, make)));
+    // The experiments' widths (`ReorderConfig::default()`) at 64 buckets: what `--engine rtl` runs.
+    let (cfg, make) = reorder_core!(addr_bits: 6, fp_bits: 16, ts_bits: 16, ts_shift: 16, n_bits: 16, o_bits: 16,
+                                    report_fifo_bits: 4);
+    debug_assert_eq!(cfg, ReorderConfig { addr_bits: 6, ..ReorderConfig::default() });
+    let synth = memories(&cfg);
+    out.push(("ro_a6", cfg.clone(), build("ro_a6", &cfg, make).synth("a6", true, synth)));
+    // The issue's mutants, each a test-only copy of ro_a4 that the co-simulation must catch.
+    for (name, mutant, what) in MUTANTS {
+        let (cfg, make) = reorder_core!(addr_bits: 4, fp_bits: 8, ts_bits: 10, ts_shift: 4, n_bits: 6, o_bits: 4,
+                                        report_fifo_bits: 3, mutant: mutant);
+        let b = Build::new(name, format!("ro_a4 with a deliberate mistake (test-only): {what}"), &cfg, make);
+        out.push((name, cfg.clone(), b.csr(cfg.csr_layout()).test_only()));
+    }
+    out
+}
+
+/// The test-only mutants of `ro_a4`: build name, mistake, what it is.
+pub const MUTANTS: [(&str, Mutant, &str); 2] = [
+    ("ro_a4_mut_seq", Mutant::SeqReversed, "sequence comparison reversed (s' - s)"),
+    ("ro_a4_mut_cond", Mutant::NoReorderCondition, "the reordering overwrite condition (o' > R) dropped"),
+];
+
+/// The co-simulated builds as `(name, configuration)`.
+pub fn configs() -> Vec<(&'static str, ReorderConfig)> {
+    declared().into_iter().map(|(n, c, _)| (n, c)).collect()
+}
+
+/// Every reordering build: the co-simulated ones and the synthesis sizes (2^10 buckets, the experiments'
+/// default scale; 2^13, the largest array of 129-bit buckets in two banks that fits the LFE5U-85F's 208
+/// DP16KD).
+pub fn builds() -> Result<Vec<Build>, String> {
+    let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
+    let (cfg, make) = reorder_core!(addr_bits: 10, fp_bits: 16, ts_bits: 16, ts_shift: 16, n_bits: 16, o_bits: 16,
+                                    report_fifo_bits: 4);
+    out.push(build("", &cfg, make).synth_only("ro", "a10", true, memories(&cfg)));
+    let (cfg, make) = reorder_core!(addr_bits: 13, fp_bits: 16, ts_bits: 16, ts_shift: 16, n_bits: 16, o_bits: 16,
+                                    report_fifo_bits: 4);
+    out.push(build("", &cfg, make).synth_only("ro", "a13", true, memories(&cfg)));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The testbench reads a build's configuration back from the manifest's parameters.
+    #[test]
+    fn manifest_parameters_are_the_configuration() {
+        crate::registry::check_manifest_configs("reordering", &super::configs()).unwrap();
+    }
+}

@@ -1,0 +1,185 @@
+//! The modify-stage decision of the flow-sampling core on its forwarded bucket
+//! (`golden::reordering::sampling::decide`), combinational:
+//!
+//! - the resident: valid, same prefix and fingerprint; out of order iff bit 31 of `s − s'` (one 32-bit
+//!   subtraction: serial-number order modulo 2^32);
+//! - the overwrite conditions in parallel: `t − t' > T` (a `TS`-bit wrapping subtraction), `n' > C`,
+//!   `o' > R`, each gated by its `conditions` bit;
+//! - the word written: the packet's prefix, fingerprint and sequence number (at the same offsets in the
+//!   payload as in the bucket: one masked zero-extension), its timestamp, and `n`/`o` — incremented
+//!   (saturating) for the resident, `{count_first, 0}` for a newcomer;
+//! - the outcome code (0 miss, 1 hit, 2 insert, 3 overwrite), out of order, and whether an overwrite
+//!   evicts a sample worth reporting (`n' > 0`).
+
+use super::Mutant;
+use crate::common::bits::{constant, Slice, ZeroExt};
+use crate::declare_block;
+use golden::reordering::sizes::{bucket_n, bucket_o, bucket_seq, bucket_ts, payload_ts, BUCKET_FP, BUCKET_PREFIX};
+use golden::reordering::PREFIX_BITS;
+use rust_hdl::prelude::*;
+
+/// A constant of W bits with bits `lo..hi` set (any width: the bucket words are wider than 64 bits).
+pub fn ones<const W: usize>(lo: usize, hi: usize) -> Constant<Bits<W>> {
+    let one = num_bigint::BigUint::from(1u8);
+    Constant::new(Bits::<W>::from(((&one << hi) - &one) ^ ((&one << lo) - &one)))
+}
+
+declare_block! {
+    /// See the [module docs](self).
+    #[derive(LogicBlock)]
+    pub struct SampleDecide<const F: usize, const TS: usize, const N: usize, const O: usize, const W: usize, const P: usize>
+    fn build(mutant: Mutant) {
+        pub old: Signal<In, Bits<W>>,
+        pub pkt: Signal<In, Bits<P>>,
+        pub timeout: Signal<In, Bits<TS>>,
+        pub count_c: Signal<In, Bits<N>>,
+        pub reorder_r: Signal<In, Bits<O>>,
+        /// Bit 0 stale (T), bit 1 seen enough (C), bit 2 reordered (R).
+        pub conditions: Signal<In, Bits<3>>,
+        pub count_first: Signal<In, bool>,
+        pub write: Signal<Out, bool>,
+        pub new_word: Signal<Out, Bits<W>>,
+        pub outcome: Signal<Out, Bits<2>>,
+        pub ooo: Signal<Out, bool>,
+        /// An overwrite whose resident counted packets: its sample is reported.
+        pub evict: Signal<Out, bool>,
+        old_prefix: Slice<W, PREFIX_BITS> = Slice::new(BUCKET_PREFIX),
+        old_fp: Slice<W, F> = Slice::new(BUCKET_FP),
+        old_seq: Slice<W, 32> = Slice::new(bucket_seq(F)),
+        old_o: Slice<W, O> = Slice::new(bucket_o(F)),
+        old_n: Slice<W, N> = Slice::new(bucket_n(F, O)),
+        old_ts: Slice<W, TS> = Slice::new(bucket_ts(F, O, N)),
+        pkt_prefix: Slice<P, PREFIX_BITS> = Slice::new(BUCKET_PREFIX),
+        pkt_fp: Slice<P, F> = Slice::new(BUCKET_FP),
+        pkt_seq: Slice<P, 32> = Slice::new(bucket_seq(F)),
+        pkt_ts: Slice<P, TS> = Slice::new(payload_ts(F)),
+        zx_pkt: ZeroExt<P, W>,
+        zx_ts: ZeroExt<TS, W>,
+        zx_o: ZeroExt<O, W>,
+        zx_n: ZeroExt<N, W>,
+        valid: Signal<Local, bool>,
+        same: Signal<Local, bool>,
+        seq_diff: Signal<Local, Bits<32>>,
+        /// Bit 31 of the difference (a slice: the other bits are unused by design).
+        seq_sign: Slice<32, 1> = Slice::new(31),
+        late: Signal<Local, bool>,
+        age: Signal<Local, Bits<TS>>,
+        stale: Signal<Local, bool>,
+        seen: Signal<Local, bool>,
+        reordered: Signal<Local, bool>,
+        n_inc: Signal<Local, Bits<N>>,
+        o_inc: Signal<Local, Bits<O>>,
+        new_n: Signal<Local, Bits<N>>,
+        new_o: Signal<Local, Bits<O>>,
+        /// The payload bits that are the bucket's prefix, fingerprint and sequence number.
+        keep: Constant<Bits<W>> = ones(BUCKET_PREFIX, bucket_o(F)),
+        valid_bit: Constant<Bits<W>> = ones(0, 1),
+        off_ts: Constant<Bits<16>> = constant(bucket_ts(F, O, N) as u64),
+        off_o: Constant<Bits<16>> = constant(bucket_o(F) as u64),
+        off_n: Constant<Bits<16>> = constant(bucket_n(F, O) as u64),
+        n_max: Constant<Bits<N>> = constant((1u64 << N) - 1),
+        o_max: Constant<Bits<O>> = constant((1u64 << O) - 1),
+        zero_n: Constant<Bits<N>> = constant(0),
+        one_n: Constant<Bits<N>> = constant(1),
+        zero_o: Constant<Bits<O>> = constant(0),
+        one_o: Constant<Bits<O>> = constant(1),
+        code_miss: Constant<Bits<2>> = constant(0),
+        code_hit: Constant<Bits<2>> = constant(1),
+        code_insert: Constant<Bits<2>> = constant(2),
+        code_overwrite: Constant<Bits<2>> = constant(3),
+        /// Test-only mutants (false in every production build, folded away): the sequence comparison
+        /// reversed (`s' − s`), the reordering condition (R) dropped.
+        mut_seq: Constant<bool> = Constant::new(mutant == Mutant::SeqReversed),
+        mut_no_r: Constant<bool> = Constant::new(mutant == Mutant::NoReorderCondition),
+    }
+}
+
+impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: usize, const P: usize>
+    SampleDecide<F, TS, N, O, W, P>
+{
+    pub fn new(mutant: Mutant) -> Result<Self, String> {
+        use golden::reordering::sizes::{bucket_bits, payload_bits};
+        if W != bucket_bits(F, N, O, TS) || P != payload_bits(F, TS) || O > N || N > 32 || TS > 32 {
+            return Err(format!("SampleDecide<F={F}, TS={TS}, N={N}, O={O}, W={W}, P={P}>: inconsistent widths"));
+        }
+        Ok(Self::build(mutant))
+    }
+}
+
+impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: usize, const P: usize> Logic
+    for SampleDecide<F, TS, N, O, W, P>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.old_prefix.din.next = self.old.val();
+        self.old_fp.din.next = self.old.val();
+        self.old_seq.din.next = self.old.val();
+        self.old_o.din.next = self.old.val();
+        self.old_n.din.next = self.old.val();
+        self.old_ts.din.next = self.old.val();
+        self.pkt_prefix.din.next = self.pkt.val();
+        self.pkt_fp.din.next = self.pkt.val();
+        self.pkt_seq.din.next = self.pkt.val();
+        self.pkt_ts.din.next = self.pkt.val();
+        self.valid.next = self.old.val().get_bit(0);
+        self.same.next = (self.old_prefix.out.val() == self.pkt_prefix.out.val())
+            && (self.old_fp.out.val() == self.pkt_fp.out.val());
+        // Out of order: s − s' has its top bit set (serial-number arithmetic modulo 2^32).
+        if self.mut_seq.val() {
+            self.seq_diff.next = self.old_seq.out.val() - self.pkt_seq.out.val();
+        } else {
+            self.seq_diff.next = self.pkt_seq.out.val() - self.old_seq.out.val();
+        }
+        self.seq_sign.din.next = self.seq_diff.val();
+        self.late.next = self.seq_sign.out.val().any();
+        // The overwrite conditions.
+        self.age.next = self.pkt_ts.out.val() - self.old_ts.out.val();
+        self.stale.next = self.conditions.val().get_bit(0) && (self.age.val() > self.timeout.val());
+        self.seen.next = self.conditions.val().get_bit(1) && (self.old_n.out.val() > self.count_c.val());
+        self.reordered.next =
+            self.conditions.val().get_bit(2) && (self.old_o.out.val() > self.reorder_r.val()) && !self.mut_no_r.val();
+        // Saturating counts of the resident.
+        if self.old_n.out.val() == self.n_max.val() {
+            self.n_inc.next = self.old_n.out.val();
+        } else {
+            self.n_inc.next = self.old_n.out.val() + self.one_n.val();
+        }
+        if self.late.val() && (self.old_o.out.val() != self.o_max.val()) {
+            self.o_inc.next = self.old_o.out.val() + self.one_o.val();
+        } else {
+            self.o_inc.next = self.old_o.out.val();
+        }
+        // Outcome.
+        self.write.next = true;
+        self.ooo.next = false;
+        self.evict.next = false;
+        self.new_n.next = self.zero_n.val();
+        if self.count_first.val() {
+            self.new_n.next = self.one_n.val();
+        }
+        self.new_o.next = self.zero_o.val();
+        if !self.valid.val() {
+            self.outcome.next = self.code_insert.val();
+        } else if self.same.val() {
+            self.outcome.next = self.code_hit.val();
+            self.ooo.next = self.late.val();
+            self.new_n.next = self.n_inc.val();
+            self.new_o.next = self.o_inc.val();
+        } else if self.stale.val() || self.seen.val() || self.reordered.val() {
+            self.outcome.next = self.code_overwrite.val();
+            self.evict.next = self.old_n.out.val() != self.zero_n.val();
+        } else {
+            self.outcome.next = self.code_miss.val();
+            self.write.next = false;
+        }
+        self.zx_pkt.din.next = self.pkt.val();
+        self.zx_ts.din.next = self.pkt_ts.out.val();
+        self.zx_o.din.next = self.new_o.val();
+        self.zx_n.din.next = self.new_n.val();
+        self.new_word.next = (self.zx_pkt.out.val() & self.keep.val())
+            | self.valid_bit.val()
+            | (self.zx_ts.out.val() << self.off_ts.val())
+            | (self.zx_o.out.val() << self.off_o.val())
+            | (self.zx_n.out.val() << self.off_n.val());
+    }
+}

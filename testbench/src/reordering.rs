@@ -1,0 +1,292 @@
+//! Reordering (flow-sampling) core co-simulation: the Verilated `ReorderCore` against
+//! `golden::reordering::cycle`, cycle by cycle, on randomized traffic.
+//!
+//! Traffic: a pool of prefixes (addresses whose low bits vary, so the prefix length matters), 1–6 flows
+//! each; ≥10 % of packets repeat the previous packet's flow (same bucket back to back) and more share its
+//! prefix with another flow (same bucket, another flow: the overwrite decision back to back); sequence
+//! numbers advance, go back (out of order), repeat, and cross 2^32; ~10 % pure ACKs; time advances in
+//! steps around the stored unit with gaps that make residents stale. Settings (prefix length, T, C, R,
+//! the conditions — each alone and together —, first-packet counting, prefix or flow indexing) are drawn
+//! at every reset and rewritten mid-traffic; bank swaps and flushes under traffic with a reader that
+//! stalls (the eviction FIFO fills and drops; the walk waits and never drops); resets in the middle.
+
+use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::harness::{RunConfig, RunReport};
+use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6};
+use golden::reordering::cycle::{
+    csr_writes, ReorderCycleModel, ReorderInputs, ReorderOutputs as GoldenOutputs, CSR_BANK, CSR_CONDITIONS, CSR_FLUSH,
+    CSR_OPTIONS,
+};
+use golden::reordering::{Descriptor, IndexBy, ReorderConfig, ReorderRuntime, Report};
+use rand::Rng;
+
+crate::coverage_names! {
+    resets, same_flow_back, same_bucket_other_flow, seq_wraps, non_data, hits, inserts, overwrites, misses,
+    out_of_order, overwrite_stale_alone, overwrite_count_alone, overwrite_reorder_alone, overwrite_together,
+    flow_indexed, evictions, eviction_drops, flushes, flushed_reports, saturated_n, saturated_o, reader_stalls,
+    setting_writes,
+}
+
+crate::top_outputs! {
+    /// Outputs of a reordering top during one cycle.
+    pub struct RoOutputs {
+        in_ready: bool,
+        res_valid: bool,
+        res_outcome: u64 [when res_valid],
+        res_ooo: bool [when res_valid],
+        rep_valid: bool,
+        rep_data: u128 [when rep_valid],
+        csr_rd_valid: bool,
+        csr_rd_data: u32,
+    }
+    compared with GoldenOutputs;
+    read from RoA4, RoA6, RoA4MutSeq, RoA4MutCond
+}
+
+crate::core_top! {
+    RoA4, RoA6, RoA4MutSeq, RoA4MutCond => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs;
+    |m, i, garbage| {
+        let d = if i.in_valid { &i.desc } else { garbage };
+        m.set_reset(i.reset as u64);
+        m.set_in_valid(i.in_valid as u64);
+        m.set_in_addr(d.addr as u64);
+        m.set_in_flow(d.flow & golden::common::mask128(golden::reordering::FLOW_KEY_BITS));
+        m.set_in_seq(d.seq as u64);
+        m.set_in_ts(d.ts & ((1u64 << golden::common::config::TIMESTAMP_BITS) - 1));
+        m.set_in_data(d.data as u64);
+        m.set_rep_ready(i.rep_ready as u64);
+        crate::drive_csr_pins!(m, i);
+    }
+}
+
+/// A Verilated reordering top.
+pub trait RoTop:
+    crate::core_run::CoreTop<Inputs = ReorderInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = RoOutputs>
+{
+}
+impl<T> RoTop for T where
+    T: crate::core_run::CoreTop<
+        Inputs = ReorderInputs,
+        Garbage = Descriptor,
+        Expected = GoldenOutputs,
+        Outputs = RoOutputs,
+    >
+{
+}
+
+/// The configuration of a reordering top, from hdl's list.
+pub fn top_config(name: &str) -> ReorderConfig {
+    crate::harness::top_config(name)
+}
+
+/// Settings after a reset or as a rewrite: T around the time steps, C and R small (they bite), the
+/// conditions each alone or together, now and then flow indexing.
+fn settings(cfg: &ReorderConfig, r: &mut impl Rng) -> ReorderRuntime {
+    let cond = r.gen_range(0..8u32);
+    ReorderRuntime {
+        prefix_len: [0, 8, 16, 20, 24, 28, 32, r.gen_range(0..64)][r.gen_range(0..8)],
+        timeout: r.gen_range(0..64).min(cfg.ts_max()),
+        count: r.gen_range(0..12).min(cfg.n_max()),
+        reorder: r.gen_range(0..4).min(cfg.o_max()),
+        stale_en: cond & 1 == 1,
+        count_en: cond & 2 == 2,
+        reorder_en: cond & 4 == 4,
+        count_first: r.gen_bool(0.7),
+        index: if r.gen_ratio(1, 5) { IndexBy::Flow } else { IndexBy::Prefix },
+    }
+}
+
+/// One flow of the pool.
+#[derive(Clone, Copy)]
+struct Flow {
+    addr: u32,
+    key: u128,
+    seq: u32,
+}
+
+/// Descriptors over the pool, in the proportions of the module docs.
+struct Traffic {
+    flows: Vec<Flow>,
+    /// `flows[prefix_start[g]..prefix_start[g + 1]]` share an address prefix.
+    prefix_of: Vec<usize>,
+    recent: [usize; 3],
+    now: u64,
+    unit: u64,
+}
+
+impl Traffic {
+    fn new(cfg: &ReorderConfig, r: &mut impl Rng) -> Traffic {
+        let (mut flows, mut prefix_of) = (Vec::new(), Vec::new());
+        for g in 0..3 * cfg.buckets() {
+            let base: u32 = r.gen::<u32>() & 0xFFFF_FF00;
+            for _ in 0..r.gen_range(1..=6) {
+                // Near the wrap for a third of the flows.
+                let seq = if r.gen_ratio(1, 3) { u32::MAX - r.gen_range(0..200_000) } else { r.gen() };
+                let key = r.gen::<u128>() & golden::common::mask128(golden::reordering::FLOW_KEY_BITS);
+                flows.push(Flow { addr: base | r.gen_range(0..256), key, seq });
+                prefix_of.push(g);
+            }
+        }
+        Traffic { flows, prefix_of, recent: [0; 3], now: 0, unit: cfg.ts_unit_ns() }
+    }
+
+    fn next(&mut self, run: &mut crate::blocks::Run) -> Descriptor {
+        let r = &mut run.rng;
+        let f = match r.gen_range(0..100) {
+            0..=14 => self.recent[0],
+            15..=24 => self.recent[r.gen_range(1..3)],
+            25..=44 => {
+                // Another flow of the previous packet's prefix (the same bucket when prefix-indexed).
+                let g = self.prefix_of[self.recent[0]];
+                let first = self.prefix_of.partition_point(|&p| p < g);
+                let last = self.prefix_of.partition_point(|&p| p <= g);
+                r.gen_range(first..last)
+            }
+            _ => r.gen_range(0..self.flows.len()),
+        };
+        if f == self.recent[0] {
+            run.count(cov::same_flow_back, 1);
+        } else if self.prefix_of[f] == self.prefix_of[self.recent[0]] {
+            run.count(cov::same_bucket_other_flow, 1);
+        }
+        self.recent = [f, self.recent[0], self.recent[1]];
+        let r = &mut run.rng;
+        let before = self.flows[f].seq;
+        let seq = match r.gen_range(0..100) {
+            0..=14 => before.wrapping_sub(r.gen_range(1..5000)),
+            15..=19 => before,
+            _ => before.wrapping_add(r.gen_range(1..1461)),
+        };
+        self.flows[f].seq = seq;
+        if seq < before && !golden::reordering::out_of_order(seq, before) {
+            run.count(cov::seq_wraps, 1);
+        }
+        let r = &mut run.rng;
+        let fl = self.flows[f];
+        // Time: steps around the stored unit, gaps of many units now and then.
+        self.now += if r.gen_ratio(1, 50) { self.unit * r.gen_range(10..200) } else { r.gen_range(0..2 * self.unit) };
+        let data = !r.gen_ratio(1, 10);
+        if !data {
+            run.count(cov::non_data, 1);
+        }
+        Descriptor { addr: fl.addr, flow: fl.key, seq: fl.seq, ts: self.now, data }
+    }
+}
+
+/// The golden model's current settings (for coverage): the overwrite conditions, flow indexing.
+fn conditions(gold: &ReorderCycleModel) -> (u32, bool) {
+    let c = gold.csr.config();
+    (c[CSR_CONDITIONS as usize] & 7, c[CSR_OPTIONS as usize] & 2 == 2)
+}
+
+/// Runs `cfg.transactions` accepted descriptors through a reordering top and compares every cycle.
+pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
+    let rcfg = top_config(name);
+    let gold = ReorderCycleModel::new(&rcfg).expect("valid configuration");
+    let mut cr = CoreRun::new(name, cfg, make(cfg.x_seed), gold, &rcfg.csr_layout());
+    let mut traffic = Traffic::new(&rcfg, &mut cr.run.rng);
+    let mut held = Held::new();
+    let mut stall = Stall::new(1500, 50..2000);
+    let mut mid_reset = MidReset::default();
+    let mut drops = 0;
+    while cr.run.transactions < cfg.transactions {
+        let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
+        let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 300_000);
+        if reset {
+            cr.count(cov::resets, 1);
+            let rt = settings(&rcfg, &mut cr.run.rng);
+            cr.csr.load(csr_writes(&rt));
+            held.drop_held();
+            drops = 0;
+        } else if cr.run.rng.gen_ratio(1, 20_000) {
+            // Rewrite one setting (or all of them).
+            let rt = settings(&rcfg, &mut cr.run.rng);
+            let writes = csr_writes(&rt);
+            if cr.run.rng.gen_bool(0.5) {
+                cr.csr.load(writes);
+            } else {
+                let (a, v) = writes[cr.run.rng.gen_range(0..writes.len())];
+                cr.csr.push(a, v);
+            }
+            cr.count(cov::setting_writes, 1);
+        } else if cr.run.rng.gen_ratio(1, 3_000) {
+            // Swap the bank (mostly), then flush the frozen one, under traffic.
+            if cr.run.rng.gen_bool(0.8) {
+                cr.csr.push(CSR_BANK, cr.run.rng.gen_range(0..4));
+            }
+            cr.csr.push(CSR_FLUSH, 1);
+            cr.count(cov::flushes, 1);
+        }
+        let r = &mut cr.run.rng;
+        if stall.step(r) {
+            cr.run.count(cov::reader_stalls, 1);
+        }
+        let r = &mut cr.run.rng;
+        let mut i = ReorderInputs { reset, rep_ready: stall.ready(r, 0.7), ..Default::default() };
+        if !reset && !cr.csr.write_next(&mut i) && r.gen_ratio(1, 20) {
+            cr.csr.random_read(&mut i, r);
+        }
+        let garbage = Descriptor { addr: r.gen(), flow: r.gen(), seq: r.gen(), ts: r.gen(), data: r.gen() };
+        if held.is_free() && cr.run.rng.gen_bool(0.92) {
+            held.hold(traffic.next(&mut cr.run));
+        }
+        i.desc = held.get().unwrap_or_default();
+        i.in_valid = held.get().is_some();
+        let (cond, by_flow) = conditions(&cr.gold);
+        let cy = cr.step(&i, &garbage);
+        if let Some((code, ooo)) = cy.e.result() {
+            cr.count(cov::flow_indexed, by_flow as u64);
+            let what = [cov::misses, cov::hits, cov::inserts, cov::overwrites][code as usize];
+            cr.count(what, 1);
+            cr.count(cov::out_of_order, ooo as u64);
+            if code == 3 {
+                let alone = [
+                    (1, cov::overwrite_stale_alone),
+                    (2, cov::overwrite_count_alone),
+                    (4, cov::overwrite_reorder_alone),
+                ];
+                match alone.iter().find(|(c, _)| *c == cond) {
+                    Some((_, what)) => cr.count(what, 1),
+                    None => cr.count(cov::overwrite_together, 1),
+                }
+            }
+        }
+        if let (Some(true), Some(w)) = (cy.e.rep_valid, cy.e.rep_data) {
+            if i.rep_ready {
+                let rep = Report::unpack(&rcfg, w);
+                let what = match rep.reason {
+                    golden::reordering::Reason::Evicted => cov::evictions,
+                    golden::reordering::Reason::Flushed => cov::flushed_reports,
+                };
+                cr.count(what, 1);
+                cr.count(cov::saturated_n, (rep.n == rcfg.n_max()) as u64);
+                cr.count(cov::saturated_o, (rep.o == rcfg.o_max()) as u64);
+            }
+        }
+        let now_drops = cr.gold.evict_fifo.drops();
+        cr.count(cov::eviction_drops, now_drops.wrapping_sub(drops) as u64);
+        drops = now_drops;
+        assert_eq!(cr.gold.flush_fifo.drops(), 0, "{name}: the flush walk never drops");
+        if held.accepted(reset, cy.e.in_ready).is_some() {
+            cr.run.transactions += 1;
+        }
+    }
+    cr.finish()
+}
+
+pub fn run_ro_a4(cfg: &RunConfig) -> RunReport {
+    run_top("ro_a4", cfg, RoA4::new)
+}
+pub fn run_ro_a6(cfg: &RunConfig) -> RunReport {
+    run_top("ro_a6", cfg, RoA6::new)
+}
+
+/// The test-only mutants of `ro_a4` (`hdl::reordering::builds::MUTANTS`), each run against golden's ro_a4
+/// behaviour: the co-simulation must fail on every one.
+pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
+    ("ro_a4_mut_seq", |c| run_top("ro_a4_mut_seq", c, RoA4MutSeq::new)),
+    ("ro_a4_mut_cond", |c| run_top("ro_a4_mut_cond", c, RoA4MutCond::new)),
+];
+
+/// The reordering runners (demo order).
+pub const ALL: &[crate::blocks::Runner] = &[("ro_a4", run_ro_a4), ("ro_a6", run_ro_a6)];
