@@ -56,7 +56,6 @@ fn bad_input_is_a_clear_error() {
         a.extend_from_slice(extra);
         error(&a)
     };
-    assert!(r(&["--engine", "rtl"]).contains("RTL engine for reordering: not built yet"));
     assert!(r(&["--method", "exact"]).contains("--method"));
     assert!(r(&["--memory", "64,x"]).contains("--memory"));
     assert!(r(&["--memory", "2"]).contains("too small"));
@@ -88,5 +87,38 @@ fn capture_a_is_scored_against_its_readme() {
         assert_eq!(c["pass"], true, "{r}");
         assert_eq!(c["heavy_found"], serde_json::json!([3, 4]), "{r}");
         assert_eq!(r["false_reports"], 0.0, "{r}");
+    }
+}
+
+/// `--engine rtl` runs flow sampling and the flow-level baseline at 64 entries (build ro_a6) on the
+/// Verilated core, with periodic flushes under traffic, and must give exactly golden's results; a size
+/// without a build and the hybrid are clear errors.
+#[test]
+fn rtl_engine_runs_the_core_or_says_why_not() {
+    let args =
+        ["run", "reordering", "--prefixes", "100", "--memory", "64", "--method", "sampling,flows", "--seeds", "2"];
+    let args = [&args[..], &["--period", "500", "--json"]].concat();
+    let no_build = ["run", "reordering", "--prefixes", "50", "--seeds", "1", "--engine", "rtl", "--memory", "256"];
+    if cfg!(feature = "rtl") {
+        let golden = json(&args);
+        let rtl = json(&[&args[..], &["--engine", "rtl"]].concat());
+        let rows = |v: &serde_json::Value| -> Vec<String> {
+            v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    format!("{} {} {} {} {}", r["method"], r["memory"], r["recall"], r["false_reports"], r["reports"])
+                })
+                .collect()
+        };
+        assert_eq!(rows(&golden), rows(&rtl));
+        assert_eq!(rows(&rtl).len(), 2);
+        let err = error(&no_build);
+        assert!(err.contains("no RTL build") && err.contains("ro_a6 (--memory 64)"), "{err}");
+        let hybrid = [&no_build[..8], &["--memory", "64", "--method", "hybrid"]].concat();
+        assert!(error(&hybrid).contains("the hybrid has no RTL"));
+    } else {
+        assert!(error(&no_build).contains("without the rtl feature"));
     }
 }

@@ -290,3 +290,115 @@ pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
 
 /// The reordering runners (demo order).
 pub const ALL: &[crate::blocks::Runner] = &[("ro_a4", run_ro_a4), ("ro_a6", run_ro_a6)];
+
+/// A trace through a reordering top (what `--engine rtl` runs).
+#[derive(Debug, Clone, Default)]
+pub struct TraceRun {
+    /// Every report the core sent (evictions and flushed buckets, in port order).
+    pub reports: Vec<Report>,
+    /// Cycles from the second accepted descriptor to the last, both included.
+    pub accept_cycles: u64,
+    /// Flushes the control plane started (one per period boundary crossed, and one at the end).
+    pub flushes: u64,
+    /// Cycles of the whole run.
+    pub cycles: u64,
+}
+
+/// Runs `packets` at full rate through top `name` with settings `rt`, every cycle checked against the
+/// golden cycle model, and does what the control plane does: at every `period_ns` of trace time (and at the
+/// end) it holds the input until the pipeline is quiet, polls `flush_busy` until the last walk is over,
+/// toggles `bank` and writes `flush`; traffic resumes at once into the other bank while the walk runs. The
+/// reader is always ready (the eviction FIFO never drops). Ends when the final walk is over and the FIFOs
+/// are empty.
+pub fn run_trace<M: RoTop>(
+    name: &str,
+    rt: &ReorderRuntime,
+    packets: &[Descriptor],
+    period_ns: Option<u64>,
+    make: impl FnOnce(u64) -> M,
+) -> Result<TraceRun, String> {
+    let rcfg = top_config(name);
+    rt.check(&rcfg).map_err(|e| format!("{name}: {e}"))?;
+    let layout = rcfg.csr_layout();
+    let busy = layout.status_addr("flush_busy").expect("the register map has flush_busy");
+    let gold = ReorderCycleModel::new(&rcfg).map_err(|e| e.to_string())?;
+    let mut csr = crate::csr_driver::CsrDriver::new(&layout);
+    csr.load(csr_writes(rt));
+    let limit = 4 * packets.len() as u64 + 16 * rcfg.buckets() as u64 + 10_000;
+    let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, csr, limit);
+    let mut out = TraceRun::default();
+    let (mut next, mut second_accept, mut bank) = (0usize, None, 0u32);
+    let mut next_flush = period_ns.zip(packets.first()).map(|(p, d)| d.ts + p);
+    // Swap phases: 0 streaming, 1 waiting for quiet, 2 polling `flush_busy` before the swap, 3 swap and flush
+    // queued; after the last packet, 4 polling `flush_busy` after the final flush, 5 over.
+    let (mut phase, mut quiet, mut polled_at, mut last) = (0u8, 0u32, 0u64, false);
+    loop {
+        let now = ts.now();
+        let mut i = ReorderInputs { reset: now == 0, rep_ready: true, ..Default::default() };
+        let boundary = match (next_flush, packets.get(next)) {
+            (Some(at), Some(d)) => d.ts >= at,
+            (_, None) => !last,
+            _ => false,
+        };
+        if phase == 0 && boundary && ts.csr.is_idle() && now > 8 {
+            phase = 1;
+        }
+        if phase == 1 && quiet >= 2 {
+            (phase, polled_at) = (2, now);
+            ts.csr.read(&mut i, busy);
+        }
+        let wrote = ts.csr.write_next(&mut i);
+        if phase == 3 && !wrote && ts.csr.is_idle() {
+            // The walk starts a cycle after the `flush` write: polls come 8 cycles apart.
+            out.flushes += 1;
+            if next >= packets.len() {
+                (phase, last, polled_at) = (4, true, now);
+            } else {
+                phase = 0;
+                next_flush = next_flush.zip(period_ns).map(|(at, p)| at + p);
+            }
+        } else if phase == 4 && !wrote && now >= polled_at + 8 {
+            ts.csr.read(&mut i, busy);
+            polled_at = now;
+        }
+        let settled = phase == 0 && !boundary && ts.csr.is_idle() && now > 8;
+        i.in_valid = settled && next < packets.len();
+        i.desc = packets.get(next).copied().filter(|_| i.in_valid).unwrap_or_default();
+        let reports = out.reports.len();
+        let cy = ts.step(&i, &Descriptor::default(), || {
+            format!("phase {phase}, {next} of {} descriptors in, {reports} reports", packets.len())
+        })?;
+        if cy.o.rep_valid && !i.reset {
+            out.reports.push(Report::unpack(&rcfg, cy.o.rep_data));
+        }
+        let busy_read = cy.o.csr_rd_valid && now == polled_at + 1;
+        if phase == 2 && busy_read {
+            if cy.o.csr_rd_data == 0 {
+                bank ^= 1;
+                ts.csr.push(CSR_BANK, bank);
+                ts.csr.push(CSR_FLUSH, 1);
+                phase = 3;
+            } else {
+                phase = 1;
+            }
+        }
+        if phase == 4 && busy_read && cy.o.csr_rd_data == 0 {
+            phase = 5;
+        }
+        if i.in_valid && cy.o.in_ready {
+            next += 1;
+            if next >= 2 {
+                out.accept_cycles = cy.c - *second_accept.get_or_insert(cy.c) + 1;
+            }
+        }
+        quiet = if cy.o.res_valid || cy.o.rep_valid || i.in_valid { 0 } else { quiet + 1 };
+        if phase == 5 && quiet >= 8 {
+            out.cycles = ts.now();
+            break;
+        }
+    }
+    if ts.gold.evict_fifo.drops() > 0 {
+        return Err(format!("{name}: {} reports dropped by the eviction FIFO", ts.gold.evict_fifo.drops()));
+    }
+    Ok(out)
+}

@@ -55,9 +55,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// What `--engine rtl` says until the core has RTL.
-pub const RTL_NOT_BUILT: &str = "RTL engine for reordering: not built yet (run with --engine golden)";
-
 /// A detection method of the experiments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -190,8 +187,26 @@ pub fn golden_engine(
 pub fn engine_fn(engine: Engine) -> Result<EngineFn, String> {
     match engine {
         Engine::Golden => Ok(golden_engine),
-        Engine::Rtl => Err(RTL_NOT_BUILT.into()),
+        #[cfg(feature = "rtl")]
+        Engine::Rtl => Ok(super::rtl::rtl_engine),
+        #[cfg(not(feature = "rtl"))]
+        Engine::Rtl => Err(crate::RTL_MISSING.into()),
     }
+}
+
+/// Whether `engine` can run every core of `specs` (the RTL engine has a few built sizes, and no hybrid):
+/// checked before any work.
+pub fn check_engine<'a>(engine: Engine, specs: impl IntoIterator<Item = &'a CoreSpec>) -> Result<(), String> {
+    #[cfg(feature = "rtl")]
+    if engine == Engine::Rtl {
+        for spec in specs {
+            super::rtl::build_for(spec)?;
+        }
+    }
+    // (Without the rtl feature, `engine_fn` has already refused the RTL engine.)
+    #[cfg(not(feature = "rtl"))]
+    let _ = (engine, specs);
+    Ok(())
 }
 
 /// Where the descriptors come from.
@@ -273,6 +288,7 @@ pub fn run(setup: &Setup, tick: &(dyn Fn() + Sync)) -> Result<(Vec<ReResult>, Tr
             specs.push(CoreSpec::new(method, m, &setup.rt, setup.hh_share)?);
         }
     }
+    check_engine(setup.engine, &specs)?;
     let th = &setup.thresholds;
     type SeedOut = (Vec<(Score, u64, Option<CaptureVerdict>)>, TruthSummary);
     let per_seed: Vec<SeedOut> = (0..setup.seeds)
@@ -370,7 +386,8 @@ mod tests {
         assert!(CoreSpec::new(ReMethod::Hybrid, 8, &rt, 0.5).unwrap_err().contains("too small"));
         assert!(CoreSpec::new(ReMethod::Sampling, 3, &rt, 0.5).is_err());
         assert!(CoreSpec::new(ReMethod::Sampling, 1 << 22, &rt, 0.5).is_err());
-        assert_eq!(engine_fn(Engine::Rtl).err().unwrap(), RTL_NOT_BUILT);
+        #[cfg(not(feature = "rtl"))]
+        assert_eq!(engine_fn(Engine::Rtl).err().unwrap(), crate::RTL_MISSING);
     }
 
     #[test]

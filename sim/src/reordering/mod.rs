@@ -6,4 +6,6 @@
 pub mod cli;
 pub mod experiment;
 pub mod metrics;
+#[cfg(feature = "rtl")]
+mod rtl;
 pub mod tally;

@@ -1,0 +1,71 @@
+//! The reordering core's RTL engine (`--engine rtl`): the Verilated flow-sampling builds through
+//! `testbench`, checked cycle by cycle against the golden cycle model while they run and, here, every
+//! report they sent against the golden transaction model's. Only in builds with the `rtl` feature (the
+//! experiment says [`crate::RTL_MISSING`] without it).
+
+use super::experiment::{golden_engine, CoreSpec, ReMethod};
+use golden::reordering::{Descriptor, ReorderConfig, Report};
+
+/// The co-simulated builds the engine can run.
+const BUILDS: [&str; 2] = ["ro_a4", "ro_a6"];
+
+/// The build that runs `spec`: flow sampling or the flow-level baseline (the same core, indexed by the
+/// flow key) with exactly the build's configuration. The hybrid has no RTL: its heavy-hitter side table is
+/// not built in hardware yet.
+pub(super) fn build_for(spec: &CoreSpec) -> Result<&'static str, String> {
+    if spec.method == ReMethod::Hybrid {
+        return Err("RTL engine for reordering: the hybrid has no RTL yet (its heavy-hitter side table is not \
+                    built in hardware); run --method sampling or flows, or --engine golden"
+            .into());
+    }
+    let built: Vec<(&str, ReorderConfig)> = BUILDS.iter().map(|&n| (n, testbench::reordering::top_config(n))).collect();
+    built.iter().find(|(_, c)| *c == spec.cfg).map(|(n, _)| *n).ok_or_else(|| {
+        let list: Vec<String> = built
+            .iter()
+            .filter(|(_, c)| ReorderConfig { addr_bits: c.addr_bits, ..spec.cfg.clone() } == *c)
+            .map(|(n, c)| format!("{n} (--memory {})", c.buckets()))
+            .collect();
+        format!(
+            "no RTL build of flow sampling with {} buckets at the experiment's field widths (--memory {}); the \
+             built ones are {}",
+            spec.cfg.buckets(),
+            spec.memory,
+            if list.is_empty() { "none at these widths".to_string() } else { list.join(", ") }
+        )
+    })
+}
+
+/// The engine: `packets` through the build for `spec` at full rate, flushed every `period_ns` of trace time
+/// and at the end by the control-plane sequence (`testbench::reordering::run_trace`); an error if the RTL
+/// differs from golden anywhere — in a cycle, or in the reports (compared as multisets: flushed buckets and
+/// the next period's evictions interleave on the port).
+pub(super) fn rtl_engine(
+    spec: &CoreSpec,
+    packets: &[Descriptor],
+    period_ns: Option<u64>,
+    seed: u32,
+) -> Result<Vec<Report>, String> {
+    use testbench::models::{RoA4, RoA6};
+    use testbench::reordering::run_trace;
+    let name = build_for(spec)?;
+    let run = match name {
+        "ro_a4" => run_trace(name, &spec.rt, packets, period_ns, RoA4::new)?,
+        _ => run_trace(name, &spec.rt, packets, period_ns, RoA6::new)?,
+    };
+    let key = |r: &Report| (r.prefix, r.n, r.o, r.reason as u8);
+    let (mut got, mut want) = (run.reports.clone(), golden_engine(spec, packets, period_ns, seed)?);
+    got.sort_by_key(key);
+    want.sort_by_key(key);
+    if got != want {
+        let first = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+        return Err(format!(
+            "{name}: the reports of the RTL differ from the golden transaction model's ({} vs {}; first \
+             difference in sorted order at {first}: RTL {:?}, golden {:?})",
+            got.len(),
+            want.len(),
+            got.get(first),
+            want.get(first)
+        ));
+    }
+    Ok(run.reports)
+}
