@@ -35,6 +35,7 @@ mod finecomb;
 mod fridge;
 #[cfg(feature = "rtl")]
 mod heavy_hitters;
+mod reordering;
 #[cfg(feature = "rtl")]
 mod simspeed;
 
@@ -84,7 +85,7 @@ pub struct CoreBenches {
 
 /// Every core's benchmarks; rows appear in this order.
 #[cfg(feature = "rtl")]
-pub const CORES: &[CoreBenches] = &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES, heavy_hitters::BENCHES];
+pub const CORES: &[CoreBenches] = &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES, heavy_hitters::BENCHES, reordering::BENCHES];
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. Throughput
