@@ -35,6 +35,7 @@ mod finecomb;
 mod fridge;
 #[cfg(feature = "rtl")]
 mod heavy_hitters;
+#[cfg(feature = "rtl")]
 mod reordering;
 #[cfg(feature = "rtl")]
 mod simspeed;
