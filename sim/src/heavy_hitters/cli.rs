@@ -619,11 +619,11 @@ impl Experiment for HeavyHitters {
     }
 }
 
-#[cfg(test)]
+/// (The demo runs the RTL: only in builds with the `rtl` feature.)
+#[cfg(all(test, feature = "rtl"))]
 mod tests {
     use super::*;
 
-    #[cfg(feature = "rtl")]
     #[test]
     fn demo_runs_on_rtl() {
         let t = Instant::now();

@@ -375,11 +375,11 @@ fn shared_capture() -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-#[cfg(test)]
+/// (The demo runs the RTL: only in builds with the `rtl` feature.)
+#[cfg(all(test, feature = "rtl"))]
 mod tests {
     use super::*;
 
-    #[cfg(feature = "rtl")]
     #[test]
     fn demo_takes_seconds() {
         let t = Instant::now();
