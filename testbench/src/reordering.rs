@@ -324,7 +324,10 @@ pub fn run_trace<M: RoTop>(
     let gold = ReorderCycleModel::new(&rcfg).map_err(|e| e.to_string())?;
     let mut csr = crate::csr_driver::CsrDriver::new(&layout);
     csr.load(csr_writes(rt));
-    let limit = 4 * packets.len() as u64 + 16 * rcfg.buckets() as u64 + 10_000;
+    // Each flush waits for the walk before it (a bank's worth of cycles) and a few CSR cycles.
+    let span = packets.first().zip(packets.last()).map_or(0, |(a, b)| b.ts.saturating_sub(a.ts));
+    let flushes = period_ns.map_or(0, |p| span / p.max(1)) + 1;
+    let limit = 4 * packets.len() as u64 + flushes * (2 * rcfg.buckets() as u64 + 64) + 10_000;
     let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, csr, limit);
     let mut out = TraceRun::default();
     let (mut next, mut second_accept, mut bank) = (0usize, None, 0u32);
