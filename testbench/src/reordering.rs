@@ -4,7 +4,8 @@
 //! Traffic: a pool of prefixes (addresses whose low bits vary, so the prefix length matters), 1–6 flows
 //! each; ≥10 % of packets repeat the previous packet's flow (same bucket back to back) and more share its
 //! prefix with another flow (same bucket, another flow: the overwrite decision back to back); sequence
-//! numbers advance, go back (out of order), repeat, and cross 2^32; ~10 % pure ACKs; time advances in
+//! numbers advance, go back (out of order: 10 % of a flow's packets, 50 % for a quarter of the flows),
+//! repeat, and cross 2^32; ~10 % pure ACKs; time advances in
 //! steps around the stored unit with gaps that make residents stale. Settings (prefix length, T, C, R,
 //! the conditions — each alone and together —, first-packet counting, prefix or flow indexing) are drawn
 //! at every reset and rewritten mid-traffic; bank swaps and flushes under traffic with a reader that
@@ -13,6 +14,8 @@
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6};
+use golden::common::rmw::RmwStage;
+use golden::reordering::cycle::Op;
 use golden::reordering::cycle::{
     csr_writes, ReorderCycleModel, ReorderInputs, ReorderOutputs as GoldenOutputs, CSR_BANK, CSR_CONDITIONS, CSR_FLUSH,
     CSR_OPTIONS,
@@ -79,10 +82,11 @@ pub fn top_config(name: &str) -> ReorderConfig {
     crate::harness::top_config(name)
 }
 
-/// Settings after a reset or as a rewrite: T around the time steps, C and R small (they bite), the
-/// conditions each alone or together, now and then flow indexing.
-fn settings(cfg: &ReorderConfig, r: &mut impl Rng) -> ReorderRuntime {
-    let cond = r.gen_range(0..8u32);
+/// Settings after a reset or as a rewrite (the `k`-th draw): T around the time steps, C and R small (they
+/// bite), the conditions in turn through all eight combinations (each alone, together, none), now and then
+/// flow indexing.
+fn settings(cfg: &ReorderConfig, r: &mut impl Rng, k: u32) -> ReorderRuntime {
+    let cond = k % 8;
     ReorderRuntime {
         prefix_len: [0, 8, 16, 20, 24, 28, 32, r.gen_range(0..64)][r.gen_range(0..8)],
         timeout: r.gen_range(0..64).min(cfg.ts_max()),
@@ -102,6 +106,9 @@ struct Flow {
     addr: u32,
     key: u128,
     seq: u32,
+    /// Percent of its packets that go back in sequence (a quarter of the flows are heavily reordered, so
+    /// narrow `o` counters saturate).
+    back: u32,
 }
 
 /// Descriptors over the pool, in the proportions of the module docs.
@@ -123,7 +130,8 @@ impl Traffic {
                 // Near the wrap for a third of the flows.
                 let seq = if r.gen_ratio(1, 3) { u32::MAX - r.gen_range(0..200_000) } else { r.gen() };
                 let key = r.gen::<u128>() & golden::common::mask128(golden::reordering::FLOW_KEY_BITS);
-                flows.push(Flow { addr: base | r.gen_range(0..256), key, seq });
+                let back = if r.gen_ratio(1, 4) { 50 } else { 10 };
+                flows.push(Flow { addr: base | r.gen_range(0..256), key, seq, back });
                 prefix_of.push(g);
             }
         }
@@ -151,10 +159,10 @@ impl Traffic {
         }
         self.recent = [f, self.recent[0], self.recent[1]];
         let r = &mut run.rng;
-        let before = self.flows[f].seq;
+        let (before, back) = (self.flows[f].seq, self.flows[f].back);
         let seq = match r.gen_range(0..100) {
-            0..=14 => before.wrapping_sub(r.gen_range(1..5000)),
-            15..=19 => before,
+            p if p < back => before.wrapping_sub(r.gen_range(1..5000)),
+            p if p < back + 5 => before,
             _ => before.wrapping_add(r.gen_range(1..1461)),
         };
         self.flows[f].seq = seq;
@@ -188,19 +196,21 @@ pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> 
     let mut held = Held::new();
     let mut stall = Stall::new(1500, 50..2000);
     let mut mid_reset = MidReset::default();
-    let mut drops = 0;
+    let (mut drops, mut draws) = (0, cr.run.rng.gen_range(0..8u32));
     while cr.run.transactions < cfg.transactions {
         let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
         let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 300_000);
         if reset {
             cr.count(cov::resets, 1);
-            let rt = settings(&rcfg, &mut cr.run.rng);
+            let rt = settings(&rcfg, &mut cr.run.rng, draws);
+            draws += 1;
             cr.csr.load(csr_writes(&rt));
             held.drop_held();
             drops = 0;
         } else if cr.run.rng.gen_ratio(1, 20_000) {
             // Rewrite one setting (or all of them).
-            let rt = settings(&rcfg, &mut cr.run.rng);
+            let rt = settings(&rcfg, &mut cr.run.rng, draws);
+            draws += 1;
             let writes = csr_writes(&rt);
             if cr.run.rng.gen_bool(0.5) {
                 cr.csr.load(writes);
@@ -233,6 +243,15 @@ pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> 
         i.desc = held.get().unwrap_or_default();
         i.in_valid = held.get().is_some();
         let (cond, by_flow) = conditions(&cr.gold);
+        // A packet of the resident flow meets a saturated count at S2 (the saturating branch).
+        for bank in &cr.gold.banks {
+            if let Some(RmwStage { payload: Op::Packet(p), old, .. }) = bank.peek_stage() {
+                if old.valid && (old.prefix, old.fp) == (p.prefix, p.fp) {
+                    cr.run.count(cov::saturated_n, (old.n == rcfg.n_max()) as u64);
+                    cr.run.count(cov::saturated_o, (old.o == rcfg.o_max()) as u64);
+                }
+            }
+        }
         let cy = cr.step(&i, &garbage);
         if let Some((code, ooo)) = cy.e.result() {
             cr.count(cov::flow_indexed, by_flow as u64);
@@ -259,8 +278,6 @@ pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> 
                     golden::reordering::Reason::Flushed => cov::flushed_reports,
                 };
                 cr.count(what, 1);
-                cr.count(cov::saturated_n, (rep.n == rcfg.n_max()) as u64);
-                cr.count(cov::saturated_o, (rep.o == rcfg.o_max()) as u64);
             }
         }
         let now_drops = cr.gold.evict_fifo.drops();
