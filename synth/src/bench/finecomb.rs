@@ -49,28 +49,10 @@ fn finecomb_throughput(packets: u64, seed: u64) -> Throughput {
     let descs = finecomb_descriptors(packets, seed);
     let b2b = descs.windows(2).filter(|w| !w[0].is_marker() && w[0].key == w[1].key).count();
     let (shape, rt) = finecomb_settings();
-    let (cycles, mismatches) = match testbench::finecomb::run_trace(
-        "finecomb",
-        &shape,
-        &rt.thresholds,
-        &descs,
-        testbench::models::Finecomb::new,
-    ) {
-        Ok(r) => (r.accept_cycles, 0),
-        Err(e) => {
-            eprintln!("[bench] finecomb: {e}");
-            (0, 1)
-        }
-    };
-    Throughput {
-        top: "finecomb",
-        ports: RamPorts::Dual,
-        packets: descs.len() as u64,
-        cycles,
-        same_index_back_to_back: b2b as f64 / packets.max(1) as f64,
-        mismatches,
-        target: 1.0,
-    }
+    let run =
+        testbench::finecomb::run_trace("finecomb", &shape, &rt.thresholds, &descs, testbench::models::Finecomb::new);
+    let cycles = run.map(|r| r.accept_cycles);
+    Throughput::of_trace("finecomb", RamPorts::Dual, descs.len() as u64, (b2b, packets), 1.0, cycles)
 }
 fn golden_finecomb(n: u64, seed: u64) -> f64 {
     let descs = finecomb_descriptors(n, seed);

@@ -53,22 +53,8 @@ fn hh_throughput<M: HhTop>(name: &'static str, make: fn(u64) -> M, packets: u64,
     let keys = hh_keys(packets, seed);
     let b2b = keys.windows(2).filter(|w| w[0] == w[1]).count();
     let rt = HhRuntime { method: Method::Dway, seed: seed as u32 | 1, ..Default::default() };
-    let (cycles, mismatches) = match testbench::heavy_hitters::run_trace(name, &rt, &keys, make) {
-        Ok(r) => (r.accept_cycles, 0),
-        Err(e) => {
-            eprintln!("[bench] {name}: {e}");
-            (0, 1)
-        }
-    };
-    Throughput {
-        top: name,
-        ports: RamPorts::Dual,
-        packets: packets - 1,
-        cycles,
-        same_index_back_to_back: b2b as f64 / packets.max(1) as f64,
-        mismatches,
-        target: 1.0,
-    }
+    let cycles = testbench::heavy_hitters::run_trace(name, &rt, &keys, make).map(|r| r.accept_cycles);
+    Throughput::of_trace(name, RamPorts::Dual, packets - 1, (b2b, packets), 1.0, cycles)
 }
 
 /// `n` packets of [`hh_keys`] through the transaction model of `cfg` (d-way RAP), timed.

@@ -86,7 +86,8 @@ pub struct CoreBenches {
 
 /// Every core's benchmarks; rows appear in this order.
 #[cfg(feature = "rtl")]
-pub const CORES: &[CoreBenches] = &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES, heavy_hitters::BENCHES, reordering::BENCHES];
+pub const CORES: &[CoreBenches] =
+    &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES, heavy_hitters::BENCHES, reordering::BENCHES];
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. Throughput
@@ -103,6 +104,27 @@ pub struct Throughput {
 }
 
 impl Throughput {
+    /// The row of a full-rate trace run (a core's `run_trace`): `accept_cycles` the cycles it took, or the
+    /// mismatch that ended it (printed, and counted as one mismatch); `b2b` packets with the same index as
+    /// the one before, of `offered`.
+    pub fn of_trace(
+        top: &'static str,
+        ports: RamPorts,
+        packets: u64,
+        (b2b, offered): (usize, u64),
+        target: f64,
+        accept_cycles: Result<u64, String>,
+    ) -> Throughput {
+        let (cycles, mismatches) = match accept_cycles {
+            Ok(c) => (c, 0),
+            Err(e) => {
+                eprintln!("[bench] {top}: {e}");
+                (0, 1)
+            }
+        };
+        let same_index_back_to_back = b2b as f64 / offered.max(1) as f64;
+        Throughput { top, ports, packets, cycles, same_index_back_to_back, mismatches, target }
+    }
     pub fn per_cycle(&self) -> f64 {
         self.packets as f64 / self.cycles.max(1) as f64
     }

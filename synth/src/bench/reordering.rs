@@ -58,22 +58,8 @@ fn ro_throughput<M: RoTop>(name: &'static str, make: fn(u64) -> M, packets: u64,
     let b2b = descs.windows(2).filter(|w| w[0].flow == w[1].flow).count();
     let cfg = testbench::reordering::top_config(name);
     let rt = ReorderRuntime { timeout: 30.min(cfg.ts_max()), count: 20.min(cfg.n_max()), ..Default::default() };
-    let (cycles, mismatches) = match testbench::reordering::run_trace(name, &rt, &descs, None, make) {
-        Ok(r) => (r.accept_cycles, 0),
-        Err(e) => {
-            eprintln!("[bench] {name}: {e}");
-            (0, 1)
-        }
-    };
-    Throughput {
-        top: name,
-        ports: RamPorts::Dual,
-        packets: packets - 1,
-        cycles,
-        same_index_back_to_back: b2b as f64 / packets.max(1) as f64,
-        mismatches,
-        target: 1.0,
-    }
+    let cycles = testbench::reordering::run_trace(name, &rt, &descs, None, make).map(|r| r.accept_cycles);
+    Throughput::of_trace(name, RamPorts::Dual, packets - 1, (b2b, packets), 1.0, cycles)
 }
 
 /// `n` descriptors of [`ro_packets`] through the transaction model of `cfg` (default settings), timed.
