@@ -2,8 +2,8 @@
 //!
 //! | cycle | stage | what happens |
 //! |---|---|---|
-//! | t   | in  | descriptor accepted (`in_valid && in_ready`); counted; a data segment goes into F1 with its prefix (`prefix_len` read now) and stored timestamp, the index hash unit loads the prefix (or the flow key: `options` bit 1, read now) and the fingerprint unit the flow key |
-//! | t+1 | F1 = S0 | index and fingerprint ready; the packet enters the active bank's [`RmwModel`] when it is ready (else F1 holds and `in_ready` falls) |
+//! | t   | in  | descriptor accepted (`in_valid && in_ready`); counted; a data segment goes into F1 with its prefix (`prefix_len` read now), stored timestamp, `in_force` and `in_index`; the index hash unit loads the prefix (or the flow key: `options` bit 1, read now) and the fingerprint unit the flow key |
+//! | t+1 | F1 = S0 | index (the hash's, or F1's `in_index` when `options` bit 2 was set at t) and fingerprint ready; the packet enters the active bank's [`RmwModel`] when it is ready (else F1 holds and `in_ready` falls) |
 //! | +2  | S1  | RAM read |
 //! | +3  | S2  | [`decide`] on the forwarded bucket with `timeout`, `count_c`, `reorder_r`, `conditions`, `options` bit 0 read now → at most one write, an eviction report |
 //! | +4  | S3  | the write lands; the result (`res_*`) and the eviction report are registered; the report enters the eviction FIFO (a full FIFO drops it and counts) |
@@ -26,7 +26,7 @@
 //! `count_c`, the low `o_bits` of `reorder_r` and the low 6 bits of `prefix_len` (values 32..=63 mean 32);
 //! the control plane writes only values that fit ([`ReorderRuntime::check`]).
 
-use super::sampling::{decide, Bucket, Outcome, SamplingStats};
+use super::sampling::{decide, Bucket, Force, Outcome, SamplingStats};
 use super::{Descriptor, IndexBy, Reason, ReorderConfig, ReorderRuntime};
 use crate::common::config::ConfigError;
 use crate::common::csr::{CsrInputs, CsrModel};
@@ -57,6 +57,7 @@ pub struct Packet {
     pub seq: u32,
     /// Stored timestamp.
     pub ts: u64,
+    pub force: Force,
 }
 
 /// What travels through a bank pipeline with an op.
@@ -97,6 +98,10 @@ pub struct ReorderInputs {
     pub reset: bool,
     pub in_valid: bool,
     pub desc: Descriptor,
+    /// The bucket index when `options` bit 2 selects [`IndexBy::Port`] (low `addr_bits` read).
+    pub in_index: usize,
+    /// [`Force`] of the packet (the `in_force` port).
+    pub in_force: Force,
     pub rep_ready: bool,
     pub csr_addr: u8,
     pub csr_wr_en: bool,
@@ -138,7 +143,11 @@ pub fn runtime_from_csr(cfg: &ReorderConfig, conf: &[u32]) -> ReorderRuntime {
         count_en: cond >> 1 & 1 == 1,
         reorder_en: cond >> 2 & 1 == 1,
         count_first: opt & 1 == 1,
-        index: if opt >> 1 & 1 == 1 { IndexBy::Flow } else { IndexBy::Prefix },
+        index: match opt >> 1 & 3 {
+            0 => IndexBy::Prefix,
+            1 => IndexBy::Flow,
+            _ => IndexBy::Port,
+        },
     }
 }
 
@@ -261,7 +270,7 @@ impl ReorderCycleModel {
         for (bank, op) in self.banks.iter_mut().zip(&ops) {
             bank.step(op, |st| match st.payload {
                 Op::Packet(p) => {
-                    let (w, outcome, report) = decide(&cfg, &rt, &st.old, (p.prefix, p.fp, p.seq, p.ts));
+                    let (w, outcome, report) = decide(&cfg, &rt, &st.old, (p.prefix, p.fp, p.seq, p.ts), p.force);
                     result = Some(outcome);
                     evicted = report.map(|r| r.pack(&cfg));
                     w
@@ -333,17 +342,20 @@ impl ReorderCycleModel {
             }
             if accept && i.desc.data {
                 let d = &i.desc;
-                let key = match rt.index {
-                    IndexBy::Prefix => rt.prefix(d.addr) as u128,
-                    IndexBy::Flow => d.flow & crate::common::mask128(super::FLOW_KEY_BITS),
+                let flow = d.flow & crate::common::mask128(super::FLOW_KEY_BITS);
+                let index = match rt.index {
+                    IndexBy::Prefix => self.index_hash.eval(rt.prefix(d.addr) as u128) as usize,
+                    IndexBy::Flow => self.index_hash.eval(flow) as usize,
+                    IndexBy::Port => i.in_index & (cfg.buckets() - 1),
                 };
                 let p = Packet {
                     prefix: rt.prefix(d.addr),
-                    fp: self.fp_hash.eval(d.flow & crate::common::mask128(super::FLOW_KEY_BITS)) as u32,
+                    fp: self.fp_hash.eval(flow) as u32,
                     seq: d.seq,
                     ts: cfg.stored_ts(d.ts),
+                    force: i.in_force,
                 };
-                self.f1 = Some((p, self.index_hash.eval(key) as usize));
+                self.f1 = Some((p, index));
             } else if transfer {
                 self.f1 = None;
             }

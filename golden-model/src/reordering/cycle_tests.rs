@@ -1,7 +1,7 @@
 //! The cycle model against the transaction model.
 
 use super::cycle::*;
-use super::sampling::{Outcome, SamplingStats};
+use super::sampling::{Force, Outcome, SamplingStats};
 use super::*;
 use rand::{Rng, SeedableRng};
 
@@ -29,15 +29,16 @@ fn traffic(rng: &mut impl Rng, n: usize) -> Vec<Descriptor> {
 
 /// Driven with bursts and gaps, the cycle model's per-packet results equal the transaction model's, in
 /// order, and so do its eviction reports (a reader that keeps up: no drops); a swap and a flush under a
-/// stalling reader return exactly the transaction model's flush; the counters agree.
+/// stalling reader return exactly the transaction model's flush; the counters agree. The fourth run takes
+/// its index and force from the ports ([`IndexBy::Port`], the hybrid's side table).
 #[test]
 fn cycle_model_equals_transaction_model() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
     let cfg =
         ReorderConfig { addr_bits: 3, fp_bits: 6, ts_bits: 10, ts_shift: 4, n_bits: 6, o_bits: 4, report_fifo_bits: 3 };
-    for (k, index) in [IndexBy::Prefix, IndexBy::Flow, IndexBy::Prefix].into_iter().enumerate() {
+    for (k, index) in [IndexBy::Prefix, IndexBy::Flow, IndexBy::Prefix, IndexBy::Port].into_iter().enumerate() {
         let rt = ReorderRuntime {
-            prefix_len: [24, 16, 32][k],
+            prefix_len: [24, 16, 32, 24][k],
             timeout: 300,
             count: 20,
             reorder: 3,
@@ -48,10 +49,16 @@ fn cycle_model_equals_transaction_model() {
             index,
         };
         let descs = traffic(&mut rng, 20_000);
+        let ports: Vec<(usize, Force)> = (0..descs.len())
+            .map(|_| match index {
+                IndexBy::Port => (rng.gen_range(0..64), Force::from_code(rng.gen_range(0..4))),
+                _ => (rng.gen_range(0..64), Force::None),
+            })
+            .collect();
         let mut tm = SamplingModel::new(&cfg, rt).unwrap();
         let (mut want, mut want_reports) = (vec![], vec![]);
-        for d in &descs {
-            let (o, r) = tm.step(d);
+        for (d, &(at, force)) in descs.iter().zip(&ports) {
+            let (o, r) = if index == IndexBy::Port { tm.step_at(d, at, force) } else { tm.step(d) };
             if o != Outcome::NotData {
                 want.push((outcome_code(o), o == Outcome::Hit { ooo: true }));
             }
@@ -63,13 +70,16 @@ fn cycle_model_equals_transaction_model() {
         let (mut got, mut reports, mut next, mut cycle) = (vec![], vec![], 0, 0u64);
         while (got.len() < want.len() || reports.len() < want_reports.len()) && cycle < 100_000 {
             let mut i = ReorderInputs { reset: cycle == 0, rep_ready: true, ..Default::default() };
+            // Packets once every setting has been written (not in the cycle of the last write).
+            let settled = writes.is_empty();
             if cycle > 0 {
                 if let Some((a, v)) = writes.pop() {
                     (i.csr_addr, i.csr_wr_en, i.csr_wr_data) = (a, true, v);
                 }
             }
-            i.in_valid = writes.is_empty() && cycle > 3 && next < descs.len() && rng.gen_bool(0.9);
+            i.in_valid = settled && cycle > 3 && next < descs.len() && rng.gen_bool(0.9);
             i.desc = descs.get(next).copied().unwrap_or_default();
+            (i.in_index, i.in_force) = ports.get(next).copied().unwrap_or_default();
             let o = cm.step(&i);
             got.extend(o.result());
             if o.rep_valid == Some(true) {
@@ -113,10 +123,12 @@ fn settings_from_registers() {
     let rt = ReorderRuntime { index: IndexBy::Flow, count_first: false, stale_en: false, ..ReorderRuntime::default() };
     let rt = ReorderRuntime { timeout: 1000, count: 60, reorder: 15, ..rt };
     let mut conf = vec![0u32; 8];
-    for (a, v) in csr_writes(&rt) {
-        conf[a as usize] = v;
+    for index in [IndexBy::Port, IndexBy::Prefix, IndexBy::Flow] {
+        for (a, v) in csr_writes(&ReorderRuntime { index, ..rt }) {
+            conf[a as usize] = v;
+        }
+        assert_eq!(runtime_from_csr(&cfg, &conf), ReorderRuntime { index, ..rt });
     }
-    assert_eq!(runtime_from_csr(&cfg, &conf), rt);
     conf[CSR_PREFIX_LEN as usize] = 40;
     conf[CSR_TIMEOUT as usize] = 1024 + 7;
     conf[CSR_COUNT as usize] = 64 + 5;

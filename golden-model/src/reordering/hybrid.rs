@@ -5,42 +5,55 @@
 //! - **Heavy-hitter side**: the heavy-hitter core's transaction model ([`HhModel`], d-way RAP or
 //!   PRECISION, keyed by the 104-bit flow key) decides per data packet. Its bucket holds `{key, count}`
 //!   only, and `count` is RAP's estimate (an admitted key inherits the evicted minimum's count), so the
-//!   reordering state sits in a **side table** with one entry `{prefix, last seq, n, o}` per heavy-hitter
-//!   bucket (same rows, same indices, same two banks — in hardware a second RAM addressed like the
-//!   heavy-hitter RAM, written in the same modify stage). Per packet, by the heavy-hitter outcome
+//!   reordering state sits in a **side table**: one flow-sampling bucket per heavy-hitter bucket, at
+//!   [`side_index`]`(row, index)` (same rows, same indices, same two banks). It is the flow-sampling core
+//!   itself ([`SamplingModel`] in [`IndexBy::Port`] mode, [`side_config`]): the index comes with the
+//!   packet and so does the decision ([`Force`]), by the heavy-hitter outcome
 //!   ([`crate::heavy_hitters::Outcome`]):
-//!   - `Hit { row }`: the side entry of that row is the flow's: `o += [s < s']`, `n += 1`, `s' ← s`.
-//!   - `Insert { row }` / `Admit { row }`: the flow now holds that bucket: an admission first reports the
-//!     evicted flow's side entry (`{prefix, n, o, Evicted}`, if `n > 0`); the entry starts over as
-//!     `{g, s, n = [count_first], o = 0}` — `n` counts packets seen since admission, not RAP's estimate.
+//!   - `Hit { row }` → [`Force::Resident`]: the bucket is the flow's: `o += [s < s']`, `n += 1`, `s' ← s`.
+//!   - `Insert { row }` / `Admit { row }` → [`Force::Replace`]: the flow now holds that bucket: the
+//!     evicted flow's sample is reported (`{prefix, n, o, Evicted}`, if `n > 0`) and the bucket starts over
+//!     as `{g, s, n = [count_first], o = 0}` — `n` counts packets seen since admission, not RAP's estimate.
 //!   - `Reject`: the flow is not monitored: the packet goes to flow sampling ([`SamplingModel`]).
 //!   So every data packet is counted by exactly one structure. A flow that is sampled and later admitted
 //!   into the heavy-hitter table leaves its sample behind; the sample goes stale and is reported when
-//!   overwritten or flushed (its packets up to the admission, no double count).
-//! - **Flush**: both structures swap banks together and report their frozen bank (the side table's
-//!   entries with `n > 0` as [`Reason::Flushed`]); the heavy-hitter records themselves carry no reordering
+//!   overwritten or flushed (its packets up to the admission, no double count). In hardware the side table
+//!   is a second flow-sampling core fed by the heavy-hitter core's result port (`hdl::reordering::hybrid`).
+//! - **Flush**: all three structures swap banks together and report their frozen bank (the side table's
+//!   samples with `n > 0` as [`Reason::Flushed`]); the heavy-hitter records themselves carry no reordering
 //!   and are not reported. One measurement period for the whole core: for "long periods", flush rarely.
 //! - Non-data descriptors are ignored by both (they do not reach the heavy-hitter table either: its counts
-//!   are data packets).
+//!   are data packets); flow sampling counts them (its `packets`).
 
-use super::sampling::{Outcome as SampleOutcome, SamplingModel};
-use super::{out_of_order, Descriptor, Reason, ReorderConfig, ReorderRuntime, Report, FLOW_KEY_BITS};
+use super::sampling::{Force, Outcome as SampleOutcome, SamplingModel};
+use super::{Descriptor, IndexBy, ReorderConfig, ReorderRuntime, Report, FLOW_KEY_BITS};
 use crate::common::config::ConfigError;
 use crate::common::hash::XorHash;
 use crate::heavy_hitters::{HhConfig, HhModel, HhRuntime, Outcome as HhOutcome};
 
-/// The reordering state of one heavy-hitter bucket. Empty iff `n == 0` and never written.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct SideEntry {
-    pub prefix: u32,
-    pub seq: u32,
-    pub n: u32,
-    pub o: u32,
+/// The side table's shape: flow sampling's widths, one bucket per heavy-hitter bucket (`hh.rows` rows of
+/// `2^hh.addr_bits`, rows rounded up to a power of two).
+pub fn side_config(cfg: &ReorderConfig, hh: &HhConfig) -> ReorderConfig {
+    let row_bits = hh.rows.next_power_of_two().trailing_zeros() as usize;
+    ReorderConfig { addr_bits: hh.addr_bits + row_bits, ..cfg.clone() }
 }
 
-impl SideEntry {
-    fn report(&self, reason: Reason) -> Option<Report> {
-        (self.n > 0).then_some(Report { prefix: self.prefix, n: self.n, o: self.o, reason })
+/// The side table's settings: flow sampling's, with the index and the decision from the ports.
+pub fn side_runtime(rt: &ReorderRuntime) -> ReorderRuntime {
+    ReorderRuntime { index: IndexBy::Port, ..*rt }
+}
+
+/// The side-table bucket of heavy-hitter bucket `index` of `row`.
+pub fn side_index(hh: &HhConfig, row: usize, index: usize) -> usize {
+    row << hh.addr_bits | index
+}
+
+/// The side table's force for a heavy-hitter outcome (None: rejected, the packet is flow sampling's).
+pub fn side_force(o: HhOutcome) -> Option<(usize, Force)> {
+    match o {
+        HhOutcome::Reject => None,
+        HhOutcome::Hit { row } => Some((row, Force::Resident)),
+        HhOutcome::Insert { row } | HhOutcome::Admit { row } => Some((row, Force::Replace)),
     }
 }
 
@@ -49,32 +62,20 @@ impl SideEntry {
 pub enum HybridOutcome {
     /// Not a data segment: ignored by both.
     NotData,
-    /// The heavy-hitter table monitors the flow (hit, insert or admission).
-    Heavy { outcome: HhOutcome, ooo: bool },
+    /// The heavy-hitter table monitors the flow (hit, insert or admission); the side table's outcome.
+    Heavy { outcome: HhOutcome, side: SampleOutcome },
     /// Not monitored: flow sampling's outcome.
     Sampled(SampleOutcome),
-}
-
-/// Counters of the heavy-hitter side (the sampling side keeps its own).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct HybridStats {
-    /// Data packets the heavy-hitter table took.
-    pub heavy_packets: u64,
-    /// Of those, out of order.
-    pub heavy_out_of_order: u64,
-    /// Side entries reported (evictions and flushes).
-    pub heavy_reports: u64,
 }
 
 /// The hybrid core: heavy-hitter table + side table, and flow sampling behind it.
 #[derive(Debug, Clone)]
 pub struct HybridModel {
     pub hh: HhModel,
+    /// The side table (its `stats` are the heavy-hitter side's counters).
+    pub side: SamplingModel,
     pub sampling: SamplingModel,
     hh_hash: XorHash,
-    /// `side[bank][row][index]`, banks swapped with the heavy-hitter table's.
-    pub side: [Vec<Vec<SideEntry>>; 2],
-    pub stats: HybridStats,
 }
 
 impl HybridModel {
@@ -91,13 +92,11 @@ impl HybridModel {
                 hh.key_bits
             )));
         }
-        let empty = vec![vec![SideEntry::default(); hh.buckets_per_row()]; hh.rows];
         Ok(HybridModel {
             hh: HhModel::new(hh, hh_rt)?,
+            side: SamplingModel::new(&side_config(cfg, hh), side_runtime(&rt))?,
             sampling: SamplingModel::new(cfg, rt)?,
             hh_hash: hh.hash()?,
-            side: [empty.clone(), empty],
-            stats: HybridStats::default(),
         })
     }
 
@@ -109,47 +108,23 @@ impl HybridModel {
             return (HybridOutcome::NotData, None);
         }
         let res = self.hh.step(d.flow);
-        let row = match res.outcome {
-            HhOutcome::Reject => {
+        match side_force(res.outcome) {
+            None => {
                 let (o, r) = self.sampling.step(d);
-                return (HybridOutcome::Sampled(o), r);
+                (HybridOutcome::Sampled(o), r)
             }
-            HhOutcome::Hit { row } | HhOutcome::Insert { row } | HhOutcome::Admit { row } => row,
-        };
-        let rt = &self.sampling.rt;
-        let cfg = &self.sampling.cfg;
-        let index = self.hh.cfg.index(self.hh_hash.eval(d.flow), row);
-        let e = &mut self.side[self.hh.active][row][index];
-        let (ooo, report) = match res.outcome {
-            HhOutcome::Hit { .. } => {
-                let ooo = e.n > 0 && out_of_order(d.seq, e.seq);
-                e.o = (e.o + ooo as u32).min(cfg.o_max());
-                e.n = (e.n + 1).min(cfg.n_max());
-                e.seq = d.seq;
-                (ooo, None)
+            Some((row, force)) => {
+                let index = self.hh.cfg.index(self.hh_hash.eval(d.flow), row);
+                let (o, r) = self.side.step_at(d, side_index(&self.hh.cfg, row, index), force);
+                (HybridOutcome::Heavy { outcome: res.outcome, side: o }, r)
             }
-            _ => {
-                let report = e.report(Reason::Evicted);
-                *e = SideEntry { prefix: rt.prefix(d.addr), seq: d.seq, n: rt.count_first as u32, o: 0 };
-                (false, report)
-            }
-        };
-        self.stats.heavy_packets += 1;
-        self.stats.heavy_out_of_order += ooo as u64;
-        self.stats.heavy_reports += report.is_some() as u64;
-        (HybridOutcome::Heavy { outcome: res.outcome, ooo }, report)
+        }
     }
 
-    /// Swap both structures' banks and report the frozen ones (heavy side first, row by row).
+    /// Swap all banks and report the frozen ones (side table first, in bucket order, then flow sampling).
     pub fn flush(&mut self) -> Vec<Report> {
         self.hh.swap_and_dump();
-        let frozen = self.hh.active ^ 1;
-        let mut v: Vec<Report> = Vec::new();
-        for e in self.side[frozen].iter_mut().flatten() {
-            v.extend(e.report(Reason::Flushed));
-            *e = SideEntry::default();
-        }
-        self.stats.heavy_reports += v.len() as u64;
+        let mut v = self.side.flush();
         v.extend(self.sampling.flush());
         v
     }
@@ -159,6 +134,7 @@ impl HybridModel {
 mod tests {
     use super::*;
     use crate::heavy_hitters::Method;
+    use crate::reordering::Reason;
 
     fn model(hh_addr_bits: usize) -> HybridModel {
         let cfg = ReorderConfig { addr_bits: 4, ts_shift: 0, ..ReorderConfig::default() };
@@ -178,7 +154,7 @@ mod tests {
         for (k, s) in [1u32, 3, 2, 4].into_iter().enumerate() {
             assert!(matches!(m.step(&pkt(1, s, k as u64)).0, HybridOutcome::Heavy { .. }));
         }
-        assert_eq!((m.stats.heavy_packets, m.stats.heavy_out_of_order), (4, 1));
+        assert_eq!((m.side.stats.data_packets, m.side.stats.out_of_order), (4, 1));
         // Fill the table with heavier flows so that a new light flow is rejected and sampled.
         for f in 2..40u128 {
             for s in 0..30u32 {
@@ -189,12 +165,12 @@ mod tests {
         assert!(sampled.count() > 50);
         // Every data packet went to exactly one side.
         let s = m.sampling.stats;
-        assert_eq!(m.stats.heavy_packets + s.data_packets, 4 + 38 * 30 + 100);
+        assert_eq!(m.side.stats.data_packets + s.data_packets, 4 + 38 * 30 + 100);
         let flushed = m.flush();
         assert!(flushed.iter().all(|r| r.reason == Reason::Flushed && r.n > 0));
         let total: u64 = flushed.iter().map(|r| r.n as u64).sum();
         assert!(total > 8 && total <= 4 + 38 * 30 + 100);
-        assert!(m.side.iter().flatten().flatten().all(|e| e.n == 0));
+        assert!(m.side.banks.iter().flatten().all(|b| !b.valid));
     }
 
     #[test]

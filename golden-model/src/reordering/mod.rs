@@ -22,10 +22,10 @@
 //! [`REORD_IDENT`]).
 
 pub mod cycle;
-pub mod hybrid;
-pub mod sampling;
 #[cfg(test)]
 mod cycle_tests;
+pub mod hybrid;
+pub mod sampling;
 
 use crate::common::config::{check_range, ConfigError};
 use crate::common::csr::{CoreIdent, CsrLayout};
@@ -224,7 +224,7 @@ impl ReorderConfig {
             .doc("count_c", "C: the resident has been seen enough when n' > C (the core reads the low n_bits bits)")
             .doc("reorder_r", "R: the resident may be in a heavily reordered prefix when o' > R (the core reads the low o_bits bits)")
             .doc("conditions", "overwrite conditions enabled: bit 0 stale (T), bit 1 seen enough (C), bit 2 reordered (R)")
-            .doc("options", "bit 0: count a newcomer's first packet in n; bit 1: index by the flow key instead of the prefix (flow-level baseline)")
+            .doc("options", "bit 0: count a newcomer's first packet in n; bit 1: index by the flow key instead of the prefix (flow-level baseline); bit 2 (over bit 1): index from in_index, decision from in_force (the hybrid's side table)")
             .doc("bank", "bit 0: the bank packets update (the other is frozen for readout)")
             .doc("flush", "a write starts the read-and-clear walk of the frozen bank: one report per occupied bucket")
             .doc("packets", "descriptors accepted")
@@ -250,6 +250,10 @@ pub enum IndexBy {
     /// The flow key (the flow-level baseline of the slides: flows compete for memory regardless of their
     /// prefix, so prefixes with many flows take over the array).
     Flow,
+    /// No hash: the index comes with the packet (the `in_index` port), and so does the decision
+    /// ([`sampling::Force`] on `in_force`) — the hybrid's side table, addressed like the heavy-hitter
+    /// bucket the packet's flow holds. The transaction model's [`sampling::SamplingModel::step_at`].
+    Port,
 }
 
 /// Run-time settings (CSRs).
@@ -324,7 +328,9 @@ impl ReorderRuntime {
     }
     /// CSR `options`.
     pub fn options_word(&self) -> u32 {
-        self.count_first as u32 | ((self.index == IndexBy::Flow) as u32) << 1
+        self.count_first as u32
+            | ((self.index == IndexBy::Flow) as u32) << 1
+            | ((self.index == IndexBy::Port) as u32) << 2
     }
 }
 

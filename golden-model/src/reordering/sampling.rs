@@ -73,20 +73,57 @@ pub enum Outcome {
     Miss,
 }
 
+/// What the packet's source has already decided about a valid bucket (the `in_force` port). Flow sampling
+/// sends [`Force::None`]; the hybrid's side table sends the heavy-hitter core's decision: the flow holds
+/// the bucket (a hit there: [`Force::Resident`]) or has just taken it (an insert or admission:
+/// [`Force::Replace`]). An empty bucket is an insert whatever the force (a consistent hybrid never sends
+/// a resident to one).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Force {
+    /// Decide by identity (prefix and fingerprint) and the overwrite conditions.
+    #[default]
+    None,
+    /// The packet is the resident's, whatever the identity.
+    Resident,
+    /// The packet's flow replaces the resident, whatever the conditions.
+    Replace,
+}
+
+impl Force {
+    /// The `in_force` code: 0 none, 1 resident, 2 replace.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+    /// The force of an `in_force` code (3 reads as none: the RTL tests the two bits for 1 and 2).
+    pub fn from_code(c: u8) -> Force {
+        match c & 3 {
+            1 => Force::Resident,
+            2 => Force::Replace,
+            _ => Force::None,
+        }
+    }
+}
+
 /// A packet's decision on its bucket (shared with a cycle model's modify stage): the new bucket (None: no
 /// write), the outcome, and the report of an evicted resident. `g`, `fp`, `t` are the packet's prefix,
-/// fingerprint and stored timestamp.
+/// fingerprint and stored timestamp; `force` see [`Force`].
 pub fn decide(
     cfg: &ReorderConfig,
     rt: &ReorderRuntime,
     old: &Bucket,
     (g, fp, s, t): (u32, u32, u32, u64),
+    force: Force,
 ) -> (Option<Bucket>, Outcome, Option<Report>) {
     let fresh = Bucket { valid: true, prefix: g, fp, seq: s, o: 0, n: rt.count_first as u32, ts: t };
     if !old.valid {
         return (Some(fresh), Outcome::Insert, None);
     }
-    if old.prefix == g && old.fp == fp {
+    let resident = match force {
+        Force::None => old.prefix == g && old.fp == fp,
+        Force::Resident => true,
+        Force::Replace => false,
+    };
+    if resident {
         let ooo = out_of_order(s, old.seq);
         let b =
             Bucket { seq: s, o: (old.o + ooo as u32).min(cfg.o_max()), n: (old.n + 1).min(cfg.n_max()), ts: t, ..*old };
@@ -95,7 +132,7 @@ pub fn decide(
     let stale = rt.stale_en && age(t, old.ts, cfg.ts_bits) > rt.timeout;
     let seen = rt.count_en && old.n > rt.count;
     let reordered = rt.reorder_en && old.o > rt.reorder;
-    if stale || seen || reordered {
+    if force == Force::Replace || stale || seen || reordered {
         (Some(fresh), Outcome::Overwrite, old.report(Reason::Evicted))
     } else {
         (None, Outcome::Miss, None)
@@ -164,10 +201,11 @@ impl SamplingModel {
         })
     }
 
-    /// The bucket index of a packet.
+    /// The bucket index of a packet (the hashed ones; [`IndexBy::Port`] reads as the prefix: its packets
+    /// come with their index through [`Self::step_at`]).
     pub fn index(&self, d: &Descriptor) -> usize {
         let key = match self.rt.index {
-            IndexBy::Prefix => self.rt.prefix(d.addr) as u128,
+            IndexBy::Prefix | IndexBy::Port => self.rt.prefix(d.addr) as u128,
             IndexBy::Flow => d.flow,
         };
         self.index_hash.eval(key) as usize
@@ -180,14 +218,20 @@ impl SamplingModel {
 
     /// One packet: its outcome and the report of an evicted resident.
     pub fn step(&mut self, d: &Descriptor) -> (Outcome, Option<Report>) {
+        self.step_at(d, self.index(d), Force::None)
+    }
+
+    /// One packet into bucket `index` (masked to the table) with `force` (the side table of the hybrid,
+    /// [`IndexBy::Port`]; [`Self::step`] is this with the hashed index and no force).
+    pub fn step_at(&mut self, d: &Descriptor, index: usize, force: Force) -> (Outcome, Option<Report>) {
         if !d.data {
             self.stats.count(Outcome::NotData);
             return (Outcome::NotData, None);
         }
-        let i = self.index(d);
+        let i = index & (self.cfg.buckets() - 1);
         let packet = (self.rt.prefix(d.addr), self.fingerprint(d), d.seq, self.cfg.stored_ts(d.ts));
         let bank = &mut self.banks[self.active];
-        let (write, outcome, report) = decide(&self.cfg, &self.rt, &bank[i], packet);
+        let (write, outcome, report) = decide(&self.cfg, &self.rt, &bank[i], packet, force);
         if let Some(b) = write {
             bank[i] = b;
         }
@@ -246,17 +290,17 @@ mod tests {
         let (c, r) = (cfg(), rt(false, false, false));
         let old = b(7, 9, 1000, 0, 3, 0);
         // s below the previous: out of order, and the stored number follows the packet.
-        let (w, o, rep) = decide(&c, &r, &old, (7, 9, 900, 5));
+        let (w, o, rep) = decide(&c, &r, &old, (7, 9, 900, 5), Force::None);
         assert_eq!((w, o, rep), (Some(b(7, 9, 900, 1, 4, 5)), Outcome::Hit { ooo: true }, None));
         // s above: in order (a wrong comparison direction fails one of these two).
-        let (w, o, _) = decide(&c, &r, &old, (7, 9, 2000, 5));
+        let (w, o, _) = decide(&c, &r, &old, (7, 9, 2000, 5), Force::None);
         assert_eq!((w, o), (Some(b(7, 9, 2000, 0, 4, 5)), Outcome::Hit { ooo: false }));
         // Across the 2^32 wrap: 10 after 0xFFFF_FF00 is in order.
         let old = b(7, 9, 0xFFFF_FF00, 0, 3, 0);
-        assert_eq!(decide(&c, &r, &old, (7, 9, 10, 5)).1, Outcome::Hit { ooo: false });
+        assert_eq!(decide(&c, &r, &old, (7, 9, 10, 5), Force::None).1, Outcome::Hit { ooo: false });
         // Saturation.
         let old = b(7, 9, 1000, 255, 255, 0);
-        assert_eq!(decide(&c, &r, &old, (7, 9, 1, 5)).0, Some(b(7, 9, 1, 255, 255, 5)));
+        assert_eq!(decide(&c, &r, &old, (7, 9, 1, 5), Force::None).0, Some(b(7, 9, 1, 255, 255, 5)));
     }
 
     #[test]
@@ -265,21 +309,21 @@ mod tests {
         // Resident: n' = 6 > C = 5, o' = 2 > R = 1, last seen at 0; newcomer at t = 50 (not stale) or 101.
         let old = b(7, 9, 1000, 2, 6, 0);
         let new = (7, 10, 1, 50);
-        assert_eq!(decide(&c, &rt(false, false, false), &old, new).1, Outcome::Miss);
-        assert_eq!(decide(&c, &rt(true, false, false), &old, new).1, Outcome::Miss);
-        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 101)).1, Outcome::Overwrite);
-        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 100)).1, Outcome::Miss);
-        let (w, o, rep) = decide(&c, &rt(false, true, false), &old, new);
+        assert_eq!(decide(&c, &rt(false, false, false), &old, new, Force::None).1, Outcome::Miss);
+        assert_eq!(decide(&c, &rt(true, false, false), &old, new, Force::None).1, Outcome::Miss);
+        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 101), Force::None).1, Outcome::Overwrite);
+        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 100), Force::None).1, Outcome::Miss);
+        let (w, o, rep) = decide(&c, &rt(false, true, false), &old, new, Force::None);
         assert_eq!((w, o), (Some(b(7, 10, 1, 0, 1, 50)), Outcome::Overwrite));
         assert_eq!(rep, Some(Report { prefix: 7, n: 6, o: 2, reason: Reason::Evicted }));
-        assert_eq!(decide(&c, &rt(false, false, true), &old, new).1, Outcome::Overwrite);
+        assert_eq!(decide(&c, &rt(false, false, true), &old, new, Force::None).1, Outcome::Overwrite);
         // At the thresholds (n' = C, o' = R) nothing may overwrite: the comparisons are strict.
         let edge = b(7, 9, 1000, 1, 5, 0);
-        assert_eq!(decide(&c, &rt(false, true, true), &edge, new).1, Outcome::Miss);
+        assert_eq!(decide(&c, &rt(false, true, true), &edge, new, Force::None).1, Outcome::Miss);
         // Staleness across the timestamp wrap: t' = 0xFFF0, t = 0x60 is 112 units later.
         let old = b(7, 9, 1000, 0, 1, 0xFFF0);
-        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 0x60)).1, Outcome::Overwrite);
-        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 0x50)).1, Outcome::Miss);
+        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 0x60), Force::None).1, Outcome::Overwrite);
+        assert_eq!(decide(&c, &rt(true, false, false), &old, (7, 10, 1, 0x50), Force::None).1, Outcome::Miss);
     }
 
     #[test]
@@ -287,8 +331,8 @@ mod tests {
         let c = cfg();
         let on = rt(false, false, false);
         let off = ReorderRuntime { count_first: false, ..on };
-        assert_eq!(decide(&c, &on, &Bucket::default(), (1, 2, 3, 4)).0.unwrap().n, 1);
-        assert_eq!(decide(&c, &off, &Bucket::default(), (1, 2, 3, 4)).0.unwrap().n, 0);
+        assert_eq!(decide(&c, &on, &Bucket::default(), (1, 2, 3, 4), Force::None).0.unwrap().n, 1);
+        assert_eq!(decide(&c, &off, &Bucket::default(), (1, 2, 3, 4), Force::None).0.unwrap().n, 0);
         // A sample that counted nothing is not reported.
         assert_eq!(b(1, 2, 3, 0, 0, 4).report(Reason::Flushed), None);
     }
@@ -327,5 +371,24 @@ mod tests {
         let m = SamplingModel::new(&c, ReorderRuntime { index: IndexBy::Flow, ..ReorderRuntime::default() }).unwrap();
         let idx: std::collections::HashSet<usize> = (0..50).map(|f| m.index(&d(0x0A00_0005, f << 8))).collect();
         assert!(idx.len() > 30, "{}", idx.len());
+    }
+
+    #[test]
+    fn force_overrides_identity_and_conditions_but_not_an_empty_bucket() {
+        let c = cfg();
+        let none = rt(false, false, false);
+        let old = b(7, 9, 100, 3, 5, 50);
+        // Another flow (prefix 8, fp 1): resident anyway, counts into the old sample.
+        let (w, o, rep) = decide(&c, &none, &old, (8, 1, 90, 60), Force::Resident);
+        assert_eq!((w, o, rep), (Some(b(7, 9, 90, 4, 6, 60)), Outcome::Hit { ooo: true }, None));
+        // The resident's own packet with Replace: evicted and reported, though no condition holds.
+        let (w, o, rep) = decide(&c, &none, &old, (7, 9, 101, 60), Force::Replace);
+        assert_eq!((w.map(|b| (b.n, b.o, b.seq)), o), (Some((1, 0, 101)), Outcome::Overwrite));
+        assert_eq!(rep.map(|r| (r.prefix, r.n, r.o)), Some((7, 5, 3)));
+        // An empty bucket is an insert whatever the force.
+        for f in [Force::Resident, Force::Replace] {
+            assert_eq!(decide(&c, &none, &Bucket::default(), (8, 1, 90, 60), f).1, Outcome::Insert);
+        }
+        assert_eq!([0, 1, 2, 3].map(|k| Force::from_code(k).code()), [0, 1, 2, 0]);
     }
 }
