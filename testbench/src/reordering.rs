@@ -7,7 +7,8 @@
 //! numbers advance, go back (out of order: 10 % of a flow's packets, 50 % for a quarter of the flows),
 //! repeat, and cross 2^32; ~10 % pure ACKs; time advances in
 //! steps around the stored unit with gaps that make residents stale. Settings (prefix length, T, C, R,
-//! the conditions — each alone and together —, first-packet counting, prefix or flow indexing) are drawn
+//! the conditions — each alone and together —, first-packet counting, prefix, flow or port indexing with
+//! forced decisions — the hybrid's side table: an index derived from the flow, a random `in_force`) are drawn
 //! at every reset and rewritten mid-traffic; bank swaps and flushes under traffic with a reader that
 //! stalls (the eviction FIFO fills and drops; the walk waits and never drops); resets in the middle.
 
@@ -17,17 +18,18 @@ use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6};
 use golden::common::rmw::RmwStage;
 use golden::reordering::cycle::Op;
 use golden::reordering::cycle::{
-    csr_writes, ReorderCycleModel, ReorderInputs, ReorderOutputs as GoldenOutputs, CSR_BANK, CSR_CONDITIONS, CSR_FLUSH,
-    CSR_OPTIONS,
+    csr_writes, runtime_from_csr, ReorderCycleModel, ReorderInputs, ReorderOutputs as GoldenOutputs, CSR_BANK,
+    CSR_CONDITIONS, CSR_FLUSH, CSR_OPTIONS,
 };
+use golden::reordering::sampling::{decide, Force, Outcome};
 use golden::reordering::{Descriptor, IndexBy, ReorderConfig, ReorderRuntime, Report};
 use rand::Rng;
 
 crate::coverage_names! {
     resets, same_flow_back, same_bucket_other_flow, seq_wraps, non_data, hits, inserts, overwrites, misses,
     out_of_order, overwrite_stale_alone, overwrite_count_alone, overwrite_reorder_alone, overwrite_together,
-    flow_indexed, evictions, eviction_drops, flushes, flushed_reports, saturated_n, saturated_o, reader_stalls,
-    setting_writes,
+    flow_indexed, port_indexed, forced_resident, forced_replace, evictions, eviction_drops, flushes,
+    flushed_reports, saturated_n, saturated_o, reader_stalls, setting_writes,
 }
 
 crate::top_outputs! {
@@ -57,6 +59,11 @@ crate::core_top! {
         m.set_in_seq(d.seq as u64);
         m.set_in_ts(d.ts & ((1u64 << golden::common::config::TIMESTAMP_BITS) - 1));
         m.set_in_data(d.data as u64);
+        // The side-table ports: garbage (from the garbage descriptor) while `in_valid` is low.
+        let (index, force) =
+            if i.in_valid { (i.in_index as u64, i.in_force.code() as u64) } else { (garbage.seq as u64, garbage.ts & 3) };
+        m.set_in_index(index);
+        m.set_in_force(force);
         m.set_rep_ready(i.rep_ready as u64);
         crate::drive_csr_pins!(m, i);
     }
@@ -84,7 +91,7 @@ pub fn top_config(name: &str) -> ReorderConfig {
 
 /// Settings after a reset or as a rewrite (the `k`-th draw): T around the time steps, C and R small (they
 /// bite), the conditions in turn through all eight combinations (each alone, together, none), now and then
-/// flow indexing.
+/// flow or port indexing.
 fn settings(cfg: &ReorderConfig, r: &mut impl Rng, k: u32) -> ReorderRuntime {
     let cond = k % 8;
     ReorderRuntime {
@@ -96,7 +103,13 @@ fn settings(cfg: &ReorderConfig, r: &mut impl Rng, k: u32) -> ReorderRuntime {
         count_en: cond & 2 == 2,
         reorder_en: cond & 4 == 4,
         count_first: r.gen_bool(0.7),
-        index: if r.gen_ratio(1, 5) { IndexBy::Flow } else { IndexBy::Prefix },
+        // Port indexing (forced decisions evict at random) never with the conditions all off: that setting
+        // is where residents stay long enough to saturate their counts.
+        index: match r.gen_range(0..10) {
+            0..=1 => IndexBy::Flow,
+            2..=4 if cond != 0 => IndexBy::Port,
+            _ => IndexBy::Prefix,
+        },
     }
 }
 
@@ -119,6 +132,9 @@ struct Traffic {
     recent: [usize; 3],
     now: u64,
     unit: u64,
+    /// Packets left in a burst of the previous packet's flow (half of them out of order): one flow alone
+    /// long enough to saturate its counts, whatever the settings.
+    burst: u32,
 }
 
 impl Traffic {
@@ -135,12 +151,14 @@ impl Traffic {
                 prefix_of.push(g);
             }
         }
-        Traffic { flows, prefix_of, recent: [0; 3], now: 0, unit: cfg.ts_unit_ns() }
+        Traffic { flows, prefix_of, recent: [0; 3], now: 0, unit: cfg.ts_unit_ns(), burst: 0 }
     }
 
     fn next(&mut self, run: &mut crate::blocks::Run) -> Descriptor {
         let r = &mut run.rng;
+        self.burst = self.burst.saturating_sub(1);
         let f = match r.gen_range(0..100) {
+            _ if self.burst > 0 => self.recent[0],
             0..=14 => self.recent[0],
             15..=24 => self.recent[r.gen_range(1..3)],
             25..=44 => {
@@ -159,7 +177,7 @@ impl Traffic {
         }
         self.recent = [f, self.recent[0], self.recent[1]];
         let r = &mut run.rng;
-        let (before, back) = (self.flows[f].seq, self.flows[f].back);
+        let (before, back) = (self.flows[f].seq, if self.burst > 0 { 50 } else { self.flows[f].back });
         let seq = match r.gen_range(0..100) {
             p if p < back => before.wrapping_sub(r.gen_range(1..5000)),
             p if p < back + 5 => before,
@@ -181,10 +199,18 @@ impl Traffic {
     }
 }
 
-/// The golden model's current settings (for coverage): the overwrite conditions, flow indexing.
-fn conditions(gold: &ReorderCycleModel) -> (u32, bool) {
+/// The golden model's current settings (for coverage): the overwrite conditions, the index source.
+fn conditions(gold: &ReorderCycleModel) -> (u32, IndexBy) {
     let c = gold.csr.config();
-    (c[CSR_CONDITIONS as usize] & 7, c[CSR_OPTIONS as usize] & 2 == 2)
+    (c[CSR_CONDITIONS as usize] & 7, runtime_from_csr(&gold.cfg, c).index)
+}
+
+/// The side-table ports of a packet: an index that follows the flow (so one flow's packets meet in a bucket
+/// back to back, as the hybrid's heavy-hitter buckets do) and a force — random (code 3 reads as none) when
+/// the core is port-indexed, now and then otherwise (flow sampling's users tie it to 0).
+fn side_ports(cfg: &ReorderConfig, d: &Descriptor, port: bool, r: &mut impl Rng) -> (usize, Force) {
+    let force = if port || r.gen_ratio(1, 50) { Force::from_code(r.gen_range(0..4)) } else { Force::None };
+    ((d.flow as usize ^ (d.flow >> 64) as usize) & (cfg.buckets() - 1), force)
 }
 
 /// Runs `cfg.transactions` accepted descriptors through a reordering top and compares every cycle.
@@ -227,6 +253,9 @@ pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> 
             cr.csr.push(CSR_FLUSH, 1);
             cr.count(cov::flushes, 1);
         }
+        if traffic.burst == 0 && cr.run.rng.gen_ratio(1, 20_000) {
+            traffic.burst = 100;
+        }
         let r = &mut cr.run.rng;
         if stall.step(r) {
             cr.run.count(cov::reader_stalls, 1);
@@ -240,13 +269,25 @@ pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> 
         if held.is_free() && cr.run.rng.gen_bool(0.92) {
             held.hold(traffic.next(&mut cr.run));
         }
-        i.desc = held.get().unwrap_or_default();
-        i.in_valid = held.get().is_some();
-        let (cond, by_flow) = conditions(&cr.gold);
+        let (cond, index) = conditions(&cr.gold);
+        if let Some(d) = held.get() {
+            (i.in_valid, i.desc) = (true, d);
+            (i.in_index, i.in_force) = side_ports(&rcfg, &d, index == IndexBy::Port, &mut cr.run.rng);
+            if traffic.burst > 0 && i.in_force != Force::None {
+                // A burst is the resident's (the hybrid's heavy flow).
+                i.in_force = Force::Resident;
+            }
+            if index == IndexBy::Port && d.data {
+                cr.count(cov::forced_resident, (i.in_force == Force::Resident) as u64);
+                cr.count(cov::forced_replace, (i.in_force == Force::Replace) as u64);
+            }
+        }
         // A packet of the resident flow meets a saturated count at S2 (the saturating branch).
+        let rt = runtime_from_csr(&rcfg, cr.gold.csr.config());
         for bank in &cr.gold.banks {
             if let Some(RmwStage { payload: Op::Packet(p), old, .. }) = bank.peek_stage() {
-                if old.valid && (old.prefix, old.fp) == (p.prefix, p.fp) {
+                let (_, outcome, _) = decide(&rcfg, &rt, &old, (p.prefix, p.fp, p.seq, p.ts), p.force);
+                if matches!(outcome, Outcome::Hit { .. }) {
                     cr.run.count(cov::saturated_n, (old.n == rcfg.n_max()) as u64);
                     cr.run.count(cov::saturated_o, (old.o == rcfg.o_max()) as u64);
                 }
@@ -254,7 +295,8 @@ pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> 
         }
         let cy = cr.step(&i, &garbage);
         if let Some((code, ooo)) = cy.e.result() {
-            cr.count(cov::flow_indexed, by_flow as u64);
+            cr.count(cov::flow_indexed, (index == IndexBy::Flow) as u64);
+            cr.count(cov::port_indexed, (index == IndexBy::Port) as u64);
             let what = [cov::misses, cov::hits, cov::inserts, cov::overwrites][code as usize];
             cr.count(what, 1);
             cr.count(cov::out_of_order, ooo as u64);

@@ -110,10 +110,15 @@ pub mod sizes {
     pub const fn report_bits(n_bits: usize, o_bits: usize) -> usize {
         PREFIX_BITS + n_bits + o_bits + REASON_BITS
     }
-    /// What travels with a packet through a bank pipeline: walk | prefix | fingerprint | seq | timestamp,
-    /// low field first — the prefix, fingerprint and sequence number at the bucket's own offsets.
+    /// What travels with a packet through a bank pipeline: walk | prefix | fingerprint | seq | timestamp |
+    /// force (2 bits, the `in_force` code), low field first — the prefix, fingerprint and sequence number
+    /// at the bucket's own offsets.
     pub const fn payload_bits(fp_bits: usize, ts_bits: usize) -> usize {
-        1 + PREFIX_BITS + fp_bits + SEQ_BITS + ts_bits
+        payload_force(fp_bits, ts_bits) + 2
+    }
+    /// Bit offset of the payload's force code.
+    pub const fn payload_force(fp_bits: usize, ts_bits: usize) -> usize {
+        payload_ts(fp_bits) + ts_bits
     }
     /// Bit offsets of the bucket's fields (the valid bit is bit 0).
     pub const BUCKET_PREFIX: usize = 1;

@@ -125,8 +125,9 @@ pub fn decide(
     };
     if resident {
         let ooo = out_of_order(s, old.seq);
-        let b =
-            Bucket { seq: s, o: (old.o + ooo as u32).min(cfg.o_max()), n: (old.n + 1).min(cfg.n_max()), ts: t, ..*old };
+        // The packet's identity (the resident's own, unless forced: then the bucket takes the newcomer's).
+        let (o, n) = ((old.o + ooo as u32).min(cfg.o_max()), (old.n + 1).min(cfg.n_max()));
+        let b = Bucket { valid: true, prefix: g, fp, seq: s, o, n, ts: t };
         return (Some(b), Outcome::Hit { ooo }, None);
     }
     let stale = rt.stale_en && age(t, old.ts, cfg.ts_bits) > rt.timeout;
@@ -378,9 +379,9 @@ mod tests {
         let c = cfg();
         let none = rt(false, false, false);
         let old = b(7, 9, 100, 3, 5, 50);
-        // Another flow (prefix 8, fp 1): resident anyway, counts into the old sample.
+        // Another flow (prefix 8, fp 1): resident anyway, counts into the old sample, takes its identity.
         let (w, o, rep) = decide(&c, &none, &old, (8, 1, 90, 60), Force::Resident);
-        assert_eq!((w, o, rep), (Some(b(7, 9, 90, 4, 6, 60)), Outcome::Hit { ooo: true }, None));
+        assert_eq!((w, o, rep), (Some(b(8, 1, 90, 4, 6, 60)), Outcome::Hit { ooo: true }, None));
         // The resident's own packet with Replace: evicted and reported, though no condition holds.
         let (w, o, rep) = decide(&c, &none, &old, (7, 9, 101, 60), Force::Replace);
         assert_eq!((w.map(|b| (b.n, b.o, b.seq)), o), (Some((1, 0, 101)), Outcome::Overwrite));

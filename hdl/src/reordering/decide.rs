@@ -1,8 +1,9 @@
 //! The modify-stage decision of the flow-sampling core on its forwarded bucket
 //! (`golden::reordering::sampling::decide`), combinational:
 //!
-//! - the resident: valid, same prefix and fingerprint; out of order iff bit 31 of `s − s'` (one 32-bit
-//!   subtraction: serial-number order modulo 2^32);
+//! - the resident: valid, same prefix and fingerprint — or forced by the packet's `force` code (1: the
+//!   resident's, 2: replaces it; `golden::reordering::sampling::Force`); out of order iff bit 31 of
+//!   `s − s'` (one 32-bit subtraction: serial-number order modulo 2^32);
 //! - the overwrite conditions in parallel: `t − t' > T` (a `TS`-bit wrapping subtraction), `n' > C`,
 //!   `o' > R`, each gated by its `conditions` bit;
 //! - the word written: the packet's prefix, fingerprint and sequence number (at the same offsets in the
@@ -14,7 +15,9 @@
 use super::Mutant;
 use crate::common::bits::{constant, Slice, ZeroExt};
 use crate::declare_block;
-use golden::reordering::sizes::{bucket_n, bucket_o, bucket_seq, bucket_ts, payload_ts, BUCKET_FP, BUCKET_PREFIX};
+use golden::reordering::sizes::{
+    bucket_n, bucket_o, bucket_seq, bucket_ts, payload_force, payload_ts, BUCKET_FP, BUCKET_PREFIX,
+};
 use golden::reordering::PREFIX_BITS;
 use rust_hdl::prelude::*;
 
@@ -53,6 +56,9 @@ declare_block! {
         pkt_fp: Slice<P, F> = Slice::new(BUCKET_FP),
         pkt_seq: Slice<P, 32> = Slice::new(bucket_seq(F)),
         pkt_ts: Slice<P, TS> = Slice::new(payload_ts(F)),
+        pkt_force: Slice<P, 2> = Slice::new(payload_force(F, TS)),
+        forced_resident: Signal<Local, bool>,
+        forced_replace: Signal<Local, bool>,
         zx_pkt: ZeroExt<P, W>,
         zx_ts: ZeroExt<TS, W>,
         zx_o: ZeroExt<O, W>,
@@ -121,6 +127,9 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
         self.pkt_fp.din.next = self.pkt.val();
         self.pkt_seq.din.next = self.pkt.val();
         self.pkt_ts.din.next = self.pkt.val();
+        self.pkt_force.din.next = self.pkt.val();
+        self.forced_resident.next = self.pkt_force.out.val().get_bit(0) && !self.pkt_force.out.val().get_bit(1);
+        self.forced_replace.next = self.pkt_force.out.val().get_bit(1) && !self.pkt_force.out.val().get_bit(0);
         self.valid.next = self.old.val().get_bit(0);
         self.same.next = (self.old_prefix.out.val() == self.pkt_prefix.out.val())
             && (self.old_fp.out.val() == self.pkt_fp.out.val());
@@ -160,12 +169,12 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
         self.new_o.next = self.zero_o.val();
         if !self.valid.val() {
             self.outcome.next = self.code_insert.val();
-        } else if self.same.val() {
+        } else if self.forced_resident.val() || (self.same.val() && !self.forced_replace.val()) {
             self.outcome.next = self.code_hit.val();
             self.ooo.next = self.late.val();
             self.new_n.next = self.n_inc.val();
             self.new_o.next = self.o_inc.val();
-        } else if self.stale.val() || self.seen.val() || self.reordered.val() {
+        } else if self.forced_replace.val() || self.stale.val() || self.seen.val() || self.reordered.val() {
             self.outcome.next = self.code_overwrite.val();
             self.evict.next = self.old_n.out.val() != self.zero_n.val();
         } else {

@@ -1,7 +1,8 @@
 //! Flow-sampling core for TCP-reordering detection per prefix (`ReorderCore`): a hash-indexed array of
 //! sampled flows `{valid, prefix, fingerprint, last seq, o, n, last timestamp}` indexed by a hash of the
-//! packet's prefix (or of its flow key: the flow-level baseline, a run-time option), conditional overwrite
-//! (stale / seen enough / reordered, thresholds T, C, R in CSRs), one packet per cycle, two banks
+//! packet's prefix (or of its flow key: the flow-level baseline, a run-time option; or taken from the
+//! `in_index` port with the decision forced by `in_force`: the hybrid's side table, `options` bit 2),
+//! conditional overwrite (stale / seen enough / reordered, thresholds T, C, R in CSRs), one packet per cycle, two banks
 //! (ping-pong) with a read-and-clear flush walk of the frozen bank, an eviction FIFO and a flush FIFO merged
 //! onto one report port, a per-packet result port, run-time settings and counters on the CSR port.
 //! Specification and cycle model: `golden::reordering` (stage table in `golden::reordering::cycle`).
@@ -31,7 +32,7 @@ use golden::common::csr::CsrLayout;
 use golden::common::hash::HashKind;
 use golden::common::sram::RamPorts;
 use golden::reordering::cycle::{CSR_FLUSH, WALK_IN_FLIGHT};
-use golden::reordering::sizes::{bucket_seq, payload_ts, BUCKET_FP, BUCKET_PREFIX};
+use golden::reordering::sizes::{bucket_seq, payload_force, payload_ts, BUCKET_FP, BUCKET_PREFIX};
 use golden::reordering::{ReorderConfig, FLOW_KEY_BITS, PREFIX_BITS};
 use report::BucketReport;
 use rust_hdl::prelude::*;
@@ -96,6 +97,11 @@ declare_block! {
         pub in_ts: Signal<In, Bits<TIMESTAMP_BITS>>,
         /// The segment carries payload (others are counted and ignored).
         pub in_data: Signal<In, bool>,
+        /// The bucket when `options` bit 2 is set (else ignored).
+        pub in_index: Signal<In, Bits<A>>,
+        /// 0: decide by identity and the conditions (flow sampling); 1: the packet is the resident's;
+        /// 2: it replaces the resident (`golden::reordering::sampling::Force`).
+        pub in_force: Signal<In, Bits<2>>,
         pub in_ready: Signal<Out, bool>,
         // Per-packet result (registered, one cycle after S2; data packets only; no backpressure).
         pub res_valid: Signal<Out, bool>,
@@ -129,7 +135,7 @@ declare_block! {
         cfg_count: Slice<CONFIG_BITS, N> = field(layout, "count_c"),
         cfg_reorder: Slice<CONFIG_BITS, O> = field(layout, "reorder_r"),
         cfg_conditions: Slice<CONFIG_BITS, 3> = field(layout, "conditions"),
-        cfg_options: Slice<CONFIG_BITS, 2> = field(layout, "options"),
+        cfg_options: Slice<CONFIG_BITS, 3> = field(layout, "options"),
         cfg_bank: Slice<CONFIG_BITS, 1> = field(layout, "bank"),
         flush_pending: Reg<bool>,
         // Input: the prefix, the hash keys, F1.
@@ -145,6 +151,11 @@ declare_block! {
         f1_prefix: Reg<Bits<PREFIX_BITS>>,
         f1_seq: Reg<Bits<32>>,
         f1_ts: Reg<Bits<TS>>,
+        f1_force: Reg<Bits<2>>,
+        f1_port: Reg<bool>,
+        f1_index: Reg<Bits<A>>,
+        pkt_index: Signal<Local, Bits<A>>,
+        zx_p_force: ZeroExt<2, P>,
         zx_p_prefix: ZeroExt<PREFIX_BITS, P>,
         zx_p_fp: ZeroExt<F, P>,
         zx_p_seq: ZeroExt<32, P>,
@@ -192,6 +203,7 @@ declare_block! {
         off_fp: Constant<Bits<16>> = constant(BUCKET_FP as u64),
         off_seq: Constant<Bits<16>> = constant(bucket_seq(F) as u64),
         off_ts: Constant<Bits<16>> = constant(payload_ts(F) as u64),
+        off_force: Constant<Bits<16>> = constant(payload_force(F, TS) as u64),
         walk_payload: Constant<Bits<P>> = constant(1),
         zero_w: Constant<Bits<W>> = Constant::new(Bits::default()),
         zero_a: Constant<Bits<A>> = constant(0),
@@ -284,6 +296,9 @@ reorder_core_impl!(Logic for {
             f1_prefix,
             f1_seq,
             f1_ts,
+            f1_force,
+            f1_port,
+            f1_index,
             walking,
             walk_bank,
             walk_addr,
@@ -346,6 +361,14 @@ reorder_core_impl!(Logic for {
             self.f1_prefix.d.next = self.in_prefix.val();
             self.f1_seq.d.next = self.in_seq.val();
             self.f1_ts.d.next = self.ts_in.out.val();
+            self.f1_force.d.next = self.in_force.val();
+            self.f1_port.d.next = self.cfg_options.out.val().get_bit(2);
+            self.f1_index.d.next = self.in_index.val();
+        }
+        if self.f1_port.q.val() {
+            self.pkt_index.next = self.f1_index.q.val();
+        } else {
+            self.pkt_index.next = self.h_index.hash.val();
         }
         self.zx_prefix_key.din.next = self.in_prefix.val();
         if self.cfg_options.out.val().get_bit(1) {
@@ -360,7 +383,9 @@ reorder_core_impl!(Logic for {
         self.zx_p_fp.din.next = self.h_fp.hash.val();
         self.zx_p_seq.din.next = self.f1_seq.q.val();
         self.zx_p_ts.din.next = self.f1_ts.q.val();
-        self.pkt_payload.next = (self.zx_p_prefix.out.val() << self.off_prefix.val())
+        self.zx_p_force.din.next = self.f1_force.q.val();
+        self.pkt_payload.next = (self.zx_p_force.out.val() << self.off_force.val())
+            | (self.zx_p_prefix.out.val() << self.off_prefix.val())
             | (self.zx_p_fp.out.val() << self.off_fp.val())
             | (self.zx_p_seq.out.val() << self.off_seq.val())
             | (self.zx_p_ts.out.val() << self.off_ts.val());
@@ -387,7 +412,7 @@ reorder_core_impl!(Logic for {
             self.banks[b].reset.next = self.reset.val();
             if self.f1_valid.q.val() && (self.active.val() == self.bank_ids[b].val()) {
                 self.banks[b].in_valid.next = true;
-                self.banks[b].in_index.next = self.h_index.hash.val();
+                self.banks[b].in_index.next = self.pkt_index.val();
                 self.banks[b].in_payload.next = self.pkt_payload.val();
             } else {
                 self.banks[b].in_valid.next =
