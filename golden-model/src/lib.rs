@@ -13,4 +13,5 @@ pub mod common;
 pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
+pub mod ifpd;
 pub mod reordering;

@@ -52,6 +52,7 @@ pub mod cli;
 pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
+pub mod ifpd;
 pub mod reordering;
 pub mod plot;
 pub mod traffic;

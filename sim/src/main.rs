@@ -11,6 +11,7 @@ const CORES: &[&dyn CoreCli] = &[
     &sim::fridge::cli::Fridge,
     &sim::finecomb::cli::Finecomb,
     &sim::heavy_hitters::cli::HeavyHitters,
+    &sim::ifpd::cli::Ifpd,
     &sim::reordering::cli::Reordering,
 ];
 

@@ -35,14 +35,8 @@ pub const CRC16_UMTS: CrcSpec =
 pub const CRC16_EN13757: CrcSpec =
     CrcSpec { name: "CRC-16/EN-13757", width: 16, poly: 0x3D65, init: 0, xorout: 0xFFFF, check: 0xC2B7 };
 /// CRC-32/MPEG-2: poly 0x04C11DB7, init 0xFFFFFFFF, no reflection, xorout 0.
-pub const CRC32_MPEG2: CrcSpec = CrcSpec {
-    name: "CRC-32/MPEG-2",
-    width: 32,
-    poly: 0x04C1_1DB7,
-    init: 0xFFFF_FFFF,
-    xorout: 0,
-    check: 0x0376_E6E7,
-};
+pub const CRC32_MPEG2: CrcSpec =
+    CrcSpec { name: "CRC-32/MPEG-2", width: 32, poly: 0x04C1_1DB7, init: 0xFFFF_FFFF, xorout: 0, check: 0x0376_E6E7 };
 
 /// Seed of the H3 matrix (the ASCII bytes of "netmeas!").
 pub const H3_SEED: u64 = 0x6e65_746d_6561_7321;
@@ -80,7 +74,16 @@ pub enum HashKind {
     Crc16En13757,
     Crc32Mpeg2,
     /// H3 with `out_bits` output bits; the matrix rows come from [`H3_SEED`].
-    H3 { out_bits: usize },
+    H3 {
+        out_bits: usize,
+    },
+    /// H3 with `out_bits` output bits and its own matrix: the rows are the SplitMix64 outputs of the H3
+    /// stream from position `1024 · seed` on (so seed 0 is [`HashKind::H3`], and seeds give disjoint,
+    /// independent matrices for keys of up to 1024 bits) — the per-row index hashes of multi-row cores.
+    H3Seeded {
+        out_bits: usize,
+        seed: u64,
+    },
 }
 
 impl HashKind {
@@ -88,7 +91,7 @@ impl HashKind {
         match self {
             HashKind::Crc16Umts | HashKind::Crc16En13757 => 16,
             HashKind::Crc32Mpeg2 => 32,
-            HashKind::H3 { out_bits } => *out_bits,
+            HashKind::H3 { out_bits } | HashKind::H3Seeded { out_bits, .. } => *out_bits,
         }
     }
     pub fn name(&self) -> String {
@@ -97,6 +100,7 @@ impl HashKind {
             HashKind::Crc16En13757 => CRC16_EN13757.name.into(),
             HashKind::Crc32Mpeg2 => CRC32_MPEG2.name.into(),
             HashKind::H3 { out_bits } => format!("H3/{out_bits}"),
+            HashKind::H3Seeded { out_bits, seed } => format!("H3/{out_bits}#{seed}"),
         }
     }
 }
@@ -121,19 +125,20 @@ fn byte_tables(masks: &[u128], key_bits: usize) -> Vec<[u64; 256]> {
             let mut t = [0u64; 256];
             for (b, entry) in t.iter_mut().enumerate() {
                 let key = (b as u128) << (8 * j);
-                *entry = masks
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |h, (i, m)| h | ((((key & m).count_ones() & 1) as u64) << i));
+                *entry =
+                    masks.iter().enumerate().fold(0u64, |h, (i, m)| h | ((((key & m).count_ones() & 1) as u64) << i));
             }
             t
         })
         .collect()
 }
 
+/// SplitMix64's state increment.
+const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// SplitMix64: the fixed generator of H3 matrix rows.
 fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    *state = state.wrapping_add(SPLITMIX_GAMMA);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -148,32 +153,28 @@ impl XorHash {
             HashKind::Crc16Umts => Self::crc(kind, &CRC16_UMTS, key_bits),
             HashKind::Crc16En13757 => Self::crc(kind, &CRC16_EN13757, key_bits),
             HashKind::Crc32Mpeg2 => Self::crc(kind, &CRC32_MPEG2, key_bits),
-            HashKind::H3 { out_bits } => {
-                super::config::check_range("H3 out_bits", out_bits, 1, 64)?;
-                // Row j (the contribution of key bit j) is a random out_bits-wide vector.
-                let mut st = H3_SEED;
-                let rows: Vec<u64> = (0..key_bits)
-                    .map(|_| splitmix64(&mut st) & (u64::MAX >> (64 - out_bits)))
-                    .collect();
-                let masks: Vec<u128> = (0..out_bits)
-                    .map(|i| {
-                        rows.iter()
-                            .enumerate()
-                            .filter(|(_, r)| (*r >> i) & 1 == 1)
-                            .fold(0u128, |m, (j, _)| m | (1u128 << j))
-                    })
-                    .collect();
-                Ok(XorHash { kind, key_bits, tables: byte_tables(&masks, key_bits), masks, constant: 0 })
-            }
+            HashKind::H3 { out_bits } => Self::h3(kind, out_bits, 0, key_bits),
+            HashKind::H3Seeded { out_bits, seed } => Self::h3(kind, out_bits, seed, key_bits),
         }
+    }
+
+    /// H3 whose matrix rows start at position `1024 · seed` of the SplitMix64 stream from [`H3_SEED`].
+    fn h3(kind: HashKind, out_bits: usize, seed: u64, key_bits: usize) -> Result<Self, ConfigError> {
+        super::config::check_range("H3 out_bits", out_bits, 1, 64)?;
+        // Row j (the contribution of key bit j) is a random out_bits-wide vector.
+        let mut st = H3_SEED.wrapping_add(seed.wrapping_mul(1024).wrapping_mul(SPLITMIX_GAMMA));
+        let rows: Vec<u64> = (0..key_bits).map(|_| splitmix64(&mut st) & (u64::MAX >> (64 - out_bits))).collect();
+        let masks: Vec<u128> = (0..out_bits)
+            .map(|i| {
+                rows.iter().enumerate().filter(|(_, r)| (*r >> i) & 1 == 1).fold(0u128, |m, (j, _)| m | (1u128 << j))
+            })
+            .collect();
+        Ok(XorHash { kind, key_bits, tables: byte_tables(&masks, key_bits), masks, constant: 0 })
     }
 
     fn crc(kind: HashKind, spec: &CrcSpec, key_bits: usize) -> Result<Self, ConfigError> {
         if key_bits % 8 != 0 {
-            return Err(ConfigError(format!(
-                "{}: key_bits = {key_bits} is not a whole number of bytes",
-                spec.name
-            )));
+            return Err(ConfigError(format!("{}: key_bits = {key_bits} is not a whole number of bytes", spec.name)));
         }
         let constant = spec.compute(&key_bytes(0, key_bits));
         // Affine map: crc(key) = constant ^ XOR_{j in key} (crc(e_j) ^ constant).
@@ -181,11 +182,7 @@ impl XorHash {
             (0..key_bits).map(|j| spec.compute(&key_bytes(1u128 << j, key_bits)) ^ constant).collect();
         let masks: Vec<u128> = (0..spec.width)
             .map(|i| {
-                columns
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| (*c >> i) & 1 == 1)
-                    .fold(0u128, |m, (j, _)| m | (1u128 << j))
+                columns.iter().enumerate().filter(|(_, c)| (*c >> i) & 1 == 1).fold(0u128, |m, (j, _)| m | (1u128 << j))
             })
             .collect();
         Ok(XorHash { kind, key_bits, tables: byte_tables(&masks, key_bits), masks, constant })
@@ -213,11 +210,8 @@ impl XorHash {
     /// bit i = parity(key & masks[i]) ^ constant bit i.
     pub fn eval_masks(&self, key: u128) -> u64 {
         let key = key & mask128(self.key_bits);
-        let lin = self
-            .masks
-            .iter()
-            .enumerate()
-            .fold(0u64, |h, (i, m)| h | ((((key & m).count_ones() & 1) as u64) << i));
+        let lin =
+            self.masks.iter().enumerate().fold(0u64, |h, (i, m)| h | ((((key & m).count_ones() & 1) as u64) << i));
         lin ^ self.constant
     }
 
@@ -245,6 +239,82 @@ impl HashUnitModel {
         let now = self.out;
         self.out = Some(self.hash.eval(key));
         now
+    }
+}
+
+/// Lanes of a [`HashBank`] value (up to 320 output bits in all).
+pub const BANK_LANES: usize = 5;
+
+/// Several hash units over the same key evaluated together (the hashes a core computes in parallel from one
+/// descriptor, e.g. d row indices and a fingerprint): one table per key byte whose entries hold every
+/// unit's contribution side by side, so a key costs `key_bits / 8` table reads instead of that many per
+/// unit. The value is exactly each unit's [`XorHash::eval`]; it is a model speed-up, not a different
+/// function (the RTL has one `HashUnit` per hash).
+#[derive(Debug, Clone)]
+pub struct HashBank {
+    pub hashes: Vec<XorHash>,
+    /// `(lane, shift)` of each hash's output: hashes never straddle a 64-bit lane.
+    place: Vec<(usize, u32)>,
+    lanes: usize,
+    constant: [u64; BANK_LANES],
+    /// `tables[(j * 256 + b) * lanes + l]`: lane l of the contribution of key byte j having value b.
+    tables: Vec<u64>,
+    key_bytes: usize,
+}
+
+impl HashBank {
+    /// The units `hashes` (same key width; at most [`BANK_LANES`] lanes of 64 bits once packed).
+    pub fn new(hashes: Vec<XorHash>) -> Result<HashBank, ConfigError> {
+        let key_bits = hashes.first().map_or(0, |h| h.key_bits);
+        if hashes.iter().any(|h| h.key_bits != key_bits) {
+            return Err(ConfigError("a hash bank's units must share the key width".into()));
+        }
+        let (mut place, mut lane, mut used) = (vec![], 0usize, 0u32);
+        for h in &hashes {
+            let w = h.out_bits() as u32;
+            if used + w > 64 {
+                (lane, used) = (lane + 1, 0);
+            }
+            place.push((lane, used));
+            used += w;
+        }
+        let lanes = if hashes.is_empty() { 0 } else { lane + 1 };
+        if lanes > BANK_LANES {
+            return Err(ConfigError(format!("a hash bank holds at most {} output bits", 64 * BANK_LANES)));
+        }
+        let key_bytes = key_bits.div_ceil(8);
+        let mut tables = vec![0u64; key_bytes * 256 * lanes];
+        let mut constant = [0u64; BANK_LANES];
+        for (h, &(l, sh)) in hashes.iter().zip(&place) {
+            constant[l] |= h.constant << sh;
+            for (j, t) in h.tables.iter().enumerate() {
+                for (b, v) in t.iter().enumerate() {
+                    tables[(j * 256 + b) * lanes + l] |= v << sh;
+                }
+            }
+        }
+        Ok(HashBank { hashes, place, lanes, constant, tables, key_bytes })
+    }
+
+    /// Every unit's hash of `key` at once; read unit `i` with [`HashBank::get`].
+    pub fn eval(&self, key: u128) -> [u64; BANK_LANES] {
+        let key = key & mask128(self.hashes.first().map_or(0, |h| h.key_bits));
+        let bytes = key.to_le_bytes();
+        let mut out = self.constant;
+        for (j, &b) in bytes.iter().enumerate().take(self.key_bytes) {
+            let e = &self.tables[(j * 256 + b as usize) * self.lanes..][..self.lanes];
+            for (o, v) in out.iter_mut().zip(e) {
+                *o ^= v;
+            }
+        }
+        out
+    }
+
+    /// Unit `i`'s value in an [`HashBank::eval`] result.
+    pub fn get(&self, v: &[u64; BANK_LANES], i: usize) -> u64 {
+        let (l, sh) = self.place[i];
+        let w = self.hashes[i].out_bits();
+        (v[l] >> sh) & (u64::MAX >> (64 - w))
     }
 }
 
@@ -297,7 +367,9 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         for key_bits in [8, 72, 104, 128] {
-            for kind in [HashKind::Crc16Umts, HashKind::Crc16En13757, HashKind::Crc32Mpeg2, HashKind::H3 { out_bits: 32 }] {
+            for kind in
+                [HashKind::Crc16Umts, HashKind::Crc16En13757, HashKind::Crc32Mpeg2, HashKind::H3 { out_bits: 32 }]
+            {
                 let h = XorHash::new(kind, key_bits).unwrap();
                 let t = h.truncated(11).unwrap();
                 for _ in 0..2000 {
@@ -321,6 +393,39 @@ mod tests {
             let ones = m.count_ones();
             assert!((30..=74).contains(&ones), "mask weight {ones}");
         }
+    }
+
+    #[test]
+    fn seeded_h3_is_h3_at_seed_0_and_independent_otherwise() {
+        let h = XorHash::new(HashKind::H3 { out_bits: 32 }, 104).unwrap();
+        let s0 = XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: 0 }, 104).unwrap();
+        let s1 = XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: 1 }, 104).unwrap();
+        assert_eq!(h.masks, s0.masks);
+        assert_ne!(s0.masks, s1.masks);
+        assert_eq!(s1.kind.name(), "H3/32#1");
+        // Different matrices disagree on about half the bits of a random key.
+        let key = 0x1234_5678_9abc_def0_1122_3344_55u128;
+        let d = (s0.eval(key) ^ s1.eval(key)).count_ones();
+        assert!((4..=28).contains(&d), "{d}");
+    }
+
+    #[test]
+    fn bank_equals_each_unit() {
+        use rand::{Rng, SeedableRng};
+        let mut hashes: Vec<XorHash> =
+            (1..=8).map(|s| XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: s }, 104).unwrap()).collect();
+        hashes.push(XorHash::new(HashKind::Crc32Mpeg2, 104).unwrap().truncated(16).unwrap());
+        let bank = HashBank::new(hashes.clone()).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        for _ in 0..2000 {
+            let key: u128 = rng.gen();
+            let v = bank.eval(key);
+            for (i, h) in hashes.iter().enumerate() {
+                assert_eq!(bank.get(&v, i), h.eval_masks(key), "unit {i}");
+            }
+        }
+        let too_many = (0..11).map(|s| XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: s }, 104).unwrap());
+        assert!(HashBank::new(too_many.collect()).is_err());
     }
 
     #[test]

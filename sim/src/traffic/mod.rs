@@ -25,6 +25,7 @@
 
 pub mod capture;
 pub mod finecomb;
+pub mod ifpd;
 pub mod keys;
 pub mod packet;
 pub mod reorder;

@@ -1,0 +1,71 @@
+//! CM-BF's Bloom filter of the flows seen: `k` partitions of `m` bits, partition `p` indexed by its own
+//! H3/32 (seed `BF_SEED + p`) reduced to `m` by `⌊h·m / 2^32⌋` — a partitioned filter, i.e. `k` rows of
+//! one-bit words on the multi-row shape (every row read, every row written with 1). A flow is **new** iff at
+//! least one of its `k` bits is 0; then all `k` are set. No deletion: the filter is cleared with the sketch.
+//!
+//! False "seen" answers (a new flow whose `k` bits are all set by others) have probability about
+//! `(1 − e^(−n/m))^k` after `n` flows; CM-BF then estimates `t − t_min` for a first packet.
+
+use super::{IfpdConfig, MAX_BF_HASHES};
+use crate::common::config::ConfigError;
+use crate::common::hash::HashBank;
+
+/// The filter's bits and index hashes.
+#[derive(Debug, Clone)]
+pub struct BloomFilter {
+    pub hashes: usize,
+    pub bits: usize,
+    bank: HashBank,
+    /// Partition p's bits at `words[p * words_per + i / 64]`, bit `i % 64`.
+    words: Vec<u64>,
+    words_per: usize,
+}
+
+impl BloomFilter {
+    /// The filter of `cfg` (`bf_bits` must be non-zero).
+    pub fn new(cfg: &IfpdConfig) -> Result<BloomFilter, ConfigError> {
+        if cfg.bf_bits == 0 {
+            return Err(ConfigError("no Bloom filter in this build (bf_bits = 0)".into()));
+        }
+        let bank = HashBank::new((0..cfg.bf_hashes).map(|p| cfg.bf_hash(p)).collect::<Result<_, _>>()?)?;
+        let words_per = cfg.bf_bits.div_ceil(64);
+        Ok(BloomFilter {
+            hashes: cfg.bf_hashes,
+            bits: cfg.bf_bits,
+            bank,
+            words: vec![0; cfg.bf_hashes * words_per],
+            words_per,
+        })
+    }
+
+    /// The bit index of `flow` in each partition.
+    pub fn indices(&self, flow: u128) -> [usize; MAX_BF_HASHES] {
+        let v = self.bank.eval(flow);
+        let mut idx = [0; MAX_BF_HASHES];
+        for (p, i) in idx.iter_mut().enumerate().take(self.hashes) {
+            *i = IfpdConfig::reduce(self.bank.get(&v, p), self.bits);
+        }
+        idx
+    }
+
+    /// Whether `flow` is new (some bit 0); sets its bits.
+    pub fn test_and_set(&mut self, flow: u128) -> bool {
+        let idx = self.indices(flow);
+        let mut new = false;
+        for (p, &i) in idx.iter().enumerate().take(self.hashes) {
+            let w = &mut self.words[p * self.words_per + i / 64];
+            new |= *w >> (i % 64) & 1 == 0;
+            *w |= 1 << (i % 64);
+        }
+        new
+    }
+
+    /// Bits set, over all partitions.
+    pub fn ones(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+}

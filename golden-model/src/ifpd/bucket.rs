@@ -1,0 +1,160 @@
+//! The bucket word and the per-packet decision over the `d` buckets of a packet.
+//!
+//! [`decide`] is a pure function of the `d` current words (as a modify stage sees them, every earlier
+//! packet's write forwarded), the packet and the Bloom filter's answer: it says which rows are written, with
+//! what, the estimate and the case. The transaction model ([`super::sketch`]) calls it with the words it
+//! reads from its rows; a cycle model calls it from `MultiRmwModel::step`'s modify closure
+//! ([`Decision::writes`] gives the per-row write list that closure returns).
+
+use super::{Case3Rule, IfpdConfig, IfpdRuntime, Mode};
+use crate::common::Word;
+use serde::{Deserialize, Serialize};
+
+/// One bucket. IFPD mode: empty iff `fp == 0`; CM modes: empty iff `t == 0` (`fp` unused, written 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Bucket {
+    pub fp: u32,
+    pub t: u32,
+}
+
+impl Bucket {
+    /// Empty under `mode`'s encoding.
+    pub fn is_empty(&self, mode: Mode) -> bool {
+        match mode {
+            Mode::Ifpd => self.fp == 0,
+            Mode::Cm | Mode::CmBf => self.t == 0,
+        }
+    }
+    /// The RAM word: t | fp << ts_bits.
+    pub fn pack(&self, cfg: &IfpdConfig) -> u64 {
+        (self.t as u64 & cfg.ts_max() as u64) | (self.fp as u64) << cfg.ts_bits
+    }
+    pub fn unpack(cfg: &IfpdConfig, w: u64) -> Bucket {
+        Bucket { t: (w & cfg.ts_max() as u64) as u32, fp: (w >> cfg.ts_bits) as u32 }
+    }
+}
+
+/// The model's RAM word is the bucket itself; the core keeps both fields in range.
+impl Word for Bucket {
+    fn masked(self, _bits: usize) -> Bucket {
+        self
+    }
+}
+
+/// What a packet brings to the decision: its fingerprint (never 0) and its stored time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Packet {
+    pub fp: u32,
+    pub t: u32,
+}
+
+/// The packet travels a multi-row RMW pipeline to its modify stage as the payload.
+impl Word for Packet {
+    fn masked(self, _bits: usize) -> Packet {
+        self
+    }
+}
+
+/// The paper's three cases (the CM modes use two of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Case {
+    /// Case 1: a row holds the fingerprint (CM modes: an estimate `t − t_min`).
+    Match,
+    /// Case 2: the first empty row takes the flow, `D = 0` (CM modes: judged a first packet, `D = 0`).
+    Insert,
+    /// Case 3: the bucket with the largest timestamp is replaced (IFPD mode only).
+    Replace,
+}
+
+impl Case {
+    /// The report's code: 1, 2, 3.
+    pub fn code(self) -> u32 {
+        match self {
+            Case::Match => 1,
+            Case::Insert => 2,
+            Case::Replace => 3,
+        }
+    }
+    pub fn from_code(c: u32) -> Option<Case> {
+        match c {
+            1 => Some(Case::Match),
+            2 => Some(Case::Insert),
+            3 => Some(Case::Replace),
+            _ => None,
+        }
+    }
+}
+
+/// A packet's decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Decision {
+    /// IFPD: the one row written; CM modes: the row holding `t_min` (every row is written).
+    pub row: usize,
+    /// Every row written (CM modes) instead of `row` alone.
+    pub all_rows: bool,
+    /// The word written.
+    pub new: Bucket,
+    /// The estimate in stored units.
+    pub d_est: u32,
+    pub case: Case,
+}
+
+impl Decision {
+    /// Whether row `r` is written.
+    pub fn writes_row(&self, r: usize) -> bool {
+        self.all_rows || r == self.row
+    }
+    /// The per-row writes of a multi-row RMW's modify stage (`Some(new)` where written).
+    pub fn writes(&self, rows: usize) -> Vec<Option<Bucket>> {
+        (0..rows).map(|r| self.writes_row(r).then_some(self.new)).collect()
+    }
+    /// Whether the packet is reported.
+    pub fn reported(&self, rt: &IfpdRuntime) -> bool {
+        self.d_est >= rt.threshold
+    }
+}
+
+/// The row whose bucket is most recent (smallest age `now − t`, i.e. the largest timestamp in wrap-correct
+/// order; `oldest` flips it to the largest age, i.e. the smallest timestamp), ties to the lowest row.
+fn extreme_row(cfg: &IfpdConfig, old: &[Bucket], now: u32, oldest: bool) -> usize {
+    let mut best = 0;
+    for (r, b) in old.iter().enumerate().skip(1) {
+        let (a, m) = (cfg.age(now, b.t), cfg.age(now, old[best].t));
+        if if oldest { a > m } else { a < m } {
+            best = r;
+        }
+    }
+    best
+}
+
+/// The decision of packet `p` on its buckets `old` (one per row, in row order). `bf_first`: the Bloom
+/// filter found the flow new (CM-BF; ignored in the other modes).
+pub fn decide(cfg: &IfpdConfig, rt: &IfpdRuntime, old: &[Bucket], p: Packet, bf_first: bool) -> Decision {
+    match rt.mode {
+        Mode::Ifpd => {
+            let new = Bucket { fp: p.fp, t: p.t };
+            for (row, b) in old.iter().enumerate() {
+                if b.fp == p.fp {
+                    return Decision { row, all_rows: false, new, d_est: cfg.age(p.t, b.t), case: Case::Match };
+                }
+                if b.fp == 0 {
+                    return Decision { row, all_rows: false, new, d_est: 0, case: Case::Insert };
+                }
+            }
+            let row = extreme_row(cfg, old, p.t, false);
+            let d_est = match rt.case3 {
+                Case3Rule::Estimate => cfg.age(p.t, old[row].t),
+                Case3Rule::Zero => 0,
+            };
+            Decision { row, all_rows: false, new, d_est, case: Case::Replace }
+        }
+        Mode::Cm | Mode::CmBf => {
+            let first = old.iter().any(|b| b.t == 0) || (rt.mode == Mode::CmBf && bf_first);
+            let row = extreme_row(cfg, old, p.t, true);
+            let new = Bucket { fp: 0, t: p.t.max(1) };
+            let (d_est, case) = if first { (0, Case::Insert) } else { (cfg.age(p.t, old[row].t), Case::Match) };
+            Decision { row: if first { 0 } else { row }, all_rows: true, new, d_est, case }
+        }
+    }
+}
