@@ -19,7 +19,7 @@ use golden::common::rmw::RmwStage;
 use golden::reordering::cycle::Op;
 use golden::reordering::cycle::{
     csr_writes, runtime_from_csr, ReorderCycleModel, ReorderInputs, ReorderOutputs as GoldenOutputs, CSR_BANK,
-    CSR_CONDITIONS, CSR_FLUSH, CSR_OPTIONS,
+    CSR_CONDITIONS, CSR_FLUSH,
 };
 use golden::reordering::sampling::{decide, Force, Outcome};
 use golden::reordering::{Descriptor, IndexBy, ReorderConfig, ReorderRuntime, Report};
