@@ -202,6 +202,17 @@ impl CsrLayout {
     }
 }
 
+/// One cycle's request on a CSR port, for a core with several ports (one per sub-core: the reordering
+/// hybrid): its reset and the port's four pins.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CsrRequest {
+    pub reset: bool,
+    pub addr: u8,
+    pub wr_en: bool,
+    pub wr_data: u32,
+    pub rd_en: bool,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct CsrInputs {
     pub reset: bool,

@@ -44,6 +44,11 @@ pub const CSR_DUMP: u8 = 4;
 /// at most `depth − WALK_IN_FLIGHT`.
 pub const WALK_IN_FLIGHT: usize = 4;
 
+/// Cycles from a packet's acceptance to its result on the result port (`res_*`): in F1 at t+1, S2 at t+3,
+/// registered at t+4. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is
+/// what a core fed by the result port relies on (the reordering hybrid's delay line).
+pub const RESULT_LATENCY: usize = 4;
+
 /// What travels through a bank pipeline with an op.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Op {
@@ -86,6 +91,12 @@ pub struct HhOutputs {
     pub rec_data: Option<RecordWord>,
     pub csr_rd_valid: Option<bool>,
     pub csr_rd_data: Option<u32>,
+}
+
+/// The CSR writes that set `rt` (method, admission rule, PRNG seed: the seed lands a cycle after its
+/// write); None for the exact admission rule, which has no hardware.
+pub fn csr_writes(rt: &super::HhRuntime) -> Option<Vec<(u8, u32)>> {
+    Some(vec![(CSR_METHOD, rt.method as u32), (CSR_ADMISSION, rt.admission.csr()?), (CSR_PRNG_SEED, rt.seed)])
 }
 
 /// Outcome code on the result port: 0 reject, 1 hit, 2 insert, 3 admit.
@@ -165,6 +176,17 @@ impl HhCycleModel {
             .collect()
     }
 
+    /// `in_ready` during this cycle (what [`Self::step`] shows), from the state alone: a core composed
+    /// with others can combine it before stepping them.
+    pub fn in_ready(&self, reset: bool) -> Option<bool> {
+        let active = (self.csr.config()[CSR_BANK as usize] & 1) as usize;
+        match (reset, self.started) {
+            (true, _) => Some(false),
+            (false, false) => None,
+            (false, true) => self.banks[active].ready(reset).map(|r| self.f1.is_none() || r),
+        }
+    }
+
     pub fn step(&mut self, i: &HhInputs) -> HhOutputs {
         let cfg = self.cfg.clone();
         let conf = self.csr.config().to_vec();
@@ -173,11 +195,7 @@ impl HhCycleModel {
         let active = (conf[CSR_BANK as usize] & 1) as usize;
         let status = self.status();
         let rmw_ready = self.banks[active].ready(i.reset);
-        let in_ready = match (i.reset, self.started) {
-            (true, _) => Some(false),
-            (false, false) => None,
-            (false, true) => rmw_ready.map(|r| self.f1.is_none() || r),
-        };
+        let in_ready = self.in_ready(i.reset);
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
         // S0 of each bank: the packet into the active one, a walk op into the walk's bank if it is free.
@@ -313,6 +331,7 @@ impl HhCycleModel {
 impl HhOutputs {
     /// The per-packet result, when the port shows one.
     pub fn result(&self) -> Option<(u64, u64, u64)> {
-        (self.res_valid == Some(true)).then(|| (self.res_outcome.unwrap(), self.res_row.unwrap(), self.res_count.unwrap()))
+        (self.res_valid == Some(true))
+            .then(|| (self.res_outcome.unwrap(), self.res_row.unwrap(), self.res_count.unwrap()))
     }
 }

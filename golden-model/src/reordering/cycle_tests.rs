@@ -135,3 +135,120 @@ fn settings_from_registers() {
     let got = runtime_from_csr(&cfg, &conf);
     assert_eq!((got.prefix_len, got.timeout, got.count), (32, 7, 5));
 }
+
+/// The hybrid's cycle model against its transaction model ([`super::hybrid::HybridModel`]): the same
+/// heavy-hitter results, side-table and flow-sampling results (each in order), the same reports (a multiset:
+/// the merged port interleaves the two cores'), and a period's end — every bank toggled, flushes and the dump
+/// — returns the transaction model's flush.
+#[test]
+fn hybrid_cycle_model_equals_transaction_model() {
+    use super::hybrid::{HybridModel, HybridOutcome};
+    use super::hybrid_cycle::*;
+    use crate::common::csr::CsrRequest;
+    use crate::heavy_hitters::cycle::CSR_DUMP;
+    use crate::heavy_hitters::cycle::{csr_writes as hh_csr_writes, outcome_code as hh_code, CSR_BANK as HH_BANK};
+    use crate::heavy_hitters::{HhConfig, HhRuntime, Method};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+    let sampling =
+        ReorderConfig { addr_bits: 3, fp_bits: 6, ts_bits: 10, ts_shift: 4, n_bits: 6, o_bits: 4, report_fifo_bits: 3 };
+    let hh = HhConfig { rows: 2, addr_bits: 2, key_bits: 104, count_bits: 6, record_fifo_bits: 3 };
+    let cfg = HybridConfig { sampling: sampling.clone(), hh: hh.clone() };
+    for (k, method) in [Method::Dway, Method::Precision].into_iter().enumerate() {
+        let rt =
+            ReorderRuntime { timeout: 300, count: 20, reorder: 3, count_first: k == 0, ..ReorderRuntime::default() };
+        let hh_rt = HhRuntime { method, seed: 77 + k as u32, ..HhRuntime::default() };
+        let descs = traffic(&mut rng, 20_000);
+        let mut tm = HybridModel::new(&sampling, rt, &hh, hh_rt).unwrap();
+        let (mut want_hh, mut want_side, mut want_smp, mut want_rep) = (vec![], vec![], vec![], vec![]);
+        for d in &descs {
+            let (o, r) = tm.step(d);
+            match o {
+                HybridOutcome::NotData => {}
+                HybridOutcome::Heavy { outcome, side } => {
+                    want_hh.push(hh_code(outcome));
+                    want_side.push((outcome_code(side), side == Outcome::Hit { ooo: true }));
+                }
+                HybridOutcome::Sampled(s) => {
+                    want_hh.push((0, 0));
+                    want_smp.push((outcome_code(s), s == Outcome::Hit { ooo: true }));
+                }
+            }
+            want_rep.extend(r.map(|r| r.pack(&sampling)));
+        }
+        assert!(
+            want_side.len() > 1000 && want_smp.len() > 1000,
+            "{} heavy, {} sampled",
+            want_side.len(),
+            want_smp.len()
+        );
+        let mut cm = HybridCycleModel::new(&cfg).unwrap();
+        // Settings: one write per port per cycle.
+        let mut writes: [Vec<(u8, u32)>; 3] = [csr_writes(&rt), side_csr_writes(&rt), hh_csr_writes(&hh_rt).unwrap()];
+        writes.iter_mut().for_each(|w| w.reverse());
+        let put = |i: &mut HybridInputs, writes: &mut [Vec<(u8, u32)>; 3]| {
+            for (port, w) in i.csr.iter_mut().zip(writes.iter_mut()) {
+                if let Some((addr, v)) = w.pop() {
+                    *port = CsrRequest { addr, wr_en: true, wr_data: v, ..CsrRequest::default() };
+                }
+            }
+        };
+        let (mut hh_res, mut side_res, mut smp_res, mut reports) = (vec![], vec![], vec![], vec![]);
+        let (mut next, mut cycle, mut quiet) = (0, 0u64, 0);
+        while (next < descs.len() || quiet < 20) && cycle < 200_000 {
+            let mut i = HybridInputs { reset: cycle == 0, rep_ready: true, ..Default::default() };
+            let settled = writes.iter().all(Vec::is_empty) && cycle > 8;
+            if cycle > 0 {
+                put(&mut i, &mut writes);
+            }
+            i.in_valid = settled && next < descs.len() && rng.gen_bool(0.9);
+            i.desc = descs.get(next).copied().unwrap_or_default();
+            let o = cm.step(&i);
+            hh_res.extend(o.hh.result().map(|(c, r, _)| (c, r as usize)));
+            side_res.extend(o.side.result());
+            smp_res.extend(o.smp.result());
+            if o.rep_valid == Some(true) {
+                reports.push(o.rep_data.unwrap());
+            }
+            next += (i.in_valid && o.in_ready == Some(true)) as usize;
+            quiet = if next < descs.len() || o.rep_valid == Some(true) { 0 } else { quiet + 1 };
+            cycle += 1;
+        }
+        assert_eq!(next, descs.len());
+        fn same<T: PartialEq + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {
+            let first = got.iter().zip(want).position(|(a, b)| a != b);
+            assert_eq!(first, None, "{what}: first differing result ({} vs {} results)", got.len(), want.len());
+            assert_eq!(got.len(), want.len(), "{what}: results");
+        }
+        same(&hh_res, &want_hh, &format!("{method:?}: heavy-hitter"));
+        same(&side_res, &want_side, &format!("{method:?}: side table"));
+        same(&smp_res, &want_smp, &format!("{method:?}: flow sampling"));
+        assert_eq!(cm.smp.stats, tm.sampling.stats, "{method:?}: flow sampling's counters");
+        assert_eq!(cm.side.stats, tm.side.stats, "{method:?}: the side table's counters");
+        assert_eq!(cm.hh.stats.packets as usize, want_hh.len(), "{method:?}: heavy-hitter packets");
+        let sorted = |mut v: Vec<u128>| {
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(reports), sorted(want_rep.clone()), "{method:?}: reports");
+        assert!(want_rep.len() > 100, "{} reports", want_rep.len());
+        // The period's end: every bank toggled, then the walks.
+        let want_flush: Vec<u128> = tm.flush().iter().map(|r| r.pack(&sampling)).collect();
+        let mut writes: [Vec<(u8, u32)>; 3] = [
+            vec![(CSR_FLUSH, 1), (CSR_BANK, 1)],
+            vec![(CSR_FLUSH, 1), (CSR_BANK, 1)],
+            vec![(CSR_DUMP, 1), (HH_BANK, 1)],
+        ];
+        let mut flushed = vec![];
+        for _ in 0..2_000 {
+            let mut i = HybridInputs { rep_ready: rng.gen_bool(0.3), ..Default::default() };
+            put(&mut i, &mut writes);
+            let o = cm.step(&i);
+            if o.rep_valid == Some(true) && i.rep_ready {
+                flushed.push(o.rep_data.unwrap());
+            }
+        }
+        assert!(!want_flush.is_empty());
+        assert_eq!(sorted(flushed), sorted(want_flush), "{method:?}: flush");
+        assert!(cm.hh.banks[0].rows.iter().all(|r| r.mem.iter().all(|b| b.is_empty())), "the dump cleared bank 0");
+    }
+}

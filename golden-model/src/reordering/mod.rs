@@ -25,6 +25,7 @@ pub mod cycle;
 #[cfg(test)]
 mod cycle_tests;
 pub mod hybrid;
+pub mod hybrid_cycle;
 pub mod sampling;
 
 use crate::common::config::{check_range, ConfigError};

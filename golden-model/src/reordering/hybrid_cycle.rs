@@ -1,0 +1,187 @@
+//! Cycle model of the hybrid core (`hdl::reordering::hybrid::HybridCore`): the heavy-hitter core, the side
+//! table and flow sampling on one descriptor stream — three cores wired together, each exactly its own
+//! cycle model ([`HhCycleModel`], and [`ReorderCycleModel`] twice: the side table is a flow-sampling core
+//! in [`IndexBy::Port`](super::IndexBy::Port) mode, see [`super::hybrid`]).
+//!
+//! | cycle | what happens |
+//! |---|---|
+//! | t   | descriptor accepted (`in_valid && in_ready`, `in_ready` = all three cores ready); a data segment enters the heavy-hitter core (key = flow key); every accepted descriptor enters the delay line, with the flow's heavy-hitter index hash (its unit loads at t) |
+//! | t+4 | the heavy-hitter result port shows the packet ([`RESULT_LATENCY`]) as the delay line's last stage shows the descriptor: rejected or not data → flow sampling's input; hit → the side table's input with `in_force` resident, insert or admission → replace, `in_index` = [`side_index`]`(row, index of that row)` |
+//! | t+4 … | that core's own pipeline (its acceptance is the hybrid's t+4) |
+//!
+//! Neither sampling core ever holds a descriptor back once its reset sweep is over (F1 passes its packet
+//! on at once), and the hybrid accepts nothing before all three sweeps are over, so the delay line needs
+//! no handshake. **Reports**: the side table's report port first, then flow sampling's (each of them shows
+//! its eviction FIFO before its flush FIFO). The heavy-hitter records (its own readout) carry no
+//! reordering: they are read and dropped inside the core.
+//!
+//! **CSR**: three ports, one per core, each with that core's own register map (`smp_csr_*` flow sampling,
+//! `side_csr_*` the side table, `hh_csr_*` the heavy-hitter core). A measurement period ends with the
+//! control plane's sequence on all three (input held a few cycles until the pipeline is quiet): toggle
+//! every `bank`, write flow sampling's and the side table's `flush` and the heavy-hitter core's `dump`
+//! (its walk clears the frozen bank), poll their busy registers. The side table must run with
+//! `options` bit 2 (port indexing): [`side_csr_writes`].
+
+use super::cycle::{csr_writes, ReorderCycleModel, ReorderInputs, ReorderOutputs};
+use super::hybrid::{side_config, side_force, side_index, side_runtime};
+use super::sampling::Force;
+use super::{Descriptor, ReorderConfig, ReorderRuntime, FLOW_KEY_BITS};
+use crate::common::config::ConfigError;
+use crate::common::csr::CsrRequest;
+use crate::common::hash::XorHash;
+use crate::heavy_hitters::cycle::{HhCycleModel, HhInputs, HhOutputs, RESULT_LATENCY};
+use crate::heavy_hitters::{HhConfig, Outcome as HhOutcome};
+
+/// Generation-time shape of a hybrid core: flow sampling's and the heavy-hitter table's (the side table's
+/// follows: [`side_config`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HybridConfig {
+    pub sampling: ReorderConfig,
+    pub hh: HhConfig,
+}
+
+impl HybridConfig {
+    pub fn check(&self) -> Result<(), ConfigError> {
+        self.sampling.check()?;
+        self.hh.check()?;
+        if self.hh.key_bits != FLOW_KEY_BITS {
+            return Err(ConfigError(format!(
+                "the hybrid's heavy-hitter table keys on the {FLOW_KEY_BITS}-bit flow key, not {} bits",
+                self.hh.key_bits
+            )));
+        }
+        self.side().check()
+    }
+    pub fn side(&self) -> ReorderConfig {
+        side_config(&self.sampling, &self.hh)
+    }
+}
+
+/// The side table's setting writes for flow-sampling settings `rt` (its port indexing included).
+pub fn side_csr_writes(rt: &ReorderRuntime) -> Vec<(u8, u32)> {
+    csr_writes(&side_runtime(rt))
+}
+
+/// One cycle's inputs. CSR ports: `csr[0]` flow sampling, `csr[1]` the side table, `csr[2]` heavy hitters
+/// (their `reset` is ignored: the core's is `reset`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HybridInputs {
+    pub reset: bool,
+    pub in_valid: bool,
+    pub desc: Descriptor,
+    pub rep_ready: bool,
+    pub csr: [CsrRequest; 3],
+}
+
+/// One cycle's outputs: the input handshake, the three cores' result ports, the merged report port, the
+/// three CSR answers (in [`HybridInputs::csr`] order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HybridOutputs {
+    pub in_ready: Option<bool>,
+    pub hh: HhOutputs,
+    pub side: ReorderOutputs,
+    pub smp: ReorderOutputs,
+    pub rep_valid: Option<bool>,
+    pub rep_data: Option<u128>,
+}
+
+/// A descriptor in the delay line.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    desc: Descriptor,
+    /// The flow's heavy-hitter index hash (all rows).
+    hash: u64,
+}
+
+pub struct HybridCycleModel {
+    pub cfg: HybridConfig,
+    pub hh: HhCycleModel,
+    pub side: ReorderCycleModel,
+    pub smp: ReorderCycleModel,
+    hh_hash: XorHash,
+    line: [Option<Pending>; RESULT_LATENCY],
+}
+
+/// A sub-core's CSR pins from a request.
+fn csr_pins(c: &CsrRequest) -> (u8, bool, u32, bool) {
+    (c.addr, c.wr_en, c.wr_data, c.rd_en)
+}
+
+impl HybridCycleModel {
+    pub fn new(cfg: &HybridConfig) -> Result<Self, ConfigError> {
+        cfg.check()?;
+        Ok(HybridCycleModel {
+            cfg: cfg.clone(),
+            hh: HhCycleModel::new(&cfg.hh)?,
+            side: ReorderCycleModel::new(&cfg.side())?,
+            smp: ReorderCycleModel::new(&cfg.sampling)?,
+            hh_hash: cfg.hh.hash()?,
+            line: [None; RESULT_LATENCY],
+        })
+    }
+
+    pub fn step(&mut self, i: &HybridInputs) -> HybridOutputs {
+        let in_ready = match [self.hh.in_ready(i.reset), self.side.in_ready(i.reset), self.smp.in_ready(i.reset)] {
+            _ if i.reset => Some(false),
+            [Some(a), Some(b), Some(c)] => Some(a && b && c),
+            _ => None,
+        };
+        let accept = in_ready == Some(true) && i.in_valid;
+        let mut hi = HhInputs { reset: i.reset, rec_ready: true, ..Default::default() };
+        (hi.in_valid, hi.in_key) = (accept && i.desc.data, i.desc.flow);
+        (hi.csr_addr, hi.csr_wr_en, hi.csr_wr_data, hi.csr_rd_en) = csr_pins(&i.csr[2]);
+        let ho = self.hh.step(&hi);
+        // The delay line's last stage meets the heavy-hitter result of its packet.
+        let mut side_in = ReorderInputs { reset: i.reset, rep_ready: i.rep_ready, ..Default::default() };
+        let mut smp_in = side_in;
+        if let Some(p) = self.line[RESULT_LATENCY - 1].filter(|_| !i.reset) {
+            let heavy = match p.desc.data {
+                true => {
+                    let (code, row, _) = ho.result().expect("a data packet's result at the delay line's end");
+                    side_force(hh_outcome(code, row as usize))
+                }
+                false => None,
+            };
+            match heavy {
+                Some((row, force)) => {
+                    let index = side_index(&self.cfg.hh, row, self.cfg.hh.index(p.hash, row));
+                    (side_in.in_valid, side_in.desc, side_in.in_index, side_in.in_force) = (true, p.desc, index, force);
+                }
+                None => (smp_in.in_valid, smp_in.desc, smp_in.in_force) = (true, p.desc, Force::None),
+            }
+        }
+        (side_in.csr_addr, side_in.csr_wr_en, side_in.csr_wr_data, side_in.csr_rd_en) = csr_pins(&i.csr[1]);
+        (smp_in.csr_addr, smp_in.csr_wr_en, smp_in.csr_wr_data, smp_in.csr_rd_en) = csr_pins(&i.csr[0]);
+        for (core, inputs) in [(&self.side, &side_in), (&self.smp, &smp_in)] {
+            assert!(
+                !inputs.in_valid || core.in_ready(false) == Some(true),
+                "a sampling core refused a descriptor from the delay line"
+            );
+        }
+        let so = self.side.step(&side_in);
+        smp_in.rep_ready = i.rep_ready && so.rep_valid != Some(true);
+        let mo = self.smp.step(&smp_in);
+        let (rep_valid, rep_data) = match (so.rep_valid, mo.rep_valid) {
+            (Some(true), _) => (Some(true), so.rep_data),
+            (Some(false), Some(v)) => (Some(v), mo.rep_data),
+            _ => (None, None),
+        };
+        // Edge: the delay line.
+        self.line.rotate_right(1);
+        self.line[0] = (accept && !i.reset).then(|| Pending { desc: i.desc, hash: self.hh_hash.eval(i.desc.flow) });
+        if i.reset {
+            self.line = [None; RESULT_LATENCY];
+        }
+        HybridOutputs { in_ready, hh: ho, side: so, smp: mo, rep_valid, rep_data }
+    }
+}
+
+/// The heavy-hitter outcome of a result-port code (`golden::heavy_hitters::cycle::outcome_code`).
+fn hh_outcome(code: u64, row: usize) -> HhOutcome {
+    match code {
+        1 => HhOutcome::Hit { row },
+        2 => HhOutcome::Insert { row },
+        3 => HhOutcome::Admit { row },
+        _ => HhOutcome::Reject,
+    }
+}
