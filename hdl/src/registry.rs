@@ -151,6 +151,7 @@ pub const CORES: &[Core] = &[
     Core { name: "rmw", builds: crate::common::builds::rmw },
     Core { name: "multi_rmw", builds: crate::common::builds::multi_rmw },
     Core { name: "fifo", builds: crate::common::builds::fifo },
+    Core { name: "delay", builds: crate::common::builds::delay },
     Core { name: "fridge", builds: crate::fridge::builds::builds },
     Core { name: "finecomb", builds: crate::finecomb::builds::builds },
     Core { name: "heavy_hitters", builds: crate::heavy_hitters::builds::builds },

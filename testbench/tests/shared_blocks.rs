@@ -56,6 +56,11 @@ fn fifo_matches_golden() {
 }
 
 #[test]
+fn delay_line_matches_golden() {
+    run("delay_line_matches_golden", blocks::delay::run, &["resets", "words_out", "resets_with_words_in_flight"]);
+}
+
+#[test]
 fn csr_matches_golden() {
     run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle", "identity_read"]);
 }

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod csr;
+pub mod delay;
 pub mod fifo;
 pub mod hash;
 pub mod prng;

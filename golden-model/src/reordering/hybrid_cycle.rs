@@ -5,7 +5,7 @@
 //!
 //! | cycle | what happens |
 //! |---|---|
-//! | t   | descriptor accepted (`in_valid && in_ready`, `in_ready` = all three cores ready); a data segment enters the heavy-hitter core (key = flow key); every accepted descriptor enters the delay line, with the flow's heavy-hitter index hash (its unit loads at t) |
+//! | t   | descriptor accepted (`in_valid && in_ready`, `in_ready` = the heavy-hitter core ready and both flow-sampling cores ready at t−1: registered, to keep their handshakes apart); a data segment enters the heavy-hitter core (key = flow key); every accepted descriptor enters the delay line, with the flow's heavy-hitter index hash (its unit loads at t) |
 //! | t+4 | the heavy-hitter result port shows the packet ([`RESULT_LATENCY`]) as the delay line's last stage shows the descriptor: rejected or not data → flow sampling's input; hit → the side table's input with `in_force` resident, insert or admission → replace, `in_index` = [`side_index`]`(row, index of that row)` |
 //! | t+4 … | that core's own pipeline (its acceptance is the hybrid's t+4) |
 //!
@@ -34,7 +34,7 @@ use crate::heavy_hitters::{HhConfig, Outcome as HhOutcome};
 
 /// Generation-time shape of a hybrid core: flow sampling's and the heavy-hitter table's (the side table's
 /// follows: [`side_config`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HybridConfig {
     pub sampling: ReorderConfig,
     pub hh: HhConfig,
@@ -99,6 +99,8 @@ pub struct HybridCycleModel {
     pub side: ReorderCycleModel,
     pub smp: ReorderCycleModel,
     hh_hash: XorHash,
+    /// Both flow-sampling cores ready in the cycle before (None before the first reset).
+    ready_q: Option<bool>,
     line: [Option<Pending>; RESULT_LATENCY],
 }
 
@@ -116,16 +118,18 @@ impl HybridCycleModel {
             side: ReorderCycleModel::new(&cfg.side())?,
             smp: ReorderCycleModel::new(&cfg.sampling)?,
             hh_hash: cfg.hh.hash()?,
+            ready_q: None,
             line: [None; RESULT_LATENCY],
         })
     }
 
     pub fn step(&mut self, i: &HybridInputs) -> HybridOutputs {
-        let in_ready = match [self.hh.in_ready(i.reset), self.side.in_ready(i.reset), self.smp.in_ready(i.reset)] {
+        let in_ready = match (self.hh.in_ready(i.reset), self.ready_q) {
             _ if i.reset => Some(false),
-            [Some(a), Some(b), Some(c)] => Some(a && b && c),
+            (Some(a), Some(b)) => Some(a && b),
             _ => None,
         };
+        let smp_ready = [self.side.in_ready(i.reset), self.smp.in_ready(i.reset)];
         let accept = in_ready == Some(true) && i.in_valid;
         let mut hi = HhInputs { reset: i.reset, rec_ready: true, ..Default::default() };
         (hi.in_valid, hi.in_key) = (accept && i.desc.data, i.desc.flow);
@@ -166,7 +170,12 @@ impl HybridCycleModel {
             (Some(false), Some(v)) => (Some(v), mo.rep_data),
             _ => (None, None),
         };
-        // Edge: the delay line.
+        // Edge: the registered readiness of the flow-sampling cores, the delay line.
+        self.ready_q = match smp_ready {
+            _ if i.reset => Some(false),
+            [Some(a), Some(b)] => Some(a && b),
+            _ => None,
+        };
         self.line.rotate_right(1);
         self.line[0] = (accept && !i.reset).then(|| Pending { desc: i.desc, hash: self.hh_hash.eval(i.desc.flow) });
         if i.reset {

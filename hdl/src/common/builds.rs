@@ -4,6 +4,7 @@
 //! Co-simulation tops are small (many natural hazards, FIFOs that overflow); the synthesis-only builds are
 //! the sizes a core would use.
 
+use crate::common::delay::DelayLine;
 use crate::common::fifo::ReportFifo;
 use crate::common::prng::Prng;
 use crate::common::rmw::FORWARD_ALL;
@@ -47,6 +48,17 @@ pub fn hash() -> Result<Vec<Build>, String> {
             vec![],
         ),
     ])
+}
+
+/// Width and stages of the co-simulated delay line.
+pub const DELAY_TOP_WIDTH: usize = 40;
+pub const DELAY_TOP_STAGES: usize = 3;
+
+/// The delay line.
+pub fn delay() -> Result<Vec<Build>, String> {
+    let params = json!({"width": DELAY_TOP_WIDTH, "stages": DELAY_TOP_STAGES});
+    let make = || DelayLine::<DELAY_TOP_WIDTH>::new(DELAY_TOP_STAGES).map_err(golden::common::ConfigError);
+    Ok(vec![Build::new("delay", "40-bit word and valid bit, 3 cycles late", params, make)])
 }
 
 /// The 32-bit xorshift PRNG.
@@ -132,7 +144,9 @@ pub fn multi_rmw() -> Result<Vec<Build>, String> {
             "multi-row RMW counter sketch: a delta added to any subset of the rows, forwarding per row"
         };
         let params = json!({"rows": D, "addr_bits": A, "width": W, "forward_enable": fwd});
-        let b = Build::new(name, desc, params, move || MultiRmwAddTop::<A, W, D, { D * A }, { D * W }, { W + D }>::new(&fwd));
+        let b = Build::new(name, desc, params, move || {
+            MultiRmwAddTop::<A, W, D, { D * A }, { D * W }, { W + D }>::new(&fwd)
+        });
         if test_only {
             b.test_only()
         } else {

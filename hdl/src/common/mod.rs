@@ -5,6 +5,7 @@ pub mod bits;
 pub mod block;
 pub mod builds;
 pub mod csr;
+pub mod delay;
 pub mod fifo;
 pub mod hash;
 pub mod multi_rmw;

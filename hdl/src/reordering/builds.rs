@@ -4,6 +4,7 @@
 
 use super::Mutant;
 use crate::registry::{Build, MemoryNeed};
+use golden::reordering::hybrid_cycle::HybridConfig;
 use golden::reordering::{sizes, ReorderConfig};
 
 /// `(configuration, constructor)` of a reordering core from its independent parameters.
@@ -41,6 +42,105 @@ macro_rules! reorder_core {
         };
         (cfg, make)
     }};
+}
+
+/// `(configuration, constructor)` of a hybrid core: flow sampling's independent parameters, then the
+/// heavy-hitter table's (the side table follows: `golden::reordering::hybrid::side_config`).
+macro_rules! hybrid_core {
+    (addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal, n_bits: $n:literal,
+     o_bits: $o:literal, report_fifo_bits: $q:literal; rows: $d:literal, addr_bits: $ha:literal,
+     count_bits: $c:literal, record_fifo_bits: $hf:literal) => {{
+        use golden::heavy_hitters::{sizes as hs, HhConfig, ROW_BITS};
+        let sampling = ReorderConfig {
+            addr_bits: $a,
+            fp_bits: $f,
+            ts_bits: $t,
+            ts_shift: $s,
+            n_bits: $n,
+            o_bits: $o,
+            report_fifo_bits: $q,
+        };
+        let hh = HhConfig { rows: $d, addr_bits: $ha, key_bits: 104, count_bits: $c, record_fifo_bits: $hf };
+        let cfg = HybridConfig { sampling, hh };
+        let c = cfg.clone();
+        let make = move || {
+            $crate::reordering::hybrid::HybridCore::<
+                $c,
+                $ha,
+                $d,
+                { hs::bucket_bits(104, $c) },
+                { hs::hash_bits($d, $ha) },
+                { $d * hs::bucket_bits(104, $c) },
+                { 104 + 1 + ROW_BITS },
+                { hs::record_bits(104, $c, $ha) },
+                $hf,
+                { $hf + 1 },
+                $a,
+                { $ha + ($d as usize).next_power_of_two().trailing_zeros() as usize },
+                $f,
+                $t,
+                $n,
+                $o,
+                { sizes::bucket_bits($f, $n, $o, $t) },
+                { sizes::payload_bits($f, $t) },
+                { sizes::report_bits($n, $o) },
+                $q,
+                { $q + 1 },
+            >::new(&c)
+        };
+        (cfg, make)
+    }};
+}
+
+/// What a hybrid configuration stores: the heavy-hitter core's memories, the side table's, flow sampling's.
+pub fn hybrid_memories(cfg: &HybridConfig) -> Vec<MemoryNeed> {
+    let named = |prefix: &str, m: Vec<MemoryNeed>| {
+        m.into_iter()
+            .map(move |n| MemoryNeed::new(format!("{prefix}_{}", n.name), n.entries, n.width))
+            .collect::<Vec<_>>()
+    };
+    let mut m = named("hh", crate::heavy_hitters::builds::memories(&cfg.hh));
+    m.extend(named("side", memories(&cfg.side())));
+    m.extend(named("smp", memories(&cfg.sampling)));
+    m
+}
+
+fn hybrid_build<U: rust_hdl::prelude::Block>(
+    name: &str,
+    cfg: &HybridConfig,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+) -> Build {
+    let desc = format!(
+        "hybrid reordering detector: heavy hitters {} x 2^{} (side table 2^{} buckets) + flow sampling 2^{} \
+         buckets, {}/{}-bit n/o",
+        cfg.hh.rows,
+        cfg.hh.addr_bits,
+        cfg.side().addr_bits,
+        cfg.sampling.addr_bits,
+        cfg.sampling.n_bits,
+        cfg.sampling.o_bits
+    );
+    Build::new(name, desc, cfg, make)
+}
+
+/// The co-simulated hybrid builds: `(name, configuration, build)` — `ro_hy4`: ro_a4's narrow widths, a
+/// 2 × 4 heavy-hitter table with 6-bit counts (admissions are frequent, counts saturate); `ro_hy`: the
+/// experiments' widths, 2 × 32 heavy hitters and 64 sampled buckets (`--memory 128`).
+fn hybrid_declared() -> Vec<(&'static str, HybridConfig, Build)> {
+    let mut out = Vec::new();
+    let (cfg, make) = hybrid_core!(addr_bits: 4, fp_bits: 8, ts_bits: 10, ts_shift: 4, n_bits: 6, o_bits: 4,
+                                   report_fifo_bits: 3; rows: 2, addr_bits: 2, count_bits: 6, record_fifo_bits: 3);
+    out.push(("ro_hy4", cfg.clone(), hybrid_build("ro_hy4", &cfg, make)));
+    let (cfg, make) = hybrid_core!(addr_bits: 6, fp_bits: 16, ts_bits: 16, ts_shift: 16, n_bits: 16, o_bits: 16,
+                                   report_fifo_bits: 4; rows: 2, addr_bits: 5, count_bits: 32, record_fifo_bits: 4);
+    let synth = hybrid_memories(&cfg);
+    out.push(("ro_hy", cfg.clone(), hybrid_build("ro_hy", &cfg, make).synth("hy", true, synth)));
+    out
+}
+
+/// The co-simulated hybrid builds as `(name, configuration)`.
+pub fn hybrid_configs() -> Vec<(&'static str, HybridConfig)> {
+    hybrid_declared().into_iter().map(|(n, c, _)| (n, c)).collect()
 }
 
 /// What a configuration stores: two banks of `2^addr_bits` buckets, the eviction and flush FIFOs.
@@ -108,6 +208,7 @@ pub fn configs() -> Vec<(&'static str, ReorderConfig)> {
 /// DP16KD).
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
+    out.extend(hybrid_declared().into_iter().map(|(_, _, b)| b));
     let (cfg, make) = reorder_core!(addr_bits: 10, fp_bits: 16, ts_bits: 16, ts_shift: 16, n_bits: 16, o_bits: 16,
                                     report_fifo_bits: 4);
     out.push(build("", &cfg, make).synth_only("ro", "a10", true, memories(&cfg)));
@@ -123,5 +224,6 @@ mod tests {
     #[test]
     fn manifest_parameters_are_the_configuration() {
         crate::registry::check_manifest_configs("reordering", &super::configs()).unwrap();
+        crate::registry::check_manifest_configs("reordering", &super::hybrid_configs()).unwrap();
     }
 }

@@ -17,6 +17,7 @@
 
 pub mod builds;
 pub mod decide;
+pub mod hybrid;
 pub mod report;
 
 use crate::common::bits::{constant, Slice, ZeroExt};

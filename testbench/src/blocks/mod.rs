@@ -2,6 +2,7 @@
 //! with the same random traffic and compare every output in every cycle.
 
 pub mod csr;
+pub mod delay;
 pub mod fifo;
 pub mod hash;
 pub mod multi_rmw;
@@ -27,6 +28,7 @@ pub const ALL: &[Runner] = &[
     ("rmw_sp", rmw::run_single),
     ("multi_rmw", multi_rmw::run),
     ("fifo", fifo::run),
+    ("delay", delay::run),
     ("csr", csr::run),
 ];
 
