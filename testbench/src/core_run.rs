@@ -58,6 +58,8 @@ golden_cycle! {
     fc::FrontModel => fc::FrontInputs, fc::FrontOutputs;
     fc::RecordStageModel => fc::RecordStageInputs, fc::RecordStageOutputs;
     ro::ReorderCycleModel => ro::ReorderInputs, ro::ReorderOutputs;
+    golden::reordering::hybrid_cycle::HybridCycleModel =>
+        golden::reordering::hybrid_cycle::HybridInputs, golden::reordering::hybrid_cycle::HybridOutputs;
 }
 
 /// The port mapping of a Verilated top: golden inputs onto its input ports, its outputs read and compared

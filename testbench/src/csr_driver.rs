@@ -39,7 +39,8 @@ macro_rules! csr_port {
                 self.reset
             }
             fn set_csr(&mut self, addr: u8, write: Option<u32>, read: bool) {
-                (self.$addr, self.$wr_en, self.$wr_data, self.$rd_en) = (addr, write.is_some(), write.unwrap_or(0), read);
+                (self.$addr, self.$wr_en, self.$wr_data, self.$rd_en) =
+                    (addr, write.is_some(), write.unwrap_or(0), read);
             }
             fn csr_read(&self) -> bool {
                 self.$rd_en
@@ -55,6 +56,7 @@ csr_port!(golden::finecomb::cycle::FinecombInputs, csr_addr, csr_wr_en, csr_wr_d
 csr_port!(golden::heavy_hitters::cycle::HhInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(golden::reordering::cycle::ReorderInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(CsrInputs, addr, wr_en, wr_data, rd_en);
+csr_port!(golden::common::csr::CsrRequest, addr, wr_en, wr_data, rd_en);
 
 /// Drives a CSR port (see the module documentation).
 #[derive(Debug, Clone)]
@@ -110,7 +112,8 @@ impl CsrDriver {
     }
     /// A read of a random register: a config or a status register, equally likely.
     pub fn random_read(&self, i: &mut impl CsrPort, r: &mut impl Rng) {
-        let addr = if r.gen_bool(0.5) { r.gen_range(0..self.n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..self.n_stat) };
+        let addr =
+            if r.gen_bool(0.5) { r.gen_range(0..self.n_cfg) } else { CSR_STATUS_BASE + r.gen_range(0..self.n_stat) };
         i.set_csr(addr, None, true);
     }
     /// The read-back check of this cycle (`rd_valid` as the RTL shows it, `i` this cycle's inputs), named

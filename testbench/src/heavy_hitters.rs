@@ -26,6 +26,7 @@ crate::coverage_names! {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HhExpected {
     pub in_ready: Option<bool>,
+    pub swept: Option<bool>,
     pub res_valid: Option<bool>,
     pub res_outcome: Option<u64>,
     pub res_row: Option<u64>,
@@ -40,6 +41,7 @@ impl From<GoldenOutputs> for HhExpected {
     fn from(o: GoldenOutputs) -> HhExpected {
         HhExpected {
             in_ready: o.in_ready,
+            swept: o.swept,
             res_valid: o.res_valid,
             res_outcome: o.res_outcome,
             res_row: o.res_row,
@@ -70,6 +72,7 @@ crate::top_outputs! {
     /// Outputs of a heavy-hitter top during one cycle.
     pub struct HhOutputs {
         in_ready: bool,
+        swept: bool,
         res_valid: bool,
         res_outcome: u64 [when res_valid],
         res_row: u64 [when res_valid],

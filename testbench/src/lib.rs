@@ -23,6 +23,7 @@ pub mod fridge_tally;
 pub mod harness;
 pub mod heavy_hitters;
 pub mod reordering;
+pub mod reordering_hybrid;
 pub mod ports;
 
 /// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its

@@ -36,6 +36,7 @@ crate::top_outputs! {
     /// Outputs of a reordering top during one cycle.
     pub struct RoOutputs {
         in_ready: bool,
+        swept: bool,
         res_valid: bool,
         res_outcome: u64 [when res_valid],
         res_ooo: bool [when res_valid],
@@ -92,7 +93,7 @@ pub fn top_config(name: &str) -> ReorderConfig {
 /// Settings after a reset or as a rewrite (the `k`-th draw): T around the time steps, C and R small (they
 /// bite), the conditions in turn through all eight combinations (each alone, together, none), now and then
 /// flow or port indexing.
-fn settings(cfg: &ReorderConfig, r: &mut impl Rng, k: u32) -> ReorderRuntime {
+pub(crate) fn settings(cfg: &ReorderConfig, r: &mut impl Rng, k: u32) -> ReorderRuntime {
     let cond = k % 8;
     ReorderRuntime {
         prefix_len: [0, 8, 16, 20, 24, 28, 32, r.gen_range(0..64)][r.gen_range(0..8)],
@@ -125,7 +126,7 @@ struct Flow {
 }
 
 /// Descriptors over the pool, in the proportions of the module docs.
-struct Traffic {
+pub(crate) struct Traffic {
     flows: Vec<Flow>,
     /// `flows[prefix_start[g]..prefix_start[g + 1]]` share an address prefix.
     prefix_of: Vec<usize>,
@@ -134,11 +135,11 @@ struct Traffic {
     unit: u64,
     /// Packets left in a burst of the previous packet's flow (half of them out of order): one flow alone
     /// long enough to saturate its counts, whatever the settings.
-    burst: u32,
+    pub(crate) burst: u32,
 }
 
 impl Traffic {
-    fn new(cfg: &ReorderConfig, r: &mut impl Rng) -> Traffic {
+    pub(crate) fn new(cfg: &ReorderConfig, r: &mut impl Rng) -> Traffic {
         let (mut flows, mut prefix_of) = (Vec::new(), Vec::new());
         for g in 0..3 * cfg.buckets() {
             let base: u32 = r.gen::<u32>() & 0xFFFF_FF00;
@@ -154,7 +155,7 @@ impl Traffic {
         Traffic { flows, prefix_of, recent: [0; 3], now: 0, unit: cfg.ts_unit_ns(), burst: 0 }
     }
 
-    fn next(&mut self, run: &mut crate::blocks::Run) -> Descriptor {
+    pub(crate) fn next(&mut self, run: &mut crate::blocks::Run) -> Descriptor {
         let r = &mut run.rng;
         self.burst = self.burst.saturating_sub(1);
         let f = match r.gen_range(0..100) {

@@ -17,6 +17,10 @@ pub const RMW_TOP_WIDTH: usize = 32;
 pub const FIFO_TOP_ADDR_BITS: usize = 4;
 /// Entry width of the report-FIFO test top.
 pub const FIFO_TOP_WIDTH: usize = 72;
+/// Word width of the delay-line test top.
+pub const DELAY_TOP_WIDTH: usize = 40;
+/// Stages of the delay-line test top.
+pub const DELAY_TOP_STAGES: usize = 3;
 /// H3 output width in the hash tops.
 pub const HASH_TOP_H3_BITS: usize = 32;
 

@@ -82,6 +82,9 @@ pub struct HhInputs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HhOutputs {
     pub in_ready: Option<bool>,
+    /// The reset sweep is over: from now until the next reset the core takes a descriptor in every cycle
+    /// (a core fed by another's fixed-latency output waits for it: the reordering hybrid).
+    pub swept: Option<bool>,
     /// The result port: the packet that left S2 in the cycle before ([`outcome_code`], its row, its count).
     pub res_valid: Option<bool>,
     pub res_outcome: Option<u64>,
@@ -195,6 +198,7 @@ impl HhCycleModel {
         let active = (conf[CSR_BANK as usize] & 1) as usize;
         let status = self.status();
         let rmw_ready = self.banks[active].ready(i.reset);
+        let swept = self.banks[0].ready(i.reset);
         let in_ready = self.in_ready(i.reset);
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
@@ -316,6 +320,7 @@ impl HhCycleModel {
         let code = res_out.map(|r| outcome_code(r.outcome));
         HhOutputs {
             in_ready,
+            swept,
             res_valid: was_started.then_some(res_out.is_some()),
             res_outcome: code.map(|c| c.0),
             res_row: code.map(|c| c.1 as u64),

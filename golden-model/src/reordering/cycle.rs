@@ -112,6 +112,9 @@ pub struct ReorderInputs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReorderOutputs {
     pub in_ready: Option<bool>,
+    /// The reset sweep is over: from now until the next reset the core takes a descriptor in every cycle
+    /// (a core fed by another's fixed-latency output waits for it: the reordering hybrid).
+    pub swept: Option<bool>,
     /// The data packet that left S2 in the cycle before: [`outcome_code`] and whether it was out of order.
     pub res_valid: Option<bool>,
     pub res_outcome: Option<u64>,
@@ -251,6 +254,7 @@ impl ReorderCycleModel {
         let active = (conf[CSR_BANK as usize] & 1) as usize;
         let status = self.status();
         let rmw_ready = self.banks[active].ready(i.reset);
+        let swept = self.banks[0].ready(i.reset);
         let in_ready = self.in_ready(i.reset);
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
@@ -369,6 +373,7 @@ impl ReorderCycleModel {
         }
         ReorderOutputs {
             in_ready,
+            swept,
             res_valid: was_started.then_some(res_out.is_some()),
             res_outcome: res_out.map(outcome_code),
             res_ooo: res_out.map(|o| o == Outcome::Hit { ooo: true }),

@@ -203,9 +203,9 @@ fn hybrid_cycle_model_equals_transaction_model() {
             i.in_valid = settled && next < descs.len() && rng.gen_bool(0.9);
             i.desc = descs.get(next).copied().unwrap_or_default();
             let o = cm.step(&i);
-            hh_res.extend(o.hh.result().map(|(c, r, _)| (c, r as usize)));
-            side_res.extend(o.side.result());
-            smp_res.extend(o.smp.result());
+            hh_res.extend(o.hh_result().map(|(c, r)| (c, r as usize)));
+            side_res.extend(o.side_result());
+            smp_res.extend(o.smp_result());
             if o.rep_valid == Some(true) {
                 reports.push(o.rep_data.unwrap());
             }

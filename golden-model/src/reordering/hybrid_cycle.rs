@@ -5,12 +5,13 @@
 //!
 //! | cycle | what happens |
 //! |---|---|
-//! | t   | descriptor accepted (`in_valid && in_ready`, `in_ready` = the heavy-hitter core ready and both flow-sampling cores ready at t−1: registered, to keep their handshakes apart); a data segment enters the heavy-hitter core (key = flow key); every accepted descriptor enters the delay line, with the flow's heavy-hitter index hash (its unit loads at t) |
+//! | t   | descriptor accepted (`in_valid && in_ready`, `in_ready` = all three cores `swept` at t−1: registered, to keep their handshakes apart); a data segment enters the heavy-hitter core (key = flow key); every accepted descriptor enters the delay line, with the flow's heavy-hitter index hash (its unit loads at t) |
 //! | t+4 | the heavy-hitter result port shows the packet ([`RESULT_LATENCY`]) as the delay line's last stage shows the descriptor: rejected or not data → flow sampling's input; hit → the side table's input with `in_force` resident, insert or admission → replace, `in_index` = [`side_index`]`(row, index of that row)` |
 //! | t+4 … | that core's own pipeline (its acceptance is the hybrid's t+4) |
 //!
-//! Neither sampling core ever holds a descriptor back once its reset sweep is over (F1 passes its packet
-//! on at once), and the hybrid accepts nothing before all three sweeps are over, so the delay line needs
+//! No core holds a descriptor back once its reset sweep is over (F1 passes its packet on at once; before,
+//! F1 takes one and holds it), and the hybrid accepts nothing before all three sweeps are over, so the
+//! heavy-hitter result comes exactly [`RESULT_LATENCY`] cycles after acceptance and the delay line needs
 //! no handshake. **Reports**: the side table's report port first, then flow sampling's (each of them shows
 //! its eviction FIFO before its flush FIFO). The heavy-hitter records (its own readout) carry no
 //! reordering: they are read and dropped inside the core.
@@ -73,16 +74,65 @@ pub struct HybridInputs {
     pub csr: [CsrRequest; 3],
 }
 
-/// One cycle's outputs: the input handshake, the three cores' result ports, the merged report port, the
-/// three CSR answers (in [`HybridInputs::csr`] order).
+/// One cycle's outputs, named as the RTL's ports: the input handshake, the three cores' result ports, the
+/// merged report port, the three CSR answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HybridOutputs {
     pub in_ready: Option<bool>,
-    pub hh: HhOutputs,
-    pub side: ReorderOutputs,
-    pub smp: ReorderOutputs,
+    pub hh_res_valid: Option<bool>,
+    pub hh_res_outcome: Option<u64>,
+    pub hh_res_row: Option<u64>,
+    pub side_res_valid: Option<bool>,
+    pub side_res_outcome: Option<u64>,
+    pub side_res_ooo: Option<bool>,
+    pub smp_res_valid: Option<bool>,
+    pub smp_res_outcome: Option<u64>,
+    pub smp_res_ooo: Option<bool>,
     pub rep_valid: Option<bool>,
     pub rep_data: Option<u128>,
+    pub smp_csr_rd_valid: Option<bool>,
+    pub smp_csr_rd_data: Option<u32>,
+    pub side_csr_rd_valid: Option<bool>,
+    pub side_csr_rd_data: Option<u32>,
+    pub hh_csr_rd_valid: Option<bool>,
+    pub hh_csr_rd_data: Option<u32>,
+}
+
+impl HybridOutputs {
+    fn new(hh: &HhOutputs, side: &ReorderOutputs, smp: &ReorderOutputs) -> Self {
+        HybridOutputs {
+            in_ready: None,
+            hh_res_valid: hh.res_valid,
+            hh_res_outcome: hh.res_outcome,
+            hh_res_row: hh.res_row,
+            side_res_valid: side.res_valid,
+            side_res_outcome: side.res_outcome,
+            side_res_ooo: side.res_ooo,
+            smp_res_valid: smp.res_valid,
+            smp_res_outcome: smp.res_outcome,
+            smp_res_ooo: smp.res_ooo,
+            rep_valid: None,
+            rep_data: None,
+            smp_csr_rd_valid: smp.csr_rd_valid,
+            smp_csr_rd_data: smp.csr_rd_data,
+            side_csr_rd_valid: side.csr_rd_valid,
+            side_csr_rd_data: side.csr_rd_data,
+            hh_csr_rd_valid: hh.csr_rd_valid,
+            hh_csr_rd_data: hh.csr_rd_data,
+        }
+    }
+    /// The heavy-hitter result port, when it shows a packet: (outcome code, row).
+    pub fn hh_result(&self) -> Option<(u64, u64)> {
+        (self.hh_res_valid == Some(true)).then(|| (self.hh_res_outcome.unwrap(), self.hh_res_row.unwrap()))
+    }
+    /// The side table's result port: (outcome code, out of order).
+    pub fn side_result(&self) -> Option<(u64, bool)> {
+        (self.side_res_valid == Some(true)).then(|| (self.side_res_outcome.unwrap(), self.side_res_ooo.unwrap()))
+    }
+    /// Flow sampling's result port: (outcome code, out of order).
+    pub fn smp_result(&self) -> Option<(u64, bool)> {
+        (self.smp_res_valid == Some(true)).then(|| (self.smp_res_outcome.unwrap(), self.smp_res_ooo.unwrap()))
+    }
 }
 
 /// A descriptor in the delay line.
@@ -99,7 +149,7 @@ pub struct HybridCycleModel {
     pub side: ReorderCycleModel,
     pub smp: ReorderCycleModel,
     hh_hash: XorHash,
-    /// Both flow-sampling cores ready in the cycle before (None before the first reset).
+    /// All three cores past their reset sweep in the cycle before (None before the first reset).
     ready_q: Option<bool>,
     line: [Option<Pending>; RESULT_LATENCY],
 }
@@ -124,12 +174,7 @@ impl HybridCycleModel {
     }
 
     pub fn step(&mut self, i: &HybridInputs) -> HybridOutputs {
-        let in_ready = match (self.hh.in_ready(i.reset), self.ready_q) {
-            _ if i.reset => Some(false),
-            (Some(a), Some(b)) => Some(a && b),
-            _ => None,
-        };
-        let smp_ready = [self.side.in_ready(i.reset), self.smp.in_ready(i.reset)];
+        let in_ready = if i.reset { Some(false) } else { self.ready_q };
         let accept = in_ready == Some(true) && i.in_valid;
         let mut hi = HhInputs { reset: i.reset, rec_ready: true, ..Default::default() };
         (hi.in_valid, hi.in_key) = (accept && i.desc.data, i.desc.flow);
@@ -171,9 +216,9 @@ impl HybridCycleModel {
             _ => (None, None),
         };
         // Edge: the registered readiness of the flow-sampling cores, the delay line.
-        self.ready_q = match smp_ready {
+        self.ready_q = match [ho.swept, so.swept, mo.swept] {
             _ if i.reset => Some(false),
-            [Some(a), Some(b)] => Some(a && b),
+            [Some(a), Some(b), Some(c)] => Some(a && b && c),
             _ => None,
         };
         self.line.rotate_right(1);
@@ -181,7 +226,7 @@ impl HybridCycleModel {
         if i.reset {
             self.line = [None; RESULT_LATENCY];
         }
-        HybridOutputs { in_ready, hh: ho, side: so, smp: mo, rep_valid, rep_data }
+        HybridOutputs { in_ready, rep_valid, rep_data, ..HybridOutputs::new(&ho, &so, &mo) }
     }
 }
 

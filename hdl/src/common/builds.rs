@@ -50,10 +50,6 @@ pub fn hash() -> Result<Vec<Build>, String> {
     ])
 }
 
-/// Width and stages of the co-simulated delay line.
-pub const DELAY_TOP_WIDTH: usize = 40;
-pub const DELAY_TOP_STAGES: usize = 3;
-
 /// The delay line.
 pub fn delay() -> Result<Vec<Build>, String> {
     let params = json!({"width": DELAY_TOP_WIDTH, "stages": DELAY_TOP_STAGES});

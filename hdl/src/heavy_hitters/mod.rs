@@ -87,6 +87,8 @@ declare_block! {
         pub in_valid: Signal<In, bool>,
         pub in_key: Signal<In, Bits<K>>,
         pub in_ready: Signal<Out, bool>,
+        /// The reset sweep is over: from now until the next reset the core takes a descriptor every cycle.
+        pub swept: Signal<Out, bool>,
         // Per-packet result (registered, one cycle after S2; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 0 reject, 1 hit, 2 insert, 3 admit.
@@ -332,6 +334,7 @@ hh_core_impl!(Logic for {
         // Input handshake, F1, the index hash (loaded with the packet F1 takes).
         self.transfer.next = self.f1_valid.q.val() && self.banks[0].in_ready.val();
         self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.banks[0].in_ready.val());
+        self.swept.next = self.banks[0].in_ready.val();
         self.accept.next = self.in_valid.val() && self.in_ready.val();
         if self.reset.val() {
             self.f1_valid.d.next = false;

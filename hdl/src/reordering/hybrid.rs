@@ -9,8 +9,8 @@
 //! The descriptor waits for its heavy-hitter result in a [`DelayLine`] of `RESULT_LATENCY − 1` stages,
 //! then one more stage beside the index hash unit (loaded from the line's output, so the row indices come
 //! with the descriptor at `t + RESULT_LATENCY`). No handshake is needed behind the heavy-hitter core: the
-//! hybrid accepts only when the heavy-hitter core is ready and both flow-sampling cores were ready in the
-//! cycle before, and a flow-sampling core past its reset sweep takes a descriptor every cycle.
+//! hybrid accepts only once all three cores are past their reset sweep (`swept`, registered), and from
+//! then on each takes a descriptor every cycle.
 //!
 //! Ports: the descriptor input and `in_ready`; the three result ports (`hh_res_*`, `side_res_*`,
 //! `smp_res_*`); one report port (the side table's reports first); three CSR ports, one per core with its
@@ -136,7 +136,8 @@ declare_block! {
         zx_index: ZeroExt<HA, TA>,
         zx_row: ZeroExt<2, TA>,
         heavy: Signal<Local, bool>,
-        /// Outputs not used: the heavy-hitter records (dropped) and count.
+        /// Outputs not used: the heavy-hitter records (dropped) and count, the cores' `in_ready` (once swept
+        /// they are always ready).
         unused: Signal<Local, bool>,
         row_ids: Vec<Constant<Bits<2>>> = consts(0..cfg.hh.rows as u64),
         off_addr: Constant<Bits<16>> = constant(D_ADDR as u64),
@@ -218,15 +219,15 @@ hybrid_core_impl!(Logic for {
         self.hh.csr_rd_en.next = self.hh_csr_rd_en.val();
         self.hh_csr_rd_valid.next = self.hh.csr_rd_valid.val();
         self.hh_csr_rd_data.next = self.hh.csr_rd_data.val();
-        // Input: the heavy-hitter core ready, and both flow-sampling cores ready in the cycle before (registered:
-        // they stay ready from the end of their reset sweep to the next reset, and the registered form keeps
-        // their handshake out of the heavy-hitter core's, so there is no combinational loop through the
-        // cores). Data segments into the heavy-hitter core (its own `in_ready` completes the handshake),
-        // every descriptor into the line.
-        self.ready_q.d.next = !self.reset.val() && self.side.in_ready.val() && self.smp.in_ready.val();
-        self.in_ready.next = !self.reset.val() && self.hh.in_ready.val() && self.ready_q.q.val();
+        // Input: all three cores past their reset sweep in the cycle before (registered, so that no handshake
+        // of one core feeds another's combinationally): from then on each takes a descriptor every cycle, and
+        // the heavy-hitter result comes exactly RESULT_LATENCY cycles after acceptance. Data segments into the
+        // heavy-hitter core, every descriptor into the line.
+        self.ready_q.d.next =
+            !self.reset.val() && self.hh.swept.val() && self.side.swept.val() && self.smp.swept.val();
+        self.in_ready.next = !self.reset.val() && self.ready_q.q.val();
         self.accept.next = self.in_valid.val() && self.in_ready.val();
-        self.hh.in_valid.next = self.in_valid.val() && self.in_data.val() && self.ready_q.q.val();
+        self.hh.in_valid.next = self.accept.val() && self.in_data.val();
         self.hh.in_key.next = self.in_flow.val();
         self.hh.rec_ready.next = true;
         self.zx_addr.din.next = self.in_addr.val();
@@ -304,6 +305,11 @@ hybrid_core_impl!(Logic for {
         } else {
             self.rep_data.next = self.smp.rep_data.val();
         }
-        self.unused.next = self.hh.rec_valid.val() || self.hh.rec_data.val().any() || self.hh.res_count.val().any();
+        self.unused.next = self.hh.rec_valid.val()
+            || self.hh.rec_data.val().any()
+            || self.hh.res_count.val().any()
+            || self.hh.in_ready.val()
+            || self.side.in_ready.val()
+            || self.smp.in_ready.val();
     }
 });

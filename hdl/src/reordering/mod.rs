@@ -104,6 +104,8 @@ declare_block! {
         /// 2: it replaces the resident (`golden::reordering::sampling::Force`).
         pub in_force: Signal<In, Bits<2>>,
         pub in_ready: Signal<Out, bool>,
+        /// The reset sweep is over: from now until the next reset the core takes a descriptor every cycle.
+        pub swept: Signal<Out, bool>,
         // Per-packet result (registered, one cycle after S2; data packets only; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 0 miss, 1 hit, 2 insert, 3 overwrite.
@@ -342,6 +344,7 @@ reorder_core_impl!(Logic for {
         // Input handshake; the prefix (top `prefix_len` bits of the address); F1 takes data segments only.
         self.transfer.next = self.f1_valid.q.val() && self.banks[0].in_ready.val();
         self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.banks[0].in_ready.val());
+        self.swept.next = self.banks[0].in_ready.val();
         self.accept.next = self.in_valid.val() && self.in_ready.val();
         if self.cfg_prefix_len.out.val() >= self.full_len.val() {
             self.prefix_mask.next = self.all_ones.val();

@@ -4,7 +4,7 @@ use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::Delay;
 use golden::common::delay::{DelayInputs, DelayModel};
-use hdl::common::builds::{DELAY_TOP_STAGES, DELAY_TOP_WIDTH};
+use golden::common::tops::{DELAY_TOP_STAGES, DELAY_TOP_WIDTH};
 use rand::Rng;
 
 pub fn run(cfg: &RunConfig) -> RunReport {
