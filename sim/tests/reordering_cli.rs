@@ -90,9 +90,9 @@ fn capture_a_is_scored_against_its_readme() {
     }
 }
 
-/// `--engine rtl` runs flow sampling and the flow-level baseline at 64 entries (build ro_a6) on the
-/// Verilated core, with periodic flushes under traffic, and must give exactly golden's results; a size
-/// without a build and the hybrid are clear errors.
+/// `--engine rtl` runs flow sampling and the flow-level baseline at 64 entries (build ro_a6) and the hybrid
+/// at 128 (ro_hy) on the Verilated cores, with periodic flushes under traffic, and must give exactly
+/// golden's results; a size without a build is a clear error naming the builds.
 #[test]
 fn rtl_engine_runs_the_core_or_says_why_not() {
     let args =
@@ -116,8 +116,15 @@ fn rtl_engine_runs_the_core_or_says_why_not() {
         assert_eq!(rows(&rtl).len(), 2);
         let err = error(&no_build);
         assert!(err.contains("no RTL build") && err.contains("ro_a6 (--memory 64)"), "{err}");
+        // The hybrid: 2 x 32 heavy hitters and 64 sampled buckets (build ro_hy) at --memory 128.
+        let hy = ["run", "reordering", "--prefixes", "100", "--memory", "128", "--method", "hybrid", "--seeds", "2"];
+        let hy = [&hy[..], &["--period", "500", "--json"]].concat();
+        let (golden, rtl) = (json(&hy), json(&[&hy[..], &["--engine", "rtl"]].concat()));
+        assert_eq!(rows(&golden), rows(&rtl));
+        assert_eq!(rows(&rtl).len(), 1);
         let hybrid = [&no_build[..8], &["--memory", "64", "--method", "hybrid"]].concat();
-        assert!(error(&hybrid).contains("the hybrid has no RTL"));
+        let err = error(&hybrid);
+        assert!(err.contains("no RTL build of the hybrid") && err.contains("ro_hy (--memory 128"), "{err}");
     } else {
         assert!(error(&no_build).contains("without the rtl feature"));
     }

@@ -245,3 +245,134 @@ pub fn run_ro_hy(cfg: &RunConfig) -> RunReport {
 
 /// The hybrid runners (demo order).
 pub const ALL: &[crate::blocks::Runner] = &[("ro_hy4", run_ro_hy4), ("ro_hy", run_ro_hy)];
+
+/// Runs `packets` at full rate through hybrid top `name` with flow-sampling settings `rt` and heavy-hitter
+/// settings `hh_rt`, every cycle checked against the golden cycle model, and does what the control plane
+/// does at every `period_ns` of trace time and at the end: it holds the input until the pipeline is quiet,
+/// reads the three busy registers (the last walks over), toggles every `bank` and writes the flushes and
+/// the dump; traffic resumes at once into the other banks while the walks run. The reader is always ready.
+/// Ends when the final walks are over and the report port is empty.
+pub fn run_trace<M>(
+    name: &str,
+    rt: &golden::reordering::ReorderRuntime,
+    hh_rt: &HhRuntime,
+    packets: &[Descriptor],
+    period_ns: Option<u64>,
+    make: impl FnOnce(u64) -> M,
+) -> Result<crate::reordering::TraceRun, String>
+where
+    M: crate::core_run::CoreTop<
+        Inputs = HybridInputs,
+        Garbage = Descriptor,
+        Expected = GoldenOutputs,
+        Outputs = HyOutputs,
+    >,
+{
+    let hcfg = top_config(name);
+    rt.check(&hcfg.sampling).map_err(|e| format!("{name}: {e}"))?;
+    let layouts = [hcfg.sampling.csr_layout(), hcfg.side().csr_layout(), hcfg.hh.csr_layout()];
+    let busy_regs = ["flush_busy", "flush_busy", "dump_busy"];
+    let busy: Vec<u8> = layouts.iter().zip(busy_regs).map(|(l, b)| l.status_addr(b).expect("busy register")).collect();
+    let gold = HybridCycleModel::new(&hcfg).map_err(|e| e.to_string())?;
+    let mut drivers: Vec<CsrDriver> = layouts.iter().map(CsrDriver::new).collect();
+    drivers[0].load(csr_writes(rt));
+    drivers[1].load(side_csr_writes(rt));
+    drivers[2].load(hh_csr_writes(hh_rt).ok_or("the exact admission rule has no hardware")?);
+    let span = packets.first().zip(packets.last()).map_or(0, |(a, b)| b.ts.saturating_sub(a.ts));
+    let flushes = period_ns.map_or(0, |p| span / p.max(1)) + 1;
+    let walk = hcfg.side().buckets().max(hcfg.sampling.buckets()).max(hcfg.hh.buckets()) as u64;
+    let limit = 4 * packets.len() as u64 + flushes * (2 * walk + 64) + 10_000;
+    let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, CsrDriver::new(&layouts[0]), limit);
+    let mut out = crate::reordering::TraceRun::default();
+    let (mut next, mut second_accept, mut bank) = (0usize, None, 0u32);
+    let mut next_flush = period_ns.zip(packets.first()).map(|(p, d)| d.ts + p);
+    // Phases: 0 streaming, 1 waiting for quiet, 2 busy registers read, 3 swap and walks queued; after the last
+    // packet, 4 polling the busy registers after the final walks, 5 over.
+    let (mut phase, mut quiet, mut polled_at, mut last) = (0u8, 0u32, 0u64, false);
+    let mut busy_seen = [false; 3];
+    loop {
+        let now = ts.now();
+        let mut i = HybridInputs { reset: now == 0, rep_ready: true, ..Default::default() };
+        let boundary = match (next_flush, packets.get(next)) {
+            (Some(at), Some(d)) => d.ts >= at,
+            (_, None) => !last,
+            _ => false,
+        };
+        let idle = drivers.iter().all(CsrDriver::is_idle);
+        if phase == 0 && boundary && idle && now > 8 {
+            phase = 1;
+        }
+        let poll = (phase == 1 && quiet >= 8) || (phase == 4 && idle && now >= polled_at + 8);
+        if poll {
+            polled_at = now;
+            phase = phase.max(2);
+            for ((port, drv), &addr) in i.csr.iter_mut().zip(&drivers).zip(&busy) {
+                drv.read(port, addr);
+            }
+        } else {
+            for (port, drv) in i.csr.iter_mut().zip(drivers.iter_mut()) {
+                drv.write_next(port);
+            }
+        }
+        if phase == 3 && drivers.iter().all(CsrDriver::is_idle) && !i.csr.iter().any(|c| c.wr_en) {
+            out.flushes += 1;
+            if next >= packets.len() {
+                (phase, last, polled_at) = (4, true, now);
+            } else {
+                phase = 0;
+                next_flush = next_flush.zip(period_ns).map(|(at, p)| at + p);
+            }
+        }
+        let settled = phase == 0 && !boundary && idle && now > 8;
+        i.in_valid = settled && next < packets.len();
+        i.desc = packets.get(next).copied().filter(|_| i.in_valid).unwrap_or_default();
+        let reports = out.reports.len();
+        let cy = ts.step(&i, &Descriptor::default(), || {
+            format!("phase {phase}, {next} of {} descriptors in, {reports} reports", packets.len())
+        })?;
+        let answers = [
+            (cy.o.smp_csr_rd_valid, cy.o.smp_csr_rd_data),
+            (cy.o.side_csr_rd_valid, cy.o.side_csr_rd_data),
+            (cy.o.hh_csr_rd_valid, cy.o.hh_csr_rd_data),
+        ];
+        if now == polled_at + 1 && answers.iter().all(|a| a.0) {
+            busy_seen = answers.map(|a| a.1 != 0);
+            let all_done = busy_seen.iter().all(|b| !b);
+            match phase {
+                2 if all_done => {
+                    bank ^= 1;
+                    drivers[0].push(CSR_BANK, bank);
+                    drivers[0].push(CSR_FLUSH, 1);
+                    drivers[1].push(CSR_BANK, bank);
+                    drivers[1].push(CSR_FLUSH, 1);
+                    drivers[2].push(HH_BANK, bank);
+                    drivers[2].push(CSR_DUMP, 1);
+                    phase = 3;
+                }
+                2 => phase = 1,
+                4 if all_done => phase = 5,
+                _ => {}
+            }
+        }
+        if cy.o.rep_valid && !i.reset {
+            out.reports.push(Report::unpack(&hcfg.sampling, cy.o.rep_data));
+        }
+        if i.in_valid && cy.o.in_ready {
+            next += 1;
+            if next >= 2 {
+                out.accept_cycles = cy.c - *second_accept.get_or_insert(cy.c) + 1;
+            }
+        }
+        let busy_port = cy.o.hh_res_valid || cy.o.side_res_valid || cy.o.smp_res_valid || cy.o.rep_valid;
+        quiet = if busy_port || i.in_valid { 0 } else { quiet + 1 };
+        if phase == 5 && quiet >= 8 {
+            out.cycles = ts.now();
+            break;
+        }
+    }
+    let drops = ts.gold.side.evict_fifo.drops().wrapping_add(ts.gold.smp.evict_fifo.drops());
+    if drops > 0 {
+        return Err(format!("{name}: {drops} reports dropped by the eviction FIFOs (busy {busy_seen:?})"));
+    }
+    Ok(out)
+}

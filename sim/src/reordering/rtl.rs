@@ -1,22 +1,41 @@
-//! The reordering core's RTL engine (`--engine rtl`): the Verilated flow-sampling builds through
+//! The reordering core's RTL engine (`--engine rtl`): the Verilated flow-sampling and hybrid builds through
 //! `testbench`, checked cycle by cycle against the golden cycle model while they run and, here, every
 //! report they sent against the golden transaction model's. Only in builds with the `rtl` feature (the
 //! experiment says [`crate::RTL_MISSING`] without it).
 
-use super::experiment::{golden_engine, CoreSpec, ReMethod};
+use super::experiment::{golden_engine, CoreSpec};
+use golden::heavy_hitters::HhRuntime;
+use golden::reordering::hybrid_cycle::HybridConfig;
 use golden::reordering::{Descriptor, ReorderConfig, Report};
 
 /// The co-simulated builds the engine can run.
 const BUILDS: [&str; 2] = ["ro_a4", "ro_a6"];
+/// The co-simulated hybrid builds the engine can run.
+const HYBRID_BUILDS: [&str; 2] = ["ro_hy4", "ro_hy"];
 
 /// The build that runs `spec`: flow sampling or the flow-level baseline (the same core, indexed by the
-/// flow key) with exactly the build's configuration. The hybrid has no RTL: its heavy-hitter side table is
-/// not built in hardware yet.
+/// flow key), or the hybrid, with exactly the build's configuration.
 pub(super) fn build_for(spec: &CoreSpec) -> Result<&'static str, String> {
-    if spec.method == ReMethod::Hybrid {
-        return Err("RTL engine for reordering: the hybrid has no RTL yet (its heavy-hitter side table is not \
-                    built in hardware); run --method sampling or flows, or --engine golden"
-            .into());
+    if let Some((hh, _)) = &spec.hh {
+        let want = HybridConfig { sampling: spec.cfg.clone(), hh: hh.clone() };
+        let built: Vec<(&str, HybridConfig)> =
+            HYBRID_BUILDS.iter().map(|&n| (n, testbench::reordering_hybrid::top_config(n))).collect();
+        return built.iter().find(|(_, c)| *c == want).map(|(n, _)| *n).ok_or_else(|| {
+            let list: Vec<String> = built
+                .iter()
+                .filter(|(_, c)| c.sampling.fp_bits == spec.cfg.fp_bits && c.hh.count_bits == hh.count_bits)
+                .map(|(n, c)| format!("{n} (--memory {} --hh-share 0.5)", c.sampling.buckets() + c.hh.buckets()))
+                .collect();
+            format!(
+                "no RTL build of the hybrid with {} sampled buckets and {} x {} heavy-hitter entries (--memory \
+                 {}); the built ones are {}",
+                spec.cfg.buckets(),
+                hh.rows,
+                hh.buckets_per_row(),
+                spec.memory,
+                if list.is_empty() { "none at these widths".to_string() } else { list.join(", ") }
+            )
+        });
     }
     let built: Vec<(&str, ReorderConfig)> = BUILDS.iter().map(|&n| (n, testbench::reordering::top_config(n))).collect();
     built.iter().find(|(_, c)| *c == spec.cfg).map(|(n, _)| *n).ok_or_else(|| {
@@ -48,9 +67,20 @@ pub(super) fn rtl_engine(
     use testbench::models::{RoA4, RoA6};
     use testbench::reordering::run_trace;
     let name = build_for(spec)?;
-    let run = match name {
-        "ro_a4" => run_trace(name, &spec.rt, packets, period_ns, RoA4::new)?,
-        _ => run_trace(name, &spec.rt, packets, period_ns, RoA6::new)?,
+    let run = match (name, &spec.hh) {
+        ("ro_a4", _) => run_trace(name, &spec.rt, packets, period_ns, RoA4::new)?,
+        ("ro_a6", _) => run_trace(name, &spec.rt, packets, period_ns, RoA6::new)?,
+        (_, Some((_, hr))) => {
+            use testbench::models::{RoHy, RoHy4};
+            use testbench::reordering_hybrid::run_trace as run_hybrid;
+            // The seed the golden engine gives the heavy-hitter PRNG.
+            let hh_rt = HhRuntime { seed, ..*hr };
+            match name {
+                "ro_hy4" => run_hybrid(name, &spec.rt, &hh_rt, packets, period_ns, RoHy4::new)?,
+                _ => run_hybrid(name, &spec.rt, &hh_rt, packets, period_ns, RoHy::new)?,
+            }
+        }
+        (_, None) => unreachable!("build_for gives a flow-sampling build for a spec without heavy hitters"),
     };
     let key = |r: &Report| (r.prefix, r.n, r.o, r.reason as u8);
     let (mut got, mut want) = (run.reports.clone(), golden_engine(spec, packets, period_ns, seed)?);
