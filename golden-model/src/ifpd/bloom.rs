@@ -39,6 +39,7 @@ impl BloomFilter {
     }
 
     /// The bit index of `flow` in each partition.
+    #[inline]
     pub fn indices(&self, flow: u128) -> [usize; MAX_BF_HASHES] {
         let v = self.bank.eval(flow);
         let mut idx = [0; MAX_BF_HASHES];
@@ -49,10 +50,11 @@ impl BloomFilter {
     }
 
     /// Whether `flow` is new (some bit 0); sets its bits.
+    #[inline]
     pub fn test_and_set(&mut self, flow: u128) -> bool {
         let idx = self.indices(flow);
         let mut new = false;
-        for (p, &i) in idx.iter().enumerate().take(self.hashes) {
+        for (p, &i) in idx[..self.hashes].iter().enumerate() {
             let w = &mut self.words[p * self.words_per + i / 64];
             new |= *w >> (i % 64) & 1 == 0;
             *w |= 1 << (i % 64);

@@ -213,26 +213,35 @@ impl IfpdConfig {
         self.buckets.is_power_of_two().then(|| self.buckets.trailing_zeros() as usize)
     }
     /// Largest stored time (and estimate, and threshold).
+    #[inline]
     pub fn ts_max(&self) -> u32 {
-        mask128(self.ts_bits) as u32
+        if self.ts_bits >= 32 {
+            u32::MAX
+        } else {
+            (1 << self.ts_bits) - 1
+        }
     }
     /// Nanoseconds per stored time unit.
     pub fn ts_unit_ns(&self) -> u64 {
         1 << self.ts_shift
     }
     /// The stored (relative) time of a 48-bit ns timestamp against `base` (units).
+    #[inline]
     pub fn stored_time(&self, ts_ns: u64, base: u64) -> u32 {
         ((ts_ns >> self.ts_shift).wrapping_sub(base) & self.ts_max() as u64) as u32
     }
     /// `now − then` in stored units, modulo `2^ts_bits`.
+    #[inline]
     pub fn age(&self, now: u32, then: u32) -> u32 {
         now.wrapping_sub(then) & self.ts_max()
     }
     /// Row (or Bloom partition) index of a 32-bit hash: `⌊h·n / 2^32⌋`.
+    #[inline]
     pub fn reduce(h: u64, n: usize) -> usize {
         ((h & 0xFFFF_FFFF) * n as u64 >> 32) as usize
     }
     /// A fingerprint hash value as stored: never 0 (0 is the empty mark), so 0 becomes 1.
+    #[inline]
     pub fn fingerprint(h: u64) -> u32 {
         (h as u32).max(1)
     }

@@ -68,6 +68,7 @@ impl IfpdModel {
     }
 
     /// The flow's bucket index in each row (the first `d` entries) and its fingerprint.
+    #[inline]
     pub fn hashes(&self, flow: u128) -> ([usize; MAX_ROWS], u32) {
         let v = self.bank.eval(flow);
         let mut idx = [0; MAX_ROWS];
@@ -88,18 +89,20 @@ impl IfpdModel {
         let p = Packet { fp, t: self.cfg.stored_time(d.ts, self.rt.base) };
         let (rows, w) = (self.cfg.rows, self.cfg.buckets);
         let mut old = [Bucket::default(); MAX_ROWS];
-        for r in 0..rows {
-            old[r] = self.mem[r * w + idx[r]];
+        for (r, (o, &i)) in old.iter_mut().zip(&idx[..rows]).enumerate() {
+            *o = self.mem[r * w + i];
         }
         let bf_first = match (&mut self.bloom, self.rt.mode) {
             (Some(bf), super::Mode::CmBf) => bf.test_and_set(d.flow),
             _ => false,
         };
         let dec = decide(&self.cfg, &self.rt, &old[..rows], p, bf_first);
-        for r in 0..rows {
-            if dec.writes_row(r) {
-                self.mem[r * w + idx[r]] = dec.new;
+        if dec.all_rows {
+            for (r, &i) in idx[..rows].iter().enumerate() {
+                self.mem[r * w + i] = dec.new;
             }
+        } else {
+            self.mem[dec.row * w + idx[dec.row]] = dec.new;
         }
         let reported = dec.reported(&self.rt);
         self.stats.count(&dec, reported);
