@@ -45,11 +45,16 @@
 //! filter.
 //!
 //! Files: [`bucket`] (the bucket word and the per-packet decision shared with a cycle model on the multi-row
-//! RMW), [`bloom`] (the CM-BF filter), [`sketch`] (the transaction model), `reference` (a naive
-//! implementation of the paper's pseudo-code for cross-checks).
+//! RMW), [`bloom`] (the CM-BF filter), [`sketch`] (the transaction model), [`cycle`] (the cycle model, stage
+//! for stage as the RTL, on the shared multi-row RMW, report FIFO and CSR bank; `cycle_tests` holds it
+//! against the transaction model), `reference` (a naive implementation of the paper's pseudo-code for
+//! cross-checks).
 
 pub mod bloom;
 pub mod bucket;
+pub mod cycle;
+#[cfg(test)]
+mod cycle_tests;
 #[cfg(test)]
 mod reference;
 pub mod sketch;
@@ -281,6 +286,20 @@ impl IfpdConfig {
         v.push(self.fp_hash()?);
         HashBank::new(v)
     }
+    /// A flow's bucket index in each row (the first `d` entries) and its fingerprint, from [`Self::hash_bank`].
+    #[inline]
+    pub fn indices(&self, bank: &HashBank, flow: u128) -> ([usize; MAX_ROWS], u32) {
+        let v = bank.eval(flow);
+        let mut idx = [0; MAX_ROWS];
+        for (r, i) in idx.iter_mut().enumerate().take(self.rows) {
+            *i = IfpdConfig::reduce(bank.get(&v, r), self.buckets);
+        }
+        (idx, IfpdConfig::fingerprint(bank.get(&v, self.rows)))
+    }
+    /// The Bloom partitions' index hashes evaluated together.
+    pub fn bf_hash_bank(&self) -> Result<HashBank, ConfigError> {
+        HashBank::new((0..self.bf_hashes).map(|p| self.bf_hash(p)).collect::<Result<_, _>>()?)
+    }
 
     /// The register map (run-time settings and counters).
     pub fn csr_layout(&self) -> CsrLayout {
@@ -352,6 +371,20 @@ impl IfpdRuntime {
     pub fn options_word(&self) -> u32 {
         (self.case3 == Case3Rule::Zero) as u32
     }
+    /// The settings the config registers `conf` (in [`IfpdConfig::csr_layout`] order) hold, as the core reads
+    /// them: the low `ts_bits` of `threshold` and `time_base`, `mode` 2 and 3 as CM-BF, `options` bit 0.
+    pub fn from_csr(cfg: &IfpdConfig, conf: &[u32]) -> IfpdRuntime {
+        IfpdRuntime {
+            mode: Mode::from_csr(conf[0]),
+            threshold: conf[1] & cfg.ts_max(),
+            base: (conf[2] & cfg.ts_max()) as u64,
+            case3: if conf[3] & 1 == 1 { Case3Rule::Zero } else { Case3Rule::Estimate },
+        }
+    }
+    /// The CSR writes `(address, value)` that set these settings (the inverse of [`Self::from_csr`]).
+    pub fn csr_writes(&self) -> [(u8, u32); 4] {
+        [(0, self.mode as u32), (1, self.threshold), (2, self.base as u32), (3, self.options_word())]
+    }
 }
 
 /// One packet as the core sees it.
@@ -378,6 +411,10 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of packet `p` decided as `d`.
+    pub fn new(p: Packet, d: &Decision) -> Report {
+        Report { fp: p.fp, row: d.row as u8, case: d.case, d_est: d.d_est, t: p.t }
+    }
     /// The port word: fp | row | case | D_est | t, low field first.
     pub fn pack(&self, cfg: &IfpdConfig) -> ReportWord {
         let (f, t) = (cfg.fp_bits, cfg.ts_bits);
