@@ -249,17 +249,18 @@ pub const BANK_LANES: usize = 5;
 /// descriptor, e.g. d row indices and a fingerprint): one table per key byte whose entries hold every
 /// unit's contribution side by side, so a key costs `key_bits / 8` table reads instead of that many per
 /// unit. The value is exactly each unit's [`XorHash::eval`]; it is a model speed-up, not a different
-/// function (the RTL has one `HashUnit` per hash).
+/// function (the RTL has one `HashUnit` per hash). The evaluation is specialised per lane count (the
+/// accumulator stays in registers, the table rows are fixed-size arrays without bounds checks).
 #[derive(Debug, Clone)]
 pub struct HashBank {
     pub hashes: Vec<XorHash>,
-    /// `(lane, shift)` of each hash's output: hashes never straddle a 64-bit lane.
-    place: Vec<(usize, u32)>,
+    /// `(lane, shift, mask)` of each hash's output: hashes never straddle a 64-bit lane.
+    place: Vec<(usize, u32, u64)>,
     lanes: usize,
     constant: [u64; BANK_LANES],
     /// `tables[(j * 256 + b) * lanes + l]`: lane l of the contribution of key byte j having value b.
     tables: Vec<u64>,
-    key_bytes: usize,
+    key_mask: u128,
 }
 
 impl HashBank {
@@ -275,7 +276,7 @@ impl HashBank {
             if used + w > 64 {
                 (lane, used) = (lane + 1, 0);
             }
-            place.push((lane, used));
+            place.push((lane, used, u64::MAX >> (64 - w)));
             used += w;
         }
         let lanes = if hashes.is_empty() { 0 } else { lane + 1 };
@@ -285,7 +286,7 @@ impl HashBank {
         let key_bytes = key_bits.div_ceil(8);
         let mut tables = vec![0u64; key_bytes * 256 * lanes];
         let mut constant = [0u64; BANK_LANES];
-        for (h, &(l, sh)) in hashes.iter().zip(&place) {
+        for (h, &(l, sh, _)) in hashes.iter().zip(&place) {
             constant[l] |= h.constant << sh;
             for (j, t) in h.tables.iter().enumerate() {
                 for (b, v) in t.iter().enumerate() {
@@ -293,28 +294,44 @@ impl HashBank {
                 }
             }
         }
-        Ok(HashBank { hashes, place, lanes, constant, tables, key_bytes })
+        Ok(HashBank { hashes, place, lanes, constant, tables, key_mask: mask128(key_bits) })
     }
 
     /// Every unit's hash of `key` at once; read unit `i` with [`HashBank::get`].
+    #[inline]
     pub fn eval(&self, key: u128) -> [u64; BANK_LANES] {
-        let key = key & mask128(self.hashes.first().map_or(0, |h| h.key_bits));
-        let bytes = key.to_le_bytes();
-        let mut out = self.constant;
-        for (j, &b) in bytes.iter().enumerate().take(self.key_bytes) {
-            let e = &self.tables[(j * 256 + b as usize) * self.lanes..][..self.lanes];
-            for (o, v) in out.iter_mut().zip(e) {
-                *o ^= v;
+        match self.lanes {
+            1 => self.eval_lanes::<1>(key),
+            2 => self.eval_lanes::<2>(key),
+            3 => self.eval_lanes::<3>(key),
+            4 => self.eval_lanes::<4>(key),
+            5 => self.eval_lanes::<5>(key),
+            _ => self.constant,
+        }
+    }
+
+    /// [`HashBank::eval`] with `L` lanes.
+    #[inline(always)]
+    fn eval_lanes<const L: usize>(&self, key: u128) -> [u64; BANK_LANES] {
+        let bytes = (key & self.key_mask).to_le_bytes();
+        let mut acc = [0u64; L];
+        acc.copy_from_slice(&self.constant[..L]);
+        for (table, &b) in self.tables.chunks_exact(256 * L).zip(&bytes) {
+            let (rows, _) = table.as_chunks::<L>();
+            for (a, v) in acc.iter_mut().zip(&rows[b as usize]) {
+                *a ^= v;
             }
         }
+        let mut out = [0u64; BANK_LANES];
+        out[..L].copy_from_slice(&acc);
         out
     }
 
     /// Unit `i`'s value in an [`HashBank::eval`] result.
+    #[inline]
     pub fn get(&self, v: &[u64; BANK_LANES], i: usize) -> u64 {
-        let (l, sh) = self.place[i];
-        let w = self.hashes[i].out_bits();
-        (v[l] >> sh) & (u64::MAX >> (64 - w))
+        let (l, sh, mask) = self.place[i];
+        (v[l] >> sh) & mask
     }
 }
 

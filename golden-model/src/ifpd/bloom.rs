@@ -10,6 +10,18 @@ use super::{IfpdConfig, MAX_BF_HASHES};
 use crate::common::config::ConfigError;
 use crate::common::hash::HashBank;
 
+/// A flow's bit index in each of `hashes` partitions of `bits` bits (the first `hashes` entries), from the
+/// partitions' hash bank ([`IfpdConfig::bf_hash_bank`]).
+#[inline]
+pub fn indices(bank: &HashBank, hashes: usize, bits: usize, flow: u128) -> [usize; MAX_BF_HASHES] {
+    let v = bank.eval(flow);
+    let mut idx = [0; MAX_BF_HASHES];
+    for (p, i) in idx.iter_mut().enumerate().take(hashes) {
+        *i = IfpdConfig::reduce(bank.get(&v, p), bits);
+    }
+    idx
+}
+
 /// The filter's bits and index hashes.
 #[derive(Debug, Clone)]
 pub struct BloomFilter {
@@ -27,7 +39,7 @@ impl BloomFilter {
         if cfg.bf_bits == 0 {
             return Err(ConfigError("no Bloom filter in this build (bf_bits = 0)".into()));
         }
-        let bank = HashBank::new((0..cfg.bf_hashes).map(|p| cfg.bf_hash(p)).collect::<Result<_, _>>()?)?;
+        let bank = cfg.bf_hash_bank()?;
         let words_per = cfg.bf_bits.div_ceil(64);
         Ok(BloomFilter {
             hashes: cfg.bf_hashes,
@@ -39,20 +51,17 @@ impl BloomFilter {
     }
 
     /// The bit index of `flow` in each partition.
+    #[inline]
     pub fn indices(&self, flow: u128) -> [usize; MAX_BF_HASHES] {
-        let v = self.bank.eval(flow);
-        let mut idx = [0; MAX_BF_HASHES];
-        for (p, i) in idx.iter_mut().enumerate().take(self.hashes) {
-            *i = IfpdConfig::reduce(self.bank.get(&v, p), self.bits);
-        }
-        idx
+        indices(&self.bank, self.hashes, self.bits, flow)
     }
 
     /// Whether `flow` is new (some bit 0); sets its bits.
+    #[inline]
     pub fn test_and_set(&mut self, flow: u128) -> bool {
         let idx = self.indices(flow);
         let mut new = false;
-        for (p, &i) in idx.iter().enumerate().take(self.hashes) {
+        for (p, &i) in idx[..self.hashes].iter().enumerate() {
             let w = &mut self.words[p * self.words_per + i / 64];
             new |= *w >> (i % 64) & 1 == 0;
             *w |= 1 << (i % 64);

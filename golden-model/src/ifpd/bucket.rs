@@ -118,11 +118,11 @@ impl Decision {
 /// The row whose bucket is most recent (smallest age `now − t`, i.e. the largest timestamp in wrap-correct
 /// order; `oldest` flips it to the largest age, i.e. the smallest timestamp), ties to the lowest row.
 fn extreme_row(cfg: &IfpdConfig, old: &[Bucket], now: u32, oldest: bool) -> usize {
-    let mut best = 0;
+    let (mut best, mut m) = (0, cfg.age(now, old[0].t));
     for (r, b) in old.iter().enumerate().skip(1) {
-        let (a, m) = (cfg.age(now, b.t), cfg.age(now, old[best].t));
+        let a = cfg.age(now, b.t);
         if if oldest { a > m } else { a < m } {
-            best = r;
+            (best, m) = (r, a);
         }
     }
     best
@@ -130,6 +130,7 @@ fn extreme_row(cfg: &IfpdConfig, old: &[Bucket], now: u32, oldest: bool) -> usiz
 
 /// The decision of packet `p` on its buckets `old` (one per row, in row order). `bf_first`: the Bloom
 /// filter found the flow new (CM-BF; ignored in the other modes).
+#[inline]
 pub fn decide(cfg: &IfpdConfig, rt: &IfpdRuntime, old: &[Bucket], p: Packet, bf_first: bool) -> Decision {
     match rt.mode {
         Mode::Ifpd => {

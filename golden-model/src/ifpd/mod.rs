@@ -45,11 +45,16 @@
 //! filter.
 //!
 //! Files: [`bucket`] (the bucket word and the per-packet decision shared with a cycle model on the multi-row
-//! RMW), [`bloom`] (the CM-BF filter), [`sketch`] (the transaction model), `reference` (a naive
-//! implementation of the paper's pseudo-code for cross-checks).
+//! RMW), [`bloom`] (the CM-BF filter), [`sketch`] (the transaction model), [`cycle`] (the cycle model, stage
+//! for stage as the RTL, on the shared multi-row RMW, report FIFO and CSR bank; `cycle_tests` holds it
+//! against the transaction model), `reference` (a naive implementation of the paper's pseudo-code for
+//! cross-checks).
 
 pub mod bloom;
 pub mod bucket;
+pub mod cycle;
+#[cfg(test)]
+mod cycle_tests;
 #[cfg(test)]
 mod reference;
 pub mod sketch;
@@ -213,26 +218,35 @@ impl IfpdConfig {
         self.buckets.is_power_of_two().then(|| self.buckets.trailing_zeros() as usize)
     }
     /// Largest stored time (and estimate, and threshold).
+    #[inline]
     pub fn ts_max(&self) -> u32 {
-        mask128(self.ts_bits) as u32
+        if self.ts_bits >= 32 {
+            u32::MAX
+        } else {
+            (1 << self.ts_bits) - 1
+        }
     }
     /// Nanoseconds per stored time unit.
     pub fn ts_unit_ns(&self) -> u64 {
         1 << self.ts_shift
     }
     /// The stored (relative) time of a 48-bit ns timestamp against `base` (units).
+    #[inline]
     pub fn stored_time(&self, ts_ns: u64, base: u64) -> u32 {
         ((ts_ns >> self.ts_shift).wrapping_sub(base) & self.ts_max() as u64) as u32
     }
     /// `now − then` in stored units, modulo `2^ts_bits`.
+    #[inline]
     pub fn age(&self, now: u32, then: u32) -> u32 {
         now.wrapping_sub(then) & self.ts_max()
     }
     /// Row (or Bloom partition) index of a 32-bit hash: `⌊h·n / 2^32⌋`.
+    #[inline]
     pub fn reduce(h: u64, n: usize) -> usize {
         ((h & 0xFFFF_FFFF) * n as u64 >> 32) as usize
     }
     /// A fingerprint hash value as stored: never 0 (0 is the empty mark), so 0 becomes 1.
+    #[inline]
     pub fn fingerprint(h: u64) -> u32 {
         (h as u32).max(1)
     }
@@ -271,6 +285,20 @@ impl IfpdConfig {
         let mut v: Vec<XorHash> = (0..self.rows).map(|r| self.row_hash(r)).collect::<Result<_, _>>()?;
         v.push(self.fp_hash()?);
         HashBank::new(v)
+    }
+    /// A flow's bucket index in each row (the first `d` entries) and its fingerprint, from [`Self::hash_bank`].
+    #[inline]
+    pub fn indices(&self, bank: &HashBank, flow: u128) -> ([usize; MAX_ROWS], u32) {
+        let v = bank.eval(flow);
+        let mut idx = [0; MAX_ROWS];
+        for (r, i) in idx.iter_mut().enumerate().take(self.rows) {
+            *i = IfpdConfig::reduce(bank.get(&v, r), self.buckets);
+        }
+        (idx, IfpdConfig::fingerprint(bank.get(&v, self.rows)))
+    }
+    /// The Bloom partitions' index hashes evaluated together.
+    pub fn bf_hash_bank(&self) -> Result<HashBank, ConfigError> {
+        HashBank::new((0..self.bf_hashes).map(|p| self.bf_hash(p)).collect::<Result<_, _>>()?)
     }
 
     /// The register map (run-time settings and counters).
@@ -343,6 +371,20 @@ impl IfpdRuntime {
     pub fn options_word(&self) -> u32 {
         (self.case3 == Case3Rule::Zero) as u32
     }
+    /// The settings the config registers `conf` (in [`IfpdConfig::csr_layout`] order) hold, as the core reads
+    /// them: the low `ts_bits` of `threshold` and `time_base`, `mode` 2 and 3 as CM-BF, `options` bit 0.
+    pub fn from_csr(cfg: &IfpdConfig, conf: &[u32]) -> IfpdRuntime {
+        IfpdRuntime {
+            mode: Mode::from_csr(conf[0]),
+            threshold: conf[1] & cfg.ts_max(),
+            base: (conf[2] & cfg.ts_max()) as u64,
+            case3: if conf[3] & 1 == 1 { Case3Rule::Zero } else { Case3Rule::Estimate },
+        }
+    }
+    /// The CSR writes `(address, value)` that set these settings (the inverse of [`Self::from_csr`]).
+    pub fn csr_writes(&self) -> [(u8, u32); 4] {
+        [(0, self.mode as u32), (1, self.threshold), (2, self.base as u32), (3, self.options_word())]
+    }
 }
 
 /// One packet as the core sees it.
@@ -369,6 +411,10 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of packet `p` decided as `d`.
+    pub fn new(p: Packet, d: &Decision) -> Report {
+        Report { fp: p.fp, row: d.row as u8, case: d.case, d_est: d.d_est, t: p.t }
+    }
     /// The port word: fp | row | case | D_est | t, low field first.
     pub fn pack(&self, cfg: &IfpdConfig) -> ReportWord {
         let (f, t) = (cfg.fp_bits, cfg.ts_bits);

@@ -25,6 +25,10 @@ impl IfpdStats {
     /// One decided packet.
     pub fn count(&mut self, d: &Decision, reported: bool) {
         self.packets += 1;
+        self.outcome(d, reported);
+    }
+    /// A decided packet's case and report (a cycle model counts `packets` at acceptance).
+    pub fn outcome(&mut self, d: &Decision, reported: bool) {
         match d.case {
             Case::Match => self.case1_match += 1,
             Case::Insert => self.case2_insert += 1,
@@ -68,13 +72,9 @@ impl IfpdModel {
     }
 
     /// The flow's bucket index in each row (the first `d` entries) and its fingerprint.
+    #[inline]
     pub fn hashes(&self, flow: u128) -> ([usize; MAX_ROWS], u32) {
-        let v = self.bank.eval(flow);
-        let mut idx = [0; MAX_ROWS];
-        for (r, i) in idx.iter_mut().enumerate().take(self.cfg.rows) {
-            *i = IfpdConfig::reduce(self.bank.get(&v, r), self.cfg.buckets);
-        }
-        (idx, IfpdConfig::fingerprint(self.bank.get(&v, self.cfg.rows)))
+        self.cfg.indices(&self.bank, flow)
     }
 
     /// Row `r`'s buckets.
@@ -88,22 +88,24 @@ impl IfpdModel {
         let p = Packet { fp, t: self.cfg.stored_time(d.ts, self.rt.base) };
         let (rows, w) = (self.cfg.rows, self.cfg.buckets);
         let mut old = [Bucket::default(); MAX_ROWS];
-        for r in 0..rows {
-            old[r] = self.mem[r * w + idx[r]];
+        for (r, (o, &i)) in old.iter_mut().zip(&idx[..rows]).enumerate() {
+            *o = self.mem[r * w + i];
         }
         let bf_first = match (&mut self.bloom, self.rt.mode) {
             (Some(bf), super::Mode::CmBf) => bf.test_and_set(d.flow),
             _ => false,
         };
         let dec = decide(&self.cfg, &self.rt, &old[..rows], p, bf_first);
-        for r in 0..rows {
-            if dec.writes_row(r) {
-                self.mem[r * w + idx[r]] = dec.new;
+        if dec.all_rows {
+            for (r, &i) in idx[..rows].iter().enumerate() {
+                self.mem[r * w + i] = dec.new;
             }
+        } else {
+            self.mem[dec.row * w + idx[dec.row]] = dec.new;
         }
         let reported = dec.reported(&self.rt);
         self.stats.count(&dec, reported);
-        let report = reported.then_some(Report { fp, row: dec.row as u8, case: dec.case, d_est: dec.d_est, t: p.t });
+        let report = reported.then(|| Report::new(p, &dec));
         Outcome { decision: dec, report }
     }
 
