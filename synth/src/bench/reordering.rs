@@ -1,6 +1,6 @@
-//! The reordering core's benchmarks: throughput of `ro_a4` and `ro_a6` (saturated, every cycle checked
-//! against golden, the array flushed after the stream) and golden-model speed at the co-simulated size and
-//! at the synthesis size of 2^10 buckets.
+//! The reordering core's benchmarks: throughput of `ro_a4`, `ro_a6` and the hybrid `ro_hy` (saturated,
+//! every cycle checked against golden, the arrays flushed after the stream) and golden-model speed at the
+//! co-simulated size and at the synthesis size of 2^10 buckets.
 
 use super::{time, CoreBenches, GoldenBench, Throughput};
 use golden::common::sram::RamPorts;
@@ -8,12 +8,16 @@ use golden::reordering::{Descriptor, ReorderConfig, ReorderRuntime, SamplingMode
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
-use testbench::models::{RoA4, RoA6};
+use testbench::models::{RoA4, RoA6, RoHy};
 use testbench::reordering::RoTop;
 
 pub const BENCHES: CoreBenches = CoreBenches {
     throughput: |packets, seed| {
-        vec![ro_throughput("ro_a4", RoA4::new, packets, seed), ro_throughput("ro_a6", RoA6::new, packets, seed)]
+        vec![
+            ro_throughput("ro_a4", RoA4::new, packets, seed),
+            ro_throughput("ro_a6", RoA6::new, packets, seed),
+            hybrid_throughput(packets, seed),
+        ]
     },
     speed: Vec::new,
     golden: || {
@@ -60,6 +64,17 @@ fn ro_throughput<M: RoTop>(name: &'static str, make: fn(u64) -> M, packets: u64,
     let rt = ReorderRuntime { timeout: 30.min(cfg.ts_max()), count: 20.min(cfg.n_max()), ..Default::default() };
     let cycles = testbench::reordering::run_trace(name, &rt, &descs, None, make).map(|r| r.accept_cycles);
     Throughput::of_trace(name, RamPorts::Dual, packets - 1, (b2b, packets), 1.0, cycles)
+}
+
+/// The hybrid (`ro_hy`: heavy hitters, side table, flow sampling) at full rate through
+/// `testbench::reordering_hybrid::run_trace` (default settings, d-way RAP, one period).
+fn hybrid_throughput(packets: u64, seed: u64) -> Throughput {
+    let descs = ro_packets(packets, seed);
+    let b2b = descs.windows(2).filter(|w| w[0].flow == w[1].flow).count();
+    let rt = ReorderRuntime { timeout: 30, count: 20, ..Default::default() };
+    let hh = golden::heavy_hitters::HhRuntime { seed: seed as u32, ..Default::default() };
+    let cycles = testbench::reordering_hybrid::run_trace("ro_hy", &rt, &hh, &descs, None, RoHy::new);
+    Throughput::of_trace("ro_hy", RamPorts::Dual, packets - 1, (b2b, packets), 1.0, cycles.map(|r| r.accept_cycles))
 }
 
 /// `n` descriptors of [`ro_packets`] through the transaction model of `cfg` (default settings), timed.
