@@ -17,13 +17,10 @@ use crate::models::{RoHy, RoHy4};
 use crate::reordering::{settings, Traffic};
 use golden::common::csr::CsrRequest;
 use golden::heavy_hitters::admission::Admission;
-use golden::heavy_hitters::cycle::{
-    csr_writes as hh_csr_writes, CSR_ADMISSION, CSR_BANK as HH_BANK, CSR_DUMP, CSR_METHOD,
-};
+use golden::heavy_hitters::cycle::{CSR_ADMISSION, CSR_METHOD};
 use golden::heavy_hitters::{HhRuntime, Method};
-use golden::reordering::cycle::{csr_writes, CSR_BANK, CSR_FLUSH};
 use golden::reordering::hybrid_cycle::{
-    side_csr_writes, HybridConfig, HybridCycleModel, HybridInputs, HybridOutputs as GoldenOutputs,
+    hybrid_csr_writes, period_end_writes, HybridConfig, HybridCycleModel, HybridInputs, HybridOutputs as GoldenOutputs,
 };
 use golden::reordering::{Descriptor, IndexBy, Reason, Report};
 use rand::Rng;
@@ -146,9 +143,8 @@ where
             }
             let hh_rt = hh_settings(&mut cr.run.rng);
             draws += 1;
-            cr.csr.load(csr_writes(&rt));
-            side_csr.load(side_csr_writes(&rt));
-            hh_csr.load(hh_csr_writes(&hh_rt).expect("hardware admission rules"));
+            let [s, t, h] = hybrid_csr_writes(&rt, &hh_rt).expect("hardware admission rules");
+            (cr.csr.load(s), side_csr.load(t), hh_csr.load(h));
             if reset {
                 cr.count(cov::resets, 1);
                 held.drop_held();
@@ -158,13 +154,10 @@ where
             }
         } else if cr.run.rng.gen_ratio(1, 3_000) {
             // A period's end under traffic: toggle every bank, flush, dump.
-            let bank = cr.run.rng.gen_range(0..2);
-            cr.csr.push(CSR_BANK, bank);
-            cr.csr.push(CSR_FLUSH, 1);
-            side_csr.push(CSR_BANK, bank);
-            side_csr.push(CSR_FLUSH, 1);
-            hh_csr.push(HH_BANK, bank);
-            hh_csr.push(CSR_DUMP, 1);
+            let ends = period_end_writes(cr.run.rng.gen_range(0..2));
+            for (drv, writes) in [&mut cr.csr, &mut side_csr, &mut hh_csr].into_iter().zip(ends) {
+                writes.into_iter().for_each(|(a, v)| drv.push(a, v));
+            }
             cr.count(cov::period_ends, 1);
         }
         if traffic.burst == 0 && cr.run.rng.gen_ratio(1, 20_000) {
@@ -275,9 +268,8 @@ where
     let busy: Vec<u8> = layouts.iter().zip(busy_regs).map(|(l, b)| l.status_addr(b).expect("busy register")).collect();
     let gold = HybridCycleModel::new(&hcfg).map_err(|e| e.to_string())?;
     let mut drivers: Vec<CsrDriver> = layouts.iter().map(CsrDriver::new).collect();
-    drivers[0].load(csr_writes(rt));
-    drivers[1].load(side_csr_writes(rt));
-    drivers[2].load(hh_csr_writes(hh_rt).ok_or("the exact admission rule has no hardware")?);
+    let settings = hybrid_csr_writes(rt, hh_rt).ok_or("the exact admission rule has no hardware")?;
+    drivers.iter_mut().zip(settings).for_each(|(drv, writes)| drv.load(writes));
     let span = packets.first().zip(packets.last()).map_or(0, |(a, b)| b.ts.saturating_sub(a.ts));
     let flushes = period_ns.map_or(0, |p| span / p.max(1)) + 1;
     let walk = hcfg.side().buckets().max(hcfg.sampling.buckets()).max(hcfg.hh.buckets()) as u64;
@@ -341,12 +333,9 @@ where
             match phase {
                 2 if all_done => {
                     bank ^= 1;
-                    drivers[0].push(CSR_BANK, bank);
-                    drivers[0].push(CSR_FLUSH, 1);
-                    drivers[1].push(CSR_BANK, bank);
-                    drivers[1].push(CSR_FLUSH, 1);
-                    drivers[2].push(HH_BANK, bank);
-                    drivers[2].push(CSR_DUMP, 1);
+                    for (drv, writes) in drivers.iter_mut().zip(period_end_writes(bank)) {
+                        writes.into_iter().for_each(|(a, v)| drv.push(a, v));
+                    }
                     phase = 3;
                 }
                 2 => phase = 1,

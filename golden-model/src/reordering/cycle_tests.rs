@@ -145,8 +145,7 @@ fn hybrid_cycle_model_equals_transaction_model() {
     use super::hybrid::{HybridModel, HybridOutcome};
     use super::hybrid_cycle::*;
     use crate::common::csr::CsrRequest;
-    use crate::heavy_hitters::cycle::CSR_DUMP;
-    use crate::heavy_hitters::cycle::{csr_writes as hh_csr_writes, outcome_code as hh_code, CSR_BANK as HH_BANK};
+    use crate::heavy_hitters::cycle::outcome_code as hh_code;
     use crate::heavy_hitters::{HhConfig, HhRuntime, Method};
     let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
     let sampling =
@@ -183,7 +182,7 @@ fn hybrid_cycle_model_equals_transaction_model() {
         );
         let mut cm = HybridCycleModel::new(&cfg).unwrap();
         // Settings: one write per port per cycle.
-        let mut writes: [Vec<(u8, u32)>; 3] = [csr_writes(&rt), side_csr_writes(&rt), hh_csr_writes(&hh_rt).unwrap()];
+        let mut writes = hybrid_csr_writes(&rt, &hh_rt).unwrap();
         writes.iter_mut().for_each(|w| w.reverse());
         let put = |i: &mut HybridInputs, writes: &mut [Vec<(u8, u32)>; 3]| {
             for (port, w) in i.csr.iter_mut().zip(writes.iter_mut()) {
@@ -233,11 +232,8 @@ fn hybrid_cycle_model_equals_transaction_model() {
         assert!(want_rep.len() > 100, "{} reports", want_rep.len());
         // The period's end: every bank toggled, then the walks.
         let want_flush: Vec<u128> = tm.flush().iter().map(|r| r.pack(&sampling)).collect();
-        let mut writes: [Vec<(u8, u32)>; 3] = [
-            vec![(CSR_FLUSH, 1), (CSR_BANK, 1)],
-            vec![(CSR_FLUSH, 1), (CSR_BANK, 1)],
-            vec![(CSR_DUMP, 1), (HH_BANK, 1)],
-        ];
+        let mut writes = period_end_writes(1);
+        writes.iter_mut().for_each(|w| w.reverse());
         let mut flushed = vec![];
         for _ in 0..2_000 {
             let mut i = HybridInputs { rep_ready: rng.gen_bool(0.3), ..Default::default() };

@@ -23,15 +23,17 @@
 //! (its walk clears the frozen bank), poll their busy registers. The side table must run with
 //! `options` bit 2 (port indexing): [`side_csr_writes`].
 
-use super::cycle::{csr_writes, ReorderCycleModel, ReorderInputs, ReorderOutputs};
+use super::cycle::{csr_writes, ReorderCycleModel, ReorderInputs, ReorderOutputs, CSR_BANK, CSR_FLUSH};
 use super::hybrid::{side_config, side_force, side_index, side_runtime};
 use super::sampling::Force;
 use super::{Descriptor, ReorderConfig, ReorderRuntime, FLOW_KEY_BITS};
 use crate::common::config::ConfigError;
 use crate::common::csr::CsrRequest;
 use crate::common::hash::XorHash;
-use crate::heavy_hitters::cycle::{HhCycleModel, HhInputs, HhOutputs, RESULT_LATENCY};
-use crate::heavy_hitters::{HhConfig, Outcome as HhOutcome};
+use crate::heavy_hitters::cycle::{
+    csr_writes as hh_csr_writes, HhCycleModel, HhInputs, HhOutputs, CSR_BANK as HH_BANK, CSR_DUMP, RESULT_LATENCY,
+};
+use crate::heavy_hitters::{HhConfig, HhRuntime, Outcome as HhOutcome};
 
 /// Generation-time shape of a hybrid core: flow sampling's and the heavy-hitter table's (the side table's
 /// follows: [`side_config`]).
@@ -61,6 +63,22 @@ impl HybridConfig {
 /// The side table's setting writes for flow-sampling settings `rt` (its port indexing included).
 pub fn side_csr_writes(rt: &ReorderRuntime) -> Vec<(u8, u32)> {
     csr_writes(&side_runtime(rt))
+}
+
+/// The setting writes of the three CSR ports ([`HybridInputs::csr`] order) for flow-sampling settings `rt`
+/// and heavy-hitter settings `hh` (None: the exact admission rule, which has no hardware).
+pub fn hybrid_csr_writes(rt: &ReorderRuntime, hh: &HhRuntime) -> Option<[Vec<(u8, u32)>; 3]> {
+    Some([csr_writes(rt), side_csr_writes(rt), hh_csr_writes(hh)?])
+}
+
+/// The writes that end a measurement period on the three ports: every `bank` set to `bank`, then flow
+/// sampling's and the side table's `flush` and the heavy-hitter core's `dump`.
+pub fn period_end_writes(bank: u32) -> [Vec<(u8, u32)>; 3] {
+    [
+        vec![(CSR_BANK, bank), (CSR_FLUSH, 1)],
+        vec![(CSR_BANK, bank), (CSR_FLUSH, 1)],
+        vec![(HH_BANK, bank), (CSR_DUMP, 1)],
+    ]
 }
 
 /// One cycle's inputs. CSR ports: `csr[0]` flow sampling, `csr[1]` the side table, `csr[2]` heavy hitters
