@@ -28,6 +28,13 @@ pub struct ReArgs {
     /// Synthetic: number of prefixes.
     #[arg(long, default_value_t = 1000)]
     prefixes: usize,
+    /// Synthetic: crowded prefixes on top, each with --crowded-flows short clean flows (2-4 packets): the
+    /// prefixes with huge flow counts that take over an array indexed by flow (the memory argument).
+    #[arg(long, default_value_t = 0)]
+    crowded: usize,
+    /// Synthetic: flows per crowded prefix.
+    #[arg(long, default_value_t = 2000)]
+    crowded_flows: usize,
     /// Prefix length L (0..=32) of the destination address.
     #[arg(long, default_value_t = 24)]
     prefix_len: u8,
@@ -127,9 +134,18 @@ impl ReArgs {
             p => p.map(|ms| (ms * 1e6) as u64),
         };
         let (source, what) = if self.trace == "synthetic" {
-            let p = ReorderParams { prefixes: self.prefixes, ..ReorderParams::default() };
+            let p = ReorderParams {
+                prefixes: self.prefixes,
+                crowded: self.crowded,
+                crowded_flows: self.crowded_flows,
+                ..ReorderParams::default()
+            };
             p.check()?;
-            (Source::Synthetic(p), format!("synthetic, {} prefixes", self.prefixes))
+            let crowded = match self.crowded {
+                0 => String::new(),
+                k => format!(" + {k} crowded ({} flows each)", self.crowded_flows),
+            };
+            (Source::Synthetic(p), format!("synthetic, {} prefixes{crowded}", self.prefixes))
         } else {
             let path = PathBuf::from(&self.trace);
             let capture_a = is_capture_a(&path);

@@ -20,6 +20,9 @@
 //!   packets have their rate multiplied by `elephant_factor` (default 0.2: long-lived flows pinned to a
 //!   well-behaved path).
 //!
+//! - **Crowded prefixes** (`crowded`, default 0): that many more prefixes, each with `crowded_flows` short
+//!   clean flows (2–4 packets) — what takes over an array indexed by flow, and not one indexed by prefix.
+//!
 //! A flow's data segments carry sequence numbers `isn + 1448·k` (`isn` random, so some flows wrap 2^32);
 //! the packet at position k is swapped with the next with the flow's rate (no overlapping swaps), which
 //! makes exactly one packet out of order (`s_i < s_{i−1}`) per swap. Flows start uniformly in the trace's
@@ -59,6 +62,10 @@ pub struct ReorderParams {
     pub elephant_packets: u64,
     pub elephant_factor: f64,
     pub duration_s: f64,
+    /// Crowded prefixes on top: each `crowded_flows` short flows (2–4 packets, never reordered) — the
+    /// prefixes with huge flow counts that take over an array indexed by flow (the slides' memory argument).
+    pub crowded: usize,
+    pub crowded_flows: usize,
 }
 
 impl Default for ReorderParams {
@@ -75,6 +82,8 @@ impl Default for ReorderParams {
             elephant_packets: 500,
             elephant_factor: 0.2,
             duration_s: 10.0,
+            crowded: 0,
+            crowded_flows: 2000,
         }
     }
 }
@@ -95,7 +104,9 @@ impl ReorderParams {
             && self.flow_shape > 0.0
             && (0.0..=1.0).contains(&self.elephant_factor)
             && self.duration_s > 0.0
-            && self.duration_s < 3600.0;
+            && self.duration_s < 3600.0
+            && self.crowded <= 1024
+            && self.crowded_flows <= 100_000;
         if ok {
             Ok(())
         } else {
@@ -116,12 +127,43 @@ pub struct ReorderTrace {
 /// Sequence-number step of one segment (a full Ethernet MSS).
 const MSS: u32 = 1448;
 
+/// A draw log-uniform in `[lo, hi)`.
+fn log_uniform(rng: &mut SplitMix64, lo: f64, hi: f64) -> f64 {
+    (lo.ln() + rng.next_f64() * (hi.ln() - lo.ln())).exp()
+}
+
+/// One flow of `size` data packets to a random host of prefix `base`, its packet at position k swapped with
+/// the next with probability `r` (no overlapping swaps), starting uniformly in the trace with a log-uniform
+/// gap, into `timed`.
+fn emit_flow(rng: &mut SplitMix64, base: u32, size: u64, r: f64, dur_ns: u64, timed: &mut Vec<(u64, Descriptor)>) {
+    let dst = base | rng.below(256) as u32;
+    let src = (rng.next_u64() >> 32) as u32;
+    let sport = 1024 + rng.below(64_512) as u16;
+    let flow = five_tuple_key(Addrs::V4 { src: src.to_be_bytes(), dst: dst.to_be_bytes() }, sport, 443, 6);
+    let start = rng.below(dur_ns.max(1));
+    let gap = (log_uniform(rng, 5e4, 5e6) as u64).min((dur_ns - start) / size).max(1);
+    let isn = (rng.next_u64() >> 32) as u32;
+    let mut seqs: Vec<u32> = (0..size as u32).map(|k| isn.wrapping_add(MSS.wrapping_mul(k))).collect();
+    let mut k = 0;
+    while k + 1 < seqs.len() {
+        if rng.next_f64() < r {
+            seqs.swap(k, k + 1);
+            k += 2;
+        } else {
+            k += 1;
+        }
+    }
+    timed.extend(seqs.into_iter().enumerate().map(|(k, seq)| {
+        let ts = start + k as u64 * gap;
+        (ts, Descriptor { addr: dst, flow, seq, ts, data: true })
+    }));
+}
+
 /// Generates the synthetic trace of `p` for `seed`.
 pub fn synthetic_reorder(p: &ReorderParams, seed: u64) -> Result<ReorderTrace, String> {
     p.check()?;
     let mut rng = SplitMix64::new(mix64(seed ^ 0x5245_4F52));
     let dur_ns = (p.duration_s * 1e9) as u64;
-    let log_uniform = |rng: &mut SplitMix64, lo: f64, hi: f64| (lo.ln() + rng.next_f64() * (hi.ln() - lo.ln())).exp();
     let mut timed: Vec<(u64, Descriptor)> = Vec::new();
     let mut rates = Vec::with_capacity(p.prefixes);
     let mut bases = std::collections::HashSet::new();
@@ -148,27 +190,21 @@ pub fn synthetic_reorder(p: &ReorderParams, seed: u64) -> Result<ReorderTrace, S
             if size >= p.elephant_packets {
                 r *= p.elephant_factor;
             }
-            let dst = base | rng.below(256) as u32;
-            let src = (rng.next_u64() >> 32) as u32;
-            let sport = 1024 + rng.below(64_512) as u16;
-            let flow = five_tuple_key(Addrs::V4 { src: src.to_be_bytes(), dst: dst.to_be_bytes() }, sport, 443, 6);
-            let start = rng.below(dur_ns.max(1));
-            let gap = (log_uniform(&mut rng, 5e4, 5e6) as u64).min((dur_ns - start) / size).max(1);
-            let isn = (rng.next_u64() >> 32) as u32;
-            let mut seqs: Vec<u32> = (0..size as u32).map(|k| isn.wrapping_add(MSS.wrapping_mul(k))).collect();
-            let mut k = 0;
-            while k + 1 < seqs.len() {
-                if rng.next_f64() < r {
-                    seqs.swap(k, k + 1);
-                    k += 2;
-                } else {
-                    k += 1;
-                }
-            }
-            timed.extend(seqs.into_iter().enumerate().map(|(k, seq)| {
-                let ts = start + k as u64 * gap;
-                (ts, Descriptor { addr: dst, flow, seq, ts, data: true })
-            }));
+            emit_flow(&mut rng, base, size, r, dur_ns, &mut timed);
+        }
+    }
+    // Crowded prefixes: many short clean flows each.
+    let mut crowded = 0;
+    while crowded < p.crowded {
+        let base = (rng.next_u64() >> 40) as u32 & 0x00FF_FFFF;
+        if !bases.insert(base) {
+            continue;
+        }
+        crowded += 1;
+        rates.push((base << 8, 0.0));
+        for _ in 0..p.crowded_flows {
+            let size = 2 + rng.below(3);
+            emit_flow(&mut rng, base << 8, size, 0.0, dur_ns, &mut timed);
         }
     }
     timed.sort_by_key(|(t, _)| *t); // stable: generation order breaks ties
@@ -256,6 +292,28 @@ mod tests {
         assert!((o_clean as f64) < 0.002 * n_clean as f64, "clean prefixes: {o_clean}/{n_clean}");
         let heavy = a.rates.iter().filter(|x| x.1 >= 0.02).map(|x| per[&x.0]).filter(|x| x.0 > 1000);
         assert!(heavy.clone().count() > 0 && heavy.clone().all(|(_, o)| o > 0));
+    }
+
+    #[test]
+    fn crowded_prefixes_add_many_short_clean_flows() {
+        let base = synthetic_reorder(&small(), 5).unwrap();
+        let p = ReorderParams { crowded: 3, crowded_flows: 100, ..small() };
+        let t = synthetic_reorder(&p, 5).unwrap();
+        assert_eq!(t.rates.len(), base.rates.len() + 3);
+        let crowded: Vec<u32> = t.rates[base.rates.len()..].iter().map(|r| r.0).collect();
+        let pkts: Vec<&Descriptor> = t.packets.iter().filter(|d| crowded.contains(&(d.addr & 0xFFFF_FF00))).collect();
+        let flows: std::collections::HashSet<u128> = pkts.iter().map(|d| d.flow).collect();
+        assert_eq!(flows.len(), 300);
+        assert!((600..=1200).contains(&pkts.len()), "{} packets", pkts.len());
+        // Clean: every flow's sequence numbers go up.
+        let mut last = std::collections::HashMap::new();
+        for d in &pkts {
+            if let Some(prev) = last.insert(d.flow, d.seq) {
+                assert!(!golden::reordering::out_of_order(d.seq, prev));
+            }
+        }
+        // Flows per crowded prefix change nothing without crowded prefixes.
+        assert_eq!(base.packets, synthetic_reorder(&ReorderParams { crowded: 0, ..p }, 5).unwrap().packets);
     }
 
     #[test]
