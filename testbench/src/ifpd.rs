@@ -321,3 +321,91 @@ pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
 /// The IFPD runners (demo order).
 pub const ALL: &[crate::blocks::Runner] =
     &[("ifpd_d1", run_ifpd_d1), ("ifpd_d2", run_ifpd_d2), ("ifpd_d4", run_ifpd_d4)];
+
+/// A trace through an IFPD top (what `--engine rtl` runs).
+#[derive(Debug, Clone, Default)]
+pub struct TraceRun {
+    /// Every report with the index of its packet in the trace, in order.
+    pub reports: Vec<(usize, golden::ifpd::Report)>,
+    /// The status counters read back over the CSR port after the trace.
+    pub stats: golden::ifpd::IfpdStats,
+    /// Cycles from the second accepted packet to the last, both included (the input rate once the pipeline
+    /// runs; the first packet waits through the reset sweep).
+    pub accept_cycles: u64,
+    /// Cycles of the whole run: reset, settings, trace, drain, counter reads.
+    pub cycles: u64,
+}
+
+/// Runs `packets` at full rate through top `name` (a descriptor offered every cycle, the report reader always
+/// ready) with settings `rt` written during the reset sweep, every cycle checked against the golden cycle
+/// model; then reads the counters. Each report is matched to its packet by order: the result port shows the
+/// packets in order, and the ones whose estimate reaches the threshold leave the FIFO in the same order.
+pub fn run_trace<M: IfpdTop>(
+    name: &str,
+    rt: &golden::ifpd::IfpdRuntime,
+    packets: &[Descriptor],
+    make: impl FnOnce(u64) -> M,
+) -> Result<TraceRun, String> {
+    use golden::ifpd::{IfpdStats, Report};
+    let icfg = top_config(name);
+    rt.check(&icfg).map_err(|e| format!("{name}: {e}"))?;
+    let layout = icfg.csr_layout();
+    let counters = ["packets", "case1_match", "case2_insert", "case3_replace", "reports"]
+        .map(|c| layout.status_addr(c).expect("the register map has the counters"));
+    let gold = IfpdCycleModel::new(&icfg).map_err(|e| e.to_string())?;
+    let mut csr = crate::csr_driver::CsrDriver::new(&layout);
+    csr.load(rt.csr_writes().to_vec());
+    let limit = 2 * packets.len() as u64 + 4 * icfg.buckets.max(icfg.bf_bits) as u64 + 10_000;
+    let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, csr, limit);
+    let mut out = TraceRun::default();
+    let (mut next, mut results, mut second_accept) = (0usize, 0usize, None);
+    let mut waiting = std::collections::VecDeque::new();
+    let (mut quiet, mut read, mut values) = (0u32, 0usize, Vec::new());
+    loop {
+        let now = ts.now();
+        let mut i = IfpdInputs { reset: now == 0, rep_ready: true, ..Default::default() };
+        let wrote = ts.csr.write_next(&mut i);
+        let drained = next >= packets.len() && quiet >= 8;
+        if drained && !wrote && read < counters.len() {
+            ts.csr.read(&mut i, counters[read]);
+            read += 1;
+        }
+        let settled = ts.csr.is_idle() && now > 8;
+        i.in_valid = settled && next < packets.len();
+        i.desc = if i.in_valid { packets[next] } else { Descriptor::default() };
+        let cy = ts.step(&i, &Descriptor::default(), || {
+            format!("{next} of {} packets in, {} reports", packets.len(), out.reports.len())
+        })?;
+        if cy.o.res_valid && !i.reset {
+            if cy.o.res_d_est >= rt.threshold as u64 {
+                waiting.push_back(results);
+            }
+            results += 1;
+        }
+        if cy.o.rep_valid && !i.reset {
+            let k = waiting.pop_front().ok_or_else(|| format!("{name}: a report without a reported packet"))?;
+            let r = Report::unpack(&icfg, cy.o.rep_data).map_err(|e| format!("{name}: {e}"))?;
+            out.reports.push((k, r));
+        }
+        if cy.o.csr_rd_valid && !i.reset {
+            values.push(cy.o.csr_rd_data as u64);
+        }
+        if i.in_valid && cy.o.in_ready {
+            next += 1;
+            if next >= 2 {
+                out.accept_cycles = cy.c - *second_accept.get_or_insert(cy.c) + 1;
+            }
+        }
+        quiet = if cy.o.res_valid || cy.o.rep_valid || i.in_valid { 0 } else { quiet + 1 };
+        if values.len() == counters.len() {
+            out.cycles = ts.now();
+            break;
+        }
+    }
+    if ts.gold.fifo.drops() > 0 {
+        return Err(format!("{name}: {} reports dropped by the report FIFO", ts.gold.fifo.drops()));
+    }
+    let [packets_n, case1_match, case2_insert, case3_replace, reports] = values[..] else { unreachable!() };
+    out.stats = IfpdStats { packets: packets_n, case1_match, case2_insert, case3_replace, reports };
+    Ok(out)
+}

@@ -69,3 +69,38 @@ fn ifpd_mutants_are_caught() {
         assert!(first.signal.starts_with("res_") || first.signal.starts_with("rep_"), "{name}: {}", r.scoreboard);
     }
 }
+
+/// `run_trace` (what `--engine rtl` runs): a full-rate trace through ifpd_d1 and ifpd_d4 in every mode gives
+/// the golden transaction model's reports (each with its packet's index) and counters, one packet a cycle.
+#[test]
+fn ifpd_trace_at_full_rate_equals_the_transaction_model() {
+    use golden::ifpd::{Case3Rule, Descriptor, IfpdModel, IfpdRuntime, Mode};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(14);
+    for name in ["ifpd_d1", "ifpd_d4"] {
+        let cfg = ifpd::top_config(name);
+        let flows: Vec<u128> = (0..3 * cfg.rows * cfg.buckets).map(|_| rng.gen::<u128>() >> 24).collect();
+        let mut ts = 1u64 << 30;
+        let packets: Vec<Descriptor> = (0..20_000)
+            .map(|_| {
+                ts += rng.gen_range(0..2000u64 << cfg.ts_shift);
+                Descriptor { flow: flows[rng.gen_range(0..flows.len())], ts }
+            })
+            .collect();
+        for mode in Mode::ALL {
+            let rt = IfpdRuntime { mode, threshold: 20_000, base: 12_345, case3: Case3Rule::Estimate };
+            let run = match name {
+                "ifpd_d1" => ifpd::run_trace(name, &rt, &packets, testbench::models::IfpdD1::new),
+                _ => ifpd::run_trace(name, &rt, &packets, testbench::models::IfpdD4::new),
+            }
+            .unwrap_or_else(|e| panic!("{name} {mode:?}: {e}"));
+            let mut m = IfpdModel::new(&cfg, rt).unwrap();
+            let want: Vec<_> =
+                packets.iter().enumerate().filter_map(|(i, d)| m.step(d).report.map(|r| (i, r))).collect();
+            assert!(want.len() > 100, "{name} {mode:?}: {} reports", want.len());
+            assert_eq!(run.reports, want, "{name} {mode:?}");
+            assert_eq!(run.stats, m.stats, "{name} {mode:?}");
+            assert_eq!(run.accept_cycles, packets.len() as u64 - 1, "{name} {mode:?}: one packet a cycle");
+        }
+    }
+}
