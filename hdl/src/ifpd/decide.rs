@@ -5,8 +5,9 @@
 //!   age `t − B.t` (modulo `2^T`: the wrap-correct order, smallest age = largest timestamp);
 //! - IFPD mode: the first row that holds the fingerprint or is empty (a priority pick over the per-row
 //!   flags: the two are exclusive, fingerprints are never 0) — case 1 (`D = age`) or case 2 (`D = 0`); else
-//!   case 3 on the row of the smallest age (ties: lowest row, a scan that moves only on a strictly smaller
-//!   age), `D = age` or 0 (`case3_zero`); one row written with `{fp, t}`;
+//!   case 3 on the row of the smallest age (ties: lowest row; every pair of ages compared in parallel, a row
+//!   is the pick when it is strictly below every earlier row and at most every later one), `D = age` or 0
+//!   (`case3_zero`); one row written with `{fp, t}`;
 //! - CM modes: every row written with `max(t, 1)`; first packet (`D = 0`, case 2, row 0) if some row holds
 //!   `t = 0` or the filter says new (`bf_first`, gated by the core with the CM-BF mode), else `D` = the
 //!   largest age (ties: lowest row), case 1, its row;
@@ -53,7 +54,17 @@ declare_block! {
         take_row: Signal<Local, Bits<3>>,
         take_hit: Signal<Local, bool>,
         take_age: Signal<Local, Bits<T>>,
-        // Smallest age (IFPD case 3) and largest age (CM), ties to the lowest row.
+        // Smallest age (IFPD case 3) and largest age (CM), ties to the lowest row: every pair compared in
+        // parallel (`lt[i]` bit j: age i < age j; `eq[i]` bit j: equal), each row's "is the extreme" a mask
+        // test of those against the rows before and after it, then a one-hot pick.
+        lt: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        eq: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        is_young: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        is_eld: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        before: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| (1u64 << i) - 1)),
+        after: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| ((1u64 << D) - 1) & !((1u64 << (i + 1)) - 1))),
+        /// Row 0's flags (row 0 is the pick when no later row is).
+        unused_row0_flags: Signal<Local, bool>,
         young_row: Signal<Local, Bits<3>>,
         young_age: Signal<Local, Bits<T>>,
         eld_row: Signal<Local, Bits<3>>,
@@ -131,17 +142,36 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
                 self.take_age.next = self.age[i].val();
             }
         }
-        // Smallest and largest age, ties to the lowest row.
+        // Smallest and largest age, ties to the lowest row: pairwise compares, then a one-hot pick. Row i is
+        // the youngest when its age is below every earlier row's and at most every later row's; the eldest
+        // when above every earlier row's and at least every later row's.
+        for i in 0..self._d {
+            self.lt[i].next = self.zero_d.val();
+            self.eq[i].next = self.zero_d.val();
+            for j in 0..self._d {
+                if self.age[i].val() < self.age[j].val() {
+                    self.lt[i].next = self.lt[i].val() | self.row_bits[j].val();
+                }
+                if self.age[i].val() == self.age[j].val() {
+                    self.eq[i].next = self.eq[i].val() | self.row_bits[j].val();
+                }
+            }
+            self.is_young[i].next = ((self.lt[i].val() & self.before[i].val()) == self.before[i].val())
+                && (((self.lt[i].val() | self.eq[i].val()) & self.after[i].val()) == self.after[i].val());
+            self.is_eld[i].next = !((self.lt[i].val() | self.eq[i].val()) & self.before[i].val()).any()
+                && !(self.lt[i].val() & self.after[i].val()).any();
+        }
+        self.unused_row0_flags.next = self.is_young[0].val() || self.is_eld[0].val();
         self.young_row.next = self.row_ids[0].val();
         self.young_age.next = self.age[0].val();
         self.eld_row.next = self.row_ids[0].val();
         self.eld_age.next = self.age[0].val();
         for i in 1..self._d {
-            if self.age[i].val() < self.young_age.val() {
+            if self.is_young[i].val() {
                 self.young_row.next = self.row_ids[i].val();
                 self.young_age.next = self.age[i].val();
             }
-            if self.age[i].val() > self.eld_age.val() {
+            if self.is_eld[i].val() {
                 self.eld_row.next = self.row_ids[i].val();
                 self.eld_age.next = self.age[i].val();
             }
