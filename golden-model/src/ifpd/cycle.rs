@@ -1,4 +1,5 @@
-//! Cycle model of the IFPD core, stage for stage as the RTL will be (`hdl::ifpd`, the next part of issue 14):
+//! Cycle model of the IFPD core, stage for stage as the RTL (`hdl::ifpd`, co-simulated against it in
+//! `testbench/tests/ifpd.rs`):
 //!
 //! | cycle | stage | what happens |
 //! |---|---|---|
