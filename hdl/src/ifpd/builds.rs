@@ -116,9 +116,10 @@ pub fn configs() -> Vec<(&'static str, IfpdConfig)> {
 }
 
 /// Every IFPD build: the co-simulated ones and the synthesis sizes — d = 4 × 2^12 buckets (the issue's
-/// target) and d = 4 × 2^13, the largest that fits the LFE5U-85F (4 × 2^13 × 48 bits = 1.5 Mbit of rows
-/// plus the 4 × 2^16-bit filter; 4 × 2^14 would need 4 × 48 DP16KD for the rows (2^14 × 1 each) and 16 for
-/// the filter, 208 of the 208 before the report FIFO), both with the paper's widths.
+/// target) and d = 4 × 2^13, by block-RAM arithmetic the largest with the paper's widths and a 4 × 2^16-bit
+/// filter on the LFE5U-85F (208 DP16KD of 18 kbit): rows of 2^13 × 48 bits take 24 blocks each (8K × 2), 96
+/// in all, the filter 16 (16K × 1); 4 × 2^14 would take 192 + 16 = 208 before the report FIFO. (With a
+/// smaller filter 4 × 2^14 might just fit; not tried. Neither size is synthesized yet.)
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
     let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 12, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 4,
