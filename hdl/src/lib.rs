@@ -16,6 +16,7 @@ pub mod common;
 pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
+pub mod ifpd;
 pub mod reordering;
 pub mod emit;
 pub mod lint;

@@ -156,6 +156,7 @@ pub const CORES: &[Core] = &[
     Core { name: "finecomb", builds: crate::finecomb::builds::builds },
     Core { name: "heavy_hitters", builds: crate::heavy_hitters::builds::builds },
     Core { name: "reordering", builds: crate::reordering::builds::builds },
+    Core { name: "ifpd", builds: crate::ifpd::builds::builds },
     Core { name: "csr", builds: crate::common::builds::csr },
 ];
 

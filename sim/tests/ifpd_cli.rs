@@ -1,5 +1,6 @@
 //! `netmeas run ifpd`: the JSON contract (a key per method), the sweeps and their figure, clear errors for bad
-//! input and for `--engine rtl` (no RTL yet), and the shared capture.
+//! input and for `--engine rtl` at a size without a build, the RTL engine at the built size, and the shared
+//! capture.
 
 mod common;
 use common::*;
@@ -58,7 +59,10 @@ fn bad_input_and_the_rtl_engine_are_clear_errors() {
         error(&a)
     };
     let rtl = r(&["--engine", "rtl"]);
-    assert!(rtl.contains("no RTL yet") || rtl.contains("without the rtl feature"), "{rtl}");
+    assert!(
+        (rtl.contains("no RTL build") && rtl.contains("ifpd_d1")) || rtl.contains("without the rtl feature"),
+        "{rtl}"
+    );
     assert!(r(&["--method", "hashmap"]).contains("--method"));
     assert!(r(&["--memory-kb", "10,x"]).contains("--memory-kb"));
     assert!(r(&["--memory-kb", "0.01"]).contains("buckets"));
@@ -97,4 +101,18 @@ fn the_shared_capture_runs() {
         let p = v[m]["precision"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&p), "{m}: {}", v[m]);
     }
+}
+
+/// `--engine rtl` at the shape of the co-simulated build ifpd_d1 (one row of 32 buckets, the experiment's
+/// widths) gives the golden engine's numbers.
+#[cfg(feature = "rtl")]
+#[test]
+fn rtl_engine_at_the_built_size_equals_golden() {
+    let args = ["run", "ifpd", "--packets", "20000", "--seeds", "2", "--method", "ifpd", "--rows", "1"];
+    let args = [&args[..], &["--memory-kb", "0.1875", "--threshold-ms", "100", "--json"]].concat();
+    let rtl = json(&[&args[..], &["--engine", "rtl"]].concat());
+    let gold = json(&args);
+    assert_eq!(rtl["setting"]["engine"], "rtl");
+    assert!(rtl["ifpd"]["reported"].as_f64().unwrap() > 0.0, "{rtl}");
+    assert_eq!(rtl["ifpd"], gold["ifpd"]);
 }

@@ -51,6 +51,7 @@ macro_rules! golden_cycle {
 // (The tally's model is implemented in `fridge_tally`: its outputs there carry the FIFO's drop counter.)
 use golden::finecomb::cycle as fc;
 use golden::fridge::cycle as fr;
+use golden::ifpd::cycle as ifpd;
 use golden::reordering::cycle as ro;
 golden_cycle! {
     fr::FridgeCycleModel => fr::FridgeInputs, fr::FridgeOutputs;
@@ -58,6 +59,7 @@ golden_cycle! {
     fc::FrontModel => fc::FrontInputs, fc::FrontOutputs;
     fc::RecordStageModel => fc::RecordStageInputs, fc::RecordStageOutputs;
     ro::ReorderCycleModel => ro::ReorderInputs, ro::ReorderOutputs;
+    ifpd::IfpdCycleModel => ifpd::IfpdInputs, ifpd::IfpdOutputs;
     golden::reordering::hybrid_cycle::HybridCycleModel =>
         golden::reordering::hybrid_cycle::HybridInputs, golden::reordering::hybrid_cycle::HybridOutputs;
 }

@@ -22,13 +22,14 @@ pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;
 pub mod heavy_hitters;
+pub mod ifpd;
 pub mod reordering;
 pub mod reordering_hybrid;
 pub mod ports;
 
 /// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its
 /// `ALL` here.
-pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL];
+pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL, ifpd::ALL];
 
 /// Every co-simulation runner (what `netmeas demo` and the benchmarks iterate).
 pub fn runners() -> Vec<harness::Runner> {

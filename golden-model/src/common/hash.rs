@@ -206,6 +206,20 @@ impl XorHash {
         })
     }
 
+    /// Output bits `lo .. lo + bits` only, as bits `0 .. bits` (a hash unit taking the top bits of a wider
+    /// function, e.g. a row index `⌊h·2^a / 2^32⌋` = the top `a` bits of a 32-bit hash).
+    pub fn slice(&self, lo: usize, bits: usize) -> Result<XorHash, ConfigError> {
+        super::config::check_range("hash slice width", bits, 1, self.out_bits().saturating_sub(lo))?;
+        let masks = self.masks[lo..lo + bits].to_vec();
+        Ok(XorHash {
+            kind: self.kind,
+            key_bits: self.key_bits,
+            tables: byte_tables(&masks, self.key_bits),
+            masks,
+            constant: (self.constant >> lo) & (u64::MAX >> (64 - bits)),
+        })
+    }
+
     /// The hash of `key` (bits above `key_bits` are ignored), exactly as the hash unit computes it:
     /// bit i = parity(key & masks[i]) ^ constant bit i.
     pub fn eval_masks(&self, key: u128) -> u64 {
@@ -376,6 +390,27 @@ mod tests {
                     assert_eq!(h.eval(key), spec.compute(&key_bytes(key, key_bits)));
                 }
             }
+        }
+    }
+
+    /// A slice is the shifted, masked full hash (CRC constants included), e.g. the top `a` bits of a 32-bit
+    /// H3 are `⌊h·2^a / 2^32⌋`, the IFPD row index.
+    #[test]
+    fn slice_is_the_shifted_hash() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for kind in [HashKind::Crc32Mpeg2, HashKind::H3Seeded { out_bits: 32, seed: 3 }] {
+            let h = XorHash::new(kind, 104).unwrap();
+            for (lo, bits) in [(0, 32), (28, 4), (20, 12), (5, 9)] {
+                let s = h.slice(lo, bits).unwrap();
+                for _ in 0..500 {
+                    let key: u128 = rng.gen();
+                    assert_eq!(s.eval(key), (h.eval(key) >> lo) & ((1 << bits) - 1));
+                    assert_eq!(s.eval(key), s.eval_masks(key));
+                }
+            }
+            assert_eq!(h.slice(28, 4).unwrap().eval(77), crate::ifpd::IfpdConfig::reduce(h.eval(77), 16) as u64);
+            assert!(h.slice(30, 3).is_err());
         }
     }
 

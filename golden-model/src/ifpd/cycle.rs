@@ -1,4 +1,5 @@
-//! Cycle model of the IFPD core, stage for stage as the RTL will be (`hdl::ifpd`, the next part of issue 14):
+//! Cycle model of the IFPD core, stage for stage as the RTL (`hdl::ifpd`, co-simulated against it in
+//! `testbench/tests/ifpd.rs`):
 //!
 //! | cycle | stage | what happens |
 //! |---|---|---|
@@ -70,6 +71,9 @@ pub struct IfpdInputs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IfpdOutputs {
     pub in_ready: Option<bool>,
+    /// The reset sweep of both RAM groups is over (from now until the next reset a descriptor is taken
+    /// every cycle).
+    pub swept: Option<bool>,
     /// The result port: the packet that left S2 in the cycle before (case code 1/2/3, row, estimate).
     pub res_valid: Option<bool>,
     pub res_case: Option<u64>,
@@ -109,6 +113,9 @@ pub struct IfpdCycleModel {
     f1: Option<(u128, u32)>,
     /// S3: the decision and the report of the packet that left S2.
     s3: Option<(Decision, Option<Report>)>,
+    /// What the modify stage saw in the last step, when a packet was at S2: its `d` forwarded buckets, the
+    /// packet and the decision (read by the co-simulation's coverage counters; no effect on the outputs).
+    pub last_s2: Option<(Vec<Bucket>, Packet, Decision)>,
     /// Counters: `packets` at acceptance, cases and reports at S3.
     pub stats: IfpdStats,
     started: bool,
@@ -145,6 +152,7 @@ impl IfpdCycleModel {
             csr: CsrModel::new(cfg.csr_layout()),
             f1: None,
             s3: None,
+            last_s2: None,
             stats: IfpdStats::default(),
             started: false,
         })
@@ -197,8 +205,10 @@ impl IfpdCycleModel {
             });
         }
         let mut decided = None;
+        let mut seen = None;
         self.rows.step(&row_in, |st| {
             let d = decide(cfg, &rt, &st.old, st.payload, bf_first);
+            seen = Some((st.old.clone(), st.payload, d));
             decided = Some((d, d.reported(&rt).then(|| Report::new(st.payload, &d))));
             d.writes(st.old.len())
         });
@@ -219,6 +229,7 @@ impl IfpdCycleModel {
             status,
         });
         let res = self.s3.map(|s| result_of(&s.0));
+        self.last_s2 = seen;
         let was_started = self.started;
         // Edge.
         if i.reset {
@@ -241,6 +252,7 @@ impl IfpdCycleModel {
         }
         IfpdOutputs {
             in_ready,
+            swept: rmw_ready,
             res_valid: was_started.then_some(res.is_some()),
             res_case: res.map(|r| r.0),
             res_row: res.map(|r| r.1),

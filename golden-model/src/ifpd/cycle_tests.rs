@@ -261,3 +261,32 @@ fn settings_from_registers() {
     assert!(IfpdCycleModel::new(&IfpdConfig { buckets: 24, ..cfg.clone() }).is_err());
     assert!(IfpdCycleModel::new(&IfpdConfig { bf_bits: 96, ..cfg }).is_err());
 }
+
+/// `swept` is low in a reset and through the sweep of the larger RAM group (rows or filter), then high until
+/// the next reset, with `in_ready` following it while a packet waits in F1; `last_s2` shows a packet only
+/// in the step it is at S2 (two cycles after it entered the RAM groups).
+#[test]
+fn swept_rises_when_both_ram_groups_are_swept() {
+    let cfg = small(2);
+    let sweep = cfg.buckets.max(cfg.bf_bits);
+    let mut cm = IfpdCycleModel::new(&cfg).unwrap();
+    assert_eq!(cm.step(&IfpdInputs { reset: true, ..Default::default() }).swept, Some(false));
+    let mut first_high = None;
+    for c in 0..sweep + 4 {
+        let o = cm.step(&IfpdInputs::default());
+        if o.swept == Some(true) && first_high.is_none() {
+            first_high = Some(c);
+        }
+        assert!(first_high.is_none() || o.swept == Some(true), "swept fell at {c}");
+    }
+    let first = first_high.expect("the sweep ends");
+    assert!(first + 2 >= sweep && first <= sweep + 1, "swept at {first}, sweep of {sweep} words");
+    let d = Descriptor { flow: 99, ts: 1 << 20 };
+    let steps: Vec<bool> = (0..6)
+        .map(|c| {
+            cm.step(&IfpdInputs { in_valid: c == 0, desc: d, ..Default::default() });
+            cm.last_s2.is_some()
+        })
+        .collect();
+    assert_eq!(steps, [false, false, false, true, false, false], "accepted at 0, F1 at 1, S0 1, S1 2, S2 3");
+}

@@ -31,7 +31,19 @@ impl<const K: usize, const W: usize> HashUnit<K, W> {
                 f.out_bits()
             )));
         }
-        let f = f.truncated(W)?;
+        Self::from_fn(f.truncated(W)?)
+    }
+    /// A unit computing `f` exactly (its output width must be W): e.g. a slice of a wider function
+    /// ([`XorHash::slice`]).
+    pub fn from_fn(f: XorHash) -> Result<Self, ConfigError> {
+        if f.out_bits() != W || f.key_bits != K {
+            return Err(ConfigError(format!(
+                "{} has {} output bits over {}-bit keys, the unit is {W} wide over {K}-bit keys",
+                f.kind.name(),
+                f.out_bits(),
+                f.key_bits
+            )));
+        }
         Ok(HashUnit {
             clock: Default::default(),
             key: Default::default(),

@@ -13,7 +13,8 @@
 //!   and recall).
 //! - **Engines** ([`EngineFn`]): the core runs through a function of its configuration and the descriptors
 //!   returning every report with its packet's index, so a Verilated core can plug in beside
-//!   [`golden_engine`]; `--engine rtl` is an error until the RTL exists.
+//!   [`golden_engine`]; `--engine rtl` runs the Verilated build of the same shape (`rtl.rs`: rows, buckets,
+//!   widths and time unit; CM-BF also the filter) and is an error naming the builds for any other size.
 //!
 //! Measured results and the commands are in README.md's IFPD section.
 
@@ -77,13 +78,14 @@ pub fn golden_engine(
     Ok((out, m.stats))
 }
 
-/// The engine function of `--engine`: the IFPD core has no RTL yet.
+/// The engine function of `--engine`.
 pub fn engine_fn(engine: Engine) -> Result<EngineFn, String> {
     match engine {
         Engine::Golden => Ok(golden_engine),
-        Engine::Rtl => Err("the IFPD core has no RTL yet (golden model, traffic and experiments only; the \
-                            RTL on the shared multi-row RMW is the next part of issue 14): run --engine golden"
-            .into()),
+        #[cfg(feature = "rtl")]
+        Engine::Rtl => Ok(super::rtl::rtl_engine),
+        #[cfg(not(feature = "rtl"))]
+        Engine::Rtl => Err(crate::RTL_MISSING.into()),
     }
 }
 
@@ -154,6 +156,13 @@ pub fn run(setup: &Setup, tick: &(dyn Fn() + Sync)) -> Result<(Vec<Point>, Table
     for &m in &setup.memory_kb {
         for &mode in &setup.methods {
             specs.push(MethodSpec::new(mode, m, setup.rows, setup.bf_share, setup.bf_hashes)?);
+        }
+    }
+    // The RTL engine has a few built shapes: checked before any work.
+    #[cfg(feature = "rtl")]
+    if setup.engine == Engine::Rtl {
+        for s in &specs {
+            super::rtl::build_for(&s.cfg, s.mode)?;
         }
     }
     let unit = IfpdConfig::default().ts_unit_ns();
@@ -279,7 +288,8 @@ mod tests {
         assert!(MethodSpec::new(Mode::Ifpd, 0.01, 4, 0.25, 4).unwrap_err().contains("buckets"));
         assert!(MethodSpec::new(Mode::Ifpd, 100.0, 9, 0.25, 4).unwrap_err().contains("rows"));
         assert!(MethodSpec::new(Mode::CmBf, 100.0, 4, 1.5, 4).unwrap_err().contains("--bf-share"));
-        assert!(engine_fn(Engine::Rtl).err().unwrap().contains("no RTL yet"));
+        #[cfg(not(feature = "rtl"))]
+        assert_eq!(engine_fn(Engine::Rtl).err().unwrap(), crate::RTL_MISSING);
     }
 
     #[test]
@@ -308,5 +318,32 @@ mod tests {
             assert!(bf.precision > cm.precision && bf.recall < ifpd.recall, "{bf:?}");
             assert!(ifpd.rel_err < bf.rel_err && ifpd.rel_err < cm.rel_err);
         }
+    }
+
+    /// `--engine rtl` runs the Verilated ifpd_d1 (one row of 32 buckets at the experiment's widths) and gives
+    /// exactly the golden engine's points; other shapes are refused before any work, naming the builds.
+    #[cfg(feature = "rtl")]
+    #[test]
+    fn rtl_engine_equals_golden_for_the_built_shape() {
+        let setup = |engine, memory_kb| Setup {
+            source: Source::Synthetic(IfpdParams { packets: 20_000, ..IfpdParams::default() }),
+            methods: vec![Mode::Ifpd],
+            memory_kb: vec![memory_kb],
+            thresholds_ms: vec![50.0, 300.0],
+            rows: 1,
+            bf_share: 0.25,
+            bf_hashes: 4,
+            case3: Case3Rule::Estimate,
+            seeds: 2,
+            first_seed: 3,
+            engine,
+        };
+        let (rtl, _) = run(&setup(Engine::Rtl, 0.1875), &|| {}).unwrap();
+        let (gold, _) = run(&setup(Engine::Golden, 0.1875), &|| {}).unwrap();
+        assert_eq!(rtl[0].results[0].buckets_per_row, 32);
+        assert!(gold[0].results[0].reported > 0.0, "{:?}", gold[0].results[0]);
+        assert_eq!(format!("{rtl:?}"), format!("{gold:?}"));
+        let e = run(&setup(Engine::Rtl, 400.0), &|| {}).unwrap_err();
+        assert!(e.contains("no RTL build") && e.contains("ifpd_d1"), "{e}");
     }
 }

@@ -5,3 +5,5 @@
 pub mod cli;
 pub mod experiment;
 pub mod metrics;
+#[cfg(feature = "rtl")]
+mod rtl;

@@ -17,8 +17,8 @@
 //!
 //!
 //! Each core brings its benchmark traffic and rows in its own file here (`blocks.rs` for the shared blocks,
-//! `fridge.rs`, `finecomb.rs`, `heavy_hitters.rs`) as a [`CoreBenches`], and adds one line to [`CORES`]; the driver
-//! (`driver.rs`), the C++ loop (`simspeed.rs`) and the tables are shared. Everything but [`BenchArgs`]
+//! `fridge.rs`, `finecomb.rs`, `heavy_hitters.rs`, `ifpd.rs`) as a [`CoreBenches`], and adds one line to
+//! [`CORES`]; the driver (`driver.rs`), the C++ loop (`simspeed.rs`) and the tables are shared. Everything but [`BenchArgs`]
 //! needs the `rtl` feature (Verilated models).
 
 use golden::common::sram::RamPorts;
@@ -35,6 +35,8 @@ mod finecomb;
 mod fridge;
 #[cfg(feature = "rtl")]
 mod heavy_hitters;
+#[cfg(feature = "rtl")]
+mod ifpd;
 #[cfg(feature = "rtl")]
 mod reordering;
 #[cfg(feature = "rtl")]
@@ -87,7 +89,7 @@ pub struct CoreBenches {
 /// Every core's benchmarks; rows appear in this order.
 #[cfg(feature = "rtl")]
 pub const CORES: &[CoreBenches] =
-    &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES, heavy_hitters::BENCHES, reordering::BENCHES];
+    &[blocks::BENCHES, fridge::BENCHES, finecomb::BENCHES, heavy_hitters::BENCHES, reordering::BENCHES, ifpd::BENCHES];
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. Throughput

@@ -1,0 +1,152 @@
+//! The IFPD core's builds (see [`crate::registry`]): each declared once, its configuration's independent
+//! parameters written once — [`ifpd_core!`] builds both the [`IfpdConfig`] and the `IfpdCore` type, the
+//! derived generics computed by golden's `const fn`s ([`golden::ifpd::sizes`]).
+//!
+//! Modes are run-time (CSR `mode`), so every build serves IFPD, CM and CM-BF; the co-simulation draws the
+//! mode at every reset and rewrites it mid-traffic.
+
+use super::Mutant;
+use crate::registry::{Build, MemoryNeed};
+use golden::ifpd::{sizes, IfpdConfig};
+
+/// `(configuration, constructor)` of an IFPD core from its independent parameters (`addr_bits`: log2 of
+/// the buckets per row; `bf_addr_bits`: log2 of the bits per Bloom partition).
+macro_rules! ifpd_core {
+    (rows: $d:literal, addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal,
+     bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal) => {
+        ifpd_core!(rows: $d, addr_bits: $a, fp_bits: $f, ts_bits: $t, ts_shift: $s, bf_hashes: $k,
+                   bf_addr_bits: $ba, report_fifo_bits: $q, mutant: $crate::ifpd::Mutant::None)
+    };
+    (rows: $d:literal, addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal,
+     bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal, mutant: $m:expr) => {{
+        let cfg = IfpdConfig {
+            rows: $d,
+            buckets: 1 << $a,
+            fp_bits: $f,
+            ts_bits: $t,
+            ts_shift: $s,
+            bf_hashes: $k,
+            bf_bits: 1 << $ba,
+            report_fifo_bits: $q,
+        };
+        let c = cfg.clone();
+        let make = move || {
+            $crate::ifpd::IfpdCore::<
+                $f,
+                $t,
+                $a,
+                $d,
+                { sizes::bucket_bits($f, $t) },
+                { $d * $a },
+                { $d * sizes::bucket_bits($f, $t) },
+                { sizes::report_bits($f, $t) },
+                $q,
+                { $q + 1 },
+                $ba,
+                $k,
+                { $k * $ba },
+            >::with_mutant(&c, $m)
+        };
+        (cfg, make)
+    }};
+}
+
+/// What a configuration stores: `rows` RAMs of `buckets` words of `fp_bits + ts_bits`, the filter's
+/// `bf_hashes` one-bit RAMs of `bf_bits` words, the report FIFO.
+pub fn memories(cfg: &IfpdConfig) -> Vec<MemoryNeed> {
+    let mut m: Vec<MemoryNeed> = (0..cfg.rows)
+        .map(|r| MemoryNeed::new(format!("row{r}"), cfg.buckets as u64, (cfg.fp_bits + cfg.ts_bits) as u64))
+        .collect();
+    m.extend((0..cfg.bf_hashes).map(|p| MemoryNeed::new(format!("bloom{p}"), cfg.bf_bits as u64, 1)));
+    m.push(MemoryNeed::new("report_fifo", 1 << cfg.report_fifo_bits, cfg.report_bits() as u64));
+    m
+}
+
+fn build<U: rust_hdl::prelude::Block>(
+    name: &str,
+    cfg: &IfpdConfig,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+) -> Build {
+    let desc = format!(
+        "IFPD sketch core (modes IFPD, CM, CM-BF): {} row(s) of {} buckets, {}-bit fingerprints, {}-bit times \
+         in units of 2^{} ns, Bloom filter {} x {} bits",
+        cfg.rows, cfg.buckets, cfg.fp_bits, cfg.ts_bits, cfg.ts_shift, cfg.bf_hashes, cfg.bf_bits
+    );
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+}
+
+/// The co-simulated builds: `(name, configuration, build)`.
+fn declared() -> Vec<(&'static str, IfpdConfig, Build)> {
+    let mut out = Vec::new();
+    // Four rows of 16 buckets (collisions in every row), the paper's 16-bit fingerprints, 16-bit times of
+    // 4 ns (they wrap every 2^18 ns: many wraps per run), a filter of 4 x 64 bits, 8 reports of FIFO.
+    let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 4, fp_bits: 16, ts_bits: 16, ts_shift: 2, bf_hashes: 4,
+                                 bf_addr_bits: 6, report_fifo_bits: 3);
+    let synth = memories(&cfg);
+    out.push(("ifpd_d4", cfg.clone(), build("ifpd_d4", &cfg, make).synth("d4_a4", true, synth)));
+    // One row of 32 buckets, the paper's 32-bit times at the default unit (1.024 us), 2 x 64 filter bits.
+    let (cfg, make) = ifpd_core!(rows: 1, addr_bits: 5, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 2,
+                                 bf_addr_bits: 6, report_fifo_bits: 4);
+    out.push(("ifpd_d1", cfg.clone(), build("ifpd_d1", &cfg, make)));
+    // Two rows of 16 buckets, 12-bit fingerprints (fingerprint collisions between flows), 24-bit times of
+    // 64 ns, 3 x 128 filter bits.
+    let (cfg, make) = ifpd_core!(rows: 2, addr_bits: 4, fp_bits: 12, ts_bits: 24, ts_shift: 6, bf_hashes: 3,
+                                 bf_addr_bits: 7, report_fifo_bits: 3);
+    out.push(("ifpd_d2", cfg.clone(), build("ifpd_d2", &cfg, make)));
+    // The issue's mutants, each a test-only copy of ifpd_d4 that the co-simulation must catch.
+    for (name, mutant, what) in MUTANTS {
+        let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 4, fp_bits: 16, ts_bits: 16, ts_shift: 2, bf_hashes: 4,
+                                     bf_addr_bits: 6, report_fifo_bits: 3, mutant: mutant);
+        let b = Build::new(name, format!("ifpd_d4 with a deliberate mistake (test-only): {what}"), &cfg, make);
+        out.push((name, cfg.clone(), b.csr(cfg.csr_layout()).test_only()));
+    }
+    out
+}
+
+/// The test-only mutants of `ifpd_d4`: build name, mistake, what it is.
+pub const MUTANTS: [(&str, Mutant, &str); 3] = [
+    ("ifpd_d4_mut_order", Mutant::RowsReversed, "rows scanned last to first"),
+    ("ifpd_d4_mut_smallest", Mutant::ReplaceSmallest, "case 3 replaces the smallest timestamp"),
+    ("ifpd_d4_mut_fwd", Mutant::Row0NoDist2, "row 0 without distance-2 forwarding"),
+];
+
+/// The co-simulated builds as `(name, configuration)`.
+pub fn configs() -> Vec<(&'static str, IfpdConfig)> {
+    declared().into_iter().map(|(n, c, _)| (n, c)).collect()
+}
+
+/// Every IFPD build: the co-simulated ones and the synthesis sizes — d = 4 × 2^12 buckets (the issue's
+/// target) and d = 4 × 2^13, by block-RAM arithmetic the largest with the paper's widths and a 4 × 2^16-bit
+/// filter on the LFE5U-85F (208 DP16KD of 18 kbit): rows of 2^13 × 48 bits take 24 blocks each (8K × 2), 96
+/// in all, the filter 16 (16K × 1); 4 × 2^14 would take 192 + 16 = 208 before the report FIFO. (With a
+/// smaller filter 4 × 2^14 might just fit; not tried. Neither size is synthesized yet.)
+pub fn builds() -> Result<Vec<Build>, String> {
+    let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
+    let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 12, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 4,
+                                 bf_addr_bits: 16, report_fifo_bits: 4);
+    out.push(build("", &cfg, make).synth_only("ifpd", "d4_a12", true, memories(&cfg)));
+    let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 13, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 4,
+                                 bf_addr_bits: 16, report_fifo_bits: 4);
+    out.push(build("", &cfg, make).synth_only("ifpd", "d4_a13", true, memories(&cfg)));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The testbench reads a build's configuration back from the manifest's parameters.
+    #[test]
+    fn manifest_parameters_are_the_configuration() {
+        crate::registry::check_manifest_configs("ifpd", &super::configs()).unwrap();
+    }
+
+    /// Every build constructs (generics match the configuration), and a wrong generic is a clear error.
+    #[test]
+    fn generics_are_checked_against_the_configuration() {
+        for b in super::builds().unwrap() {
+            b.generate(false).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+        }
+        let cfg = golden::ifpd::IfpdConfig { rows: 2, buckets: 16, bf_bits: 64, ..Default::default() };
+        let e = crate::ifpd::IfpdCore::<16, 32, 4, 4, 48, 16, 192, 85, 4, 5, 6, 4, 24>::new(&cfg).err().unwrap();
+        assert!(e.0.contains("generic D = 4"), "{}", e.0);
+    }
+}
