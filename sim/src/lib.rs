@@ -29,6 +29,25 @@ pub const RTL_MISSING: &str = "this netmeas was built without the rtl feature, s
                                (rebuild with the default features, which needs Verilator; --engine golden \
                                runs without)";
 
+/// The RTL build that runs an experiment's configuration: the first of `builds` (name, configuration) that
+/// `fits`; else the error "no RTL build of `wanted`; the built ones are …", listing each build that `listed`
+/// admits as `describe` writes it ("none at these widths" when it admits none). Each core's `--engine rtl`
+/// picks its build with this, before any work.
+#[cfg(feature = "rtl")]
+pub fn pick_build<C: Clone>(
+    builds: &[(&'static str, C)],
+    fits: impl Fn(&C) -> bool,
+    listed: impl Fn(&C) -> bool,
+    describe: impl Fn(&str, &C) -> String,
+    wanted: impl FnOnce() -> String,
+) -> Result<(&'static str, C), String> {
+    builds.iter().find(|(_, c)| fits(c)).cloned().ok_or_else(|| {
+        let list: Vec<String> = builds.iter().filter(|(_, c)| listed(c)).map(|(n, c)| describe(n, c)).collect();
+        let list = if list.is_empty() { "none at these widths".to_string() } else { list.join(", ") };
+        format!("no RTL build of {}; the built ones are {list}", wanted())
+    })
+}
+
 impl Engine {
     /// The name of `--engine`.
     pub fn name(self) -> &'static str {
@@ -53,6 +72,6 @@ pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;
-pub mod reordering;
 pub mod plot;
+pub mod reordering;
 pub mod traffic;

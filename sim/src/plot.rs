@@ -37,12 +37,37 @@ pub enum Anchor {
 /// A drawing primitive in figure units (origin top left, y down). Text sits on its baseline at `at`.
 #[derive(Clone, Debug)]
 pub enum Shape {
-    Rect { x: f64, y: f64, w: f64, h: f64, fill: Option<Rgb>, stroke: Option<Rgb> },
-    Line { from: (f64, f64), to: (f64, f64), color: Rgb, width: f64 },
-    Polyline { points: Vec<(f64, f64)>, color: Rgb, width: f64 },
-    Polygon { points: Vec<(f64, f64)>, fill: Rgb },
+    Rect {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        fill: Option<Rgb>,
+        stroke: Option<Rgb>,
+    },
+    Line {
+        from: (f64, f64),
+        to: (f64, f64),
+        color: Rgb,
+        width: f64,
+    },
+    Polyline {
+        points: Vec<(f64, f64)>,
+        color: Rgb,
+        width: f64,
+    },
+    Polygon {
+        points: Vec<(f64, f64)>,
+        fill: Rgb,
+    },
     /// `vertical`: rotated by −90° about `at` (reads bottom to top).
-    Text { at: (f64, f64), text: String, size: f64, anchor: Anchor, vertical: bool },
+    Text {
+        at: (f64, f64),
+        text: String,
+        size: f64,
+        anchor: Anchor,
+        vertical: bool,
+    },
 }
 
 /// A figure: its size in units and its shapes, painted in order.
@@ -108,10 +133,22 @@ pub fn cdf_figure(title: &str, curves: &[Curve]) -> Figure {
     let hi = all.iter().cloned().fold(0.0, f64::max).max(10.0).log10().ceil().max(lo + 1.0);
     let x = |d: f64| L + (d.max(1.0).log10() - lo) / (hi - lo) * (W - L - R);
     let y = |f: f64| T + (1.0 - f) * (H - T - B);
-    let text = |at: (f64, f64), t: &str, anchor: Anchor| Shape::Text { at, text: t.to_string(), size: 12.0, anchor, vertical: false };
+    let text = |at: (f64, f64), t: &str, anchor: Anchor| Shape::Text {
+        at,
+        text: t.to_string(),
+        size: 12.0,
+        anchor,
+        vertical: false,
+    };
     let mut s = vec![
         Shape::Rect { x: 0.0, y: 0.0, w: W, h: H, fill: Some(WHITE), stroke: None },
-        Shape::Text { at: ((W - R + L) / 2.0, 18.0), text: title.to_string(), size: 14.0, anchor: Anchor::Middle, vertical: false },
+        Shape::Text {
+            at: ((W - R + L) / 2.0, 18.0),
+            text: title.to_string(),
+            size: 14.0,
+            anchor: Anchor::Middle,
+            vertical: false,
+        },
     ];
     // Axes, decade grid and labels.
     for e in lo as i64..=hi as i64 {
@@ -126,7 +163,13 @@ pub fn cdf_figure(title: &str, curves: &[Curve]) -> Figure {
     }
     s.push(Shape::Rect { x: L, y: T, w: W - L - R, h: H - T - B, fill: None, stroke: Some(BLACK) });
     s.push(text(((W - R + L) / 2.0, H - 12.0), "delay (log scale)", Anchor::Middle));
-    s.push(Shape::Text { at: (16.0, (H - B + T) / 2.0), text: "CDF".into(), size: 12.0, anchor: Anchor::Middle, vertical: true });
+    s.push(Shape::Text {
+        at: (16.0, (H - B + T) / 2.0),
+        text: "CDF".into(),
+        size: 12.0,
+        anchor: Anchor::Middle,
+        vertical: true,
+    });
     for (i, c) in curves.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
         let pts = resample(c.cdf, 400);
@@ -289,7 +332,14 @@ pub fn charts_figure(title: &str, charts: &[Chart], columns: usize) -> Figure {
             s.push(Shape::Polyline { points: pts.clone(), color: color(i), width: 2.0 });
             if se.markers {
                 for (px, py) in pts {
-                    s.push(Shape::Rect { x: px - 2.5, y: py - 2.5, w: 5.0, h: 5.0, fill: Some(color(i)), stroke: None });
+                    s.push(Shape::Rect {
+                        x: px - 2.5,
+                        y: py - 2.5,
+                        w: 5.0,
+                        h: 5.0,
+                        fill: Some(color(i)),
+                        stroke: None,
+                    });
                 }
             }
         }
@@ -635,13 +685,17 @@ mod tests {
     fn png_draws_the_same_figure_as_the_svg() {
         let (a, b) = curves();
         let c = WeightedCdf::unweighted((1..100).map(|i| i as f64 * 20_000.0));
-        let cs = [Curve { label: "truth", cdf: &a }, Curve { label: "est", cdf: &b }, Curve { label: "other", cdf: &c }];
+        let cs =
+            [Curve { label: "truth", cdf: &a }, Curve { label: "est", cdf: &b }, Curve { label: "other", cdf: &c }];
         let (w, h, px) = decode(&cdf_png("title", &cs).unwrap());
         assert_eq!((w, h), ((W * PNG_SCALE) as u32, (H * PNG_SCALE) as u32));
         let at = |x: f64, y: f64| px[(y * PNG_SCALE) as usize * w as usize + (x * PNG_SCALE) as usize];
         let count = |c: Rgb, x0: f64, x1: f64| {
             let (x0, x1) = ((x0 * PNG_SCALE) as usize, (x1 * PNG_SCALE) as usize);
-            px.iter().enumerate().filter(|(i, p)| (x0..x1).contains(&(i % w as usize)) && **p == [c.0, c.1, c.2]).count()
+            px.iter()
+                .enumerate()
+                .filter(|(i, p)| (x0..x1).contains(&(i % w as usize)) && **p == [c.0, c.1, c.2])
+                .count()
         };
         // Every curve's colour in the plot area and in the legend; the truth is shaded.
         for (i, color) in COLORS[..3].iter().enumerate() {
@@ -653,13 +707,16 @@ mod tests {
         // The curves rise from bottom left to top right on the same axes as the SVG: the estimate reaches
         // CDF 1 at 500 µs, where the truth (uniform to 1 ms) is near 0.5.
         let f = cdf_figure("title", &cs);
-        let Some(Shape::Polyline { points, .. }) = f.shapes.iter().find(|s| matches!(s, Shape::Polyline { color, .. } if *color == COLORS[1]))
+        let Some(Shape::Polyline { points, .. }) =
+            f.shapes.iter().find(|s| matches!(s, Shape::Polyline { color, .. } if *color == COLORS[1]))
         else {
             panic!("no estimate polyline")
         };
         let &(xe, ye) = points.last().unwrap();
         assert!((ye - T).abs() < 1.0, "estimate ends at CDF 1");
-        let near = |x: f64, y: f64, c: Rgb| (-2..=2).any(|dx| (-2..=2).any(|dy| at(x + dx as f64 * 0.5, y + dy as f64 * 0.5) == [c.0, c.1, c.2]));
+        let near = |x: f64, y: f64, c: Rgb| {
+            (-2..=2).any(|dx| (-2..=2).any(|dy| at(x + dx as f64 * 0.5, y + dy as f64 * 0.5) == [c.0, c.1, c.2]))
+        };
         assert!(near(xe, ye, COLORS[1]), "estimate's last point drawn at ({xe}, {ye})");
         // Text: dark pixels in the title line, the decade labels and the y labels.
         let dark = |x0: f64, y0: f64, x1: f64, y1: f64| {

@@ -179,17 +179,6 @@ impl HhCycleModel {
             .collect()
     }
 
-    /// `in_ready` during this cycle (what [`Self::step`] shows), from the state alone: a core composed
-    /// with others can combine it before stepping them.
-    pub fn in_ready(&self, reset: bool) -> Option<bool> {
-        let active = (self.csr.config()[CSR_BANK as usize] & 1) as usize;
-        match (reset, self.started) {
-            (true, _) => Some(false),
-            (false, false) => None,
-            (false, true) => self.banks[active].ready(reset).map(|r| self.f1.is_none() || r),
-        }
-    }
-
     pub fn step(&mut self, i: &HhInputs) -> HhOutputs {
         let cfg = self.cfg.clone();
         let conf = self.csr.config().to_vec();
@@ -199,7 +188,11 @@ impl HhCycleModel {
         let status = self.status();
         let rmw_ready = self.banks[active].ready(i.reset);
         let swept = self.banks[0].ready(i.reset);
-        let in_ready = self.in_ready(i.reset);
+        let in_ready = match (i.reset, self.started) {
+            (true, _) => Some(false),
+            (false, false) => None,
+            (false, true) => rmw_ready.map(|r| self.f1.is_none() || r),
+        };
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
         // S0 of each bank: the packet into the active one, a walk op into the walk's bank if it is free.

@@ -236,17 +236,6 @@ impl ReorderCycleModel {
             .collect()
     }
 
-    /// `in_ready` during this cycle (what [`Self::step`] shows), from the state alone: a core composed
-    /// with others can combine it before stepping them.
-    pub fn in_ready(&self, reset: bool) -> Option<bool> {
-        let active = (self.csr.config()[CSR_BANK as usize] & 1) as usize;
-        match (reset, self.started) {
-            (true, _) => Some(false),
-            (false, false) => None,
-            (false, true) => self.banks[active].ready(reset).map(|r| self.f1.is_none() || r),
-        }
-    }
-
     pub fn step(&mut self, i: &ReorderInputs) -> ReorderOutputs {
         let cfg = self.cfg.clone();
         let conf = self.csr.config().to_vec();
@@ -255,7 +244,11 @@ impl ReorderCycleModel {
         let status = self.status();
         let rmw_ready = self.banks[active].ready(i.reset);
         let swept = self.banks[0].ready(i.reset);
-        let in_ready = self.in_ready(i.reset);
+        let in_ready = match (i.reset, self.started) {
+            (true, _) => Some(false),
+            (false, false) => None,
+            (false, true) => rmw_ready.map(|r| self.f1.is_none() || r),
+        };
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
         let walk_issue = match self.walk {

@@ -219,28 +219,28 @@ impl HybridCycleModel {
         }
         (side_in.csr_addr, side_in.csr_wr_en, side_in.csr_wr_data, side_in.csr_rd_en) = csr_pins(&i.csr[1]);
         (smp_in.csr_addr, smp_in.csr_wr_en, smp_in.csr_wr_data, smp_in.csr_rd_en) = csr_pins(&i.csr[0]);
-        for (core, inputs) in [(&self.side, &side_in), (&self.smp, &smp_in)] {
-            assert!(
-                !inputs.in_valid || core.in_ready(false) == Some(true),
-                "a sampling core refused a descriptor from the delay line"
-            );
-        }
         let so = self.side.step(&side_in);
         smp_in.rep_ready = i.rep_ready && so.rep_valid != Some(true);
         let mo = self.smp.step(&smp_in);
+        for (inputs, outputs) in [(&side_in, &so), (&smp_in, &mo)] {
+            assert!(
+                !inputs.in_valid || outputs.in_ready == Some(true),
+                "a sampling core refused a descriptor from the delay line"
+            );
+        }
         let (rep_valid, rep_data) = match (so.rep_valid, mo.rep_valid) {
             (Some(true), _) => (Some(true), so.rep_data),
             (Some(false), Some(v)) => (Some(v), mo.rep_data),
             _ => (None, None),
         };
-        // Edge: the registered readiness of the flow-sampling cores, the delay line.
+        // Edge: the registered readiness of the three cores, the delay line.
         self.ready_q = match [ho.swept, so.swept, mo.swept] {
             _ if i.reset => Some(false),
             [Some(a), Some(b), Some(c)] => Some(a && b && c),
             _ => None,
         };
         self.line.rotate_right(1);
-        self.line[0] = (accept && !i.reset).then(|| Pending { desc: i.desc, hash: self.hh_hash.eval(i.desc.flow) });
+        self.line[0] = accept.then(|| Pending { desc: i.desc, hash: self.hh_hash.eval(i.desc.flow) });
         if i.reset {
             self.line = [None; RESULT_LATENCY];
         }

@@ -32,8 +32,8 @@ use super::estimate::{
     closest_to_tuned, combine_rows, delay_estimate, loss_finecomb, loss_lda, recover, rows, Check, RecoveryStats, Row,
 };
 use super::params::{expected_uncorrected, expected_useful, p_no_stash, p_stash};
-use crate::Engine;
 use crate::traffic::finecomb::{Event, FinecombTrafficParams, IntervalTraffic, IntervalTruth};
+use crate::Engine;
 use golden::finecomb::{
     threshold_for, BankConfig, Bucket, Digest, FinecombConfig, FinecombModel, FinecombRuntime, IntervalReport, Role,
     MAX_BUCKETS,

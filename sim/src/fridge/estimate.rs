@@ -258,9 +258,9 @@ pub fn from_tally(
     let unit_ns = (1u64 << cfg.ts_shift) as f64;
     let var: HashMap<(i64, usize), f64> =
         used.iter().map(|r| ((r.bin as i64, r.fridge), r.g2() * scale(r) * scale(r))).collect();
-    let var = combine.unwrap_or(Variance::Samples).table(var, params, |b| {
-        (bin_lower(b as usize) * bin_upper(b as usize)).sqrt() * unit_ns
-    });
+    let var = combine
+        .unwrap_or(Variance::Samples)
+        .table(var, params, |b| (bin_lower(b as usize) * bin_upper(b as usize)).sqrt() * unit_ns);
     let wk = inverse_variance_weights(&var);
     let combine = combine.is_some();
     let mut points = Vec::with_capacity(used.len() * TALLY_POINTS_PER_BIN);
@@ -413,15 +413,12 @@ mod tests {
     /// variance gives it the bin; the model variance leaves it with almost no weight.
     #[test]
     fn model_variance_keeps_a_lucky_sample_from_claiming_a_bin() {
-        let params = [
-            FridgeParams { entries: 512, p: 0.02, share: 0.5 },
-            FridgeParams { entries: 512, p: 1.0, share: 0.5 },
-        ];
+        let params =
+            [FridgeParams { entries: 512, p: 0.02, share: 0.5 }, FridgeParams { entries: 512, p: 1.0, share: 0.5 }];
         // 200 requests of 1 µs: fridge 0 reports 2 (w = 100 each), fridge 1 reports 100 (w = 2 each); and
         // fridge 1 has one survivor at 50 ms after 20 000 insertions (w ≈ 2·e^39).
-        let mut samples: Vec<Sample> = (0..102)
-            .map(|i| Sample { fridge: (i >= 2) as usize, delay_ns: 1000.0, survived: 0 })
-            .collect();
+        let mut samples: Vec<Sample> =
+            (0..102).map(|i| Sample { fridge: (i >= 2) as usize, delay_ns: 1000.0, survived: 0 }).collect();
         samples.push(Sample { fridge: 1, delay_ns: 5e7, survived: 20_000 });
         let paper = inverse_variance(&samples, &params, Variance::Samples);
         let model = inverse_variance(&samples, &params, Variance::Model { request_rate: 1e6 });

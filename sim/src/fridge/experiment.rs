@@ -192,19 +192,20 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
     };
     let variance = if setup.model_variance { Variance::Model { request_rate: rate } } else { Variance::Samples };
     // A fridge method's outcome from the samples, and the same from the in-hardware tally (if any).
-    let fridge_method = |cfg: &FridgeConfig, rt: &FridgeRuntime, multi: bool| -> Result<(Outcome, Option<Outcome>), String> {
-        let run = run_core(cfg, rt, trace, setup.engine)?;
-        let s = &run.samples;
-        let params = FridgeParams::of(cfg, rt);
-        let p = params.iter().map(|f| f.p).collect::<Vec<_>>();
-        let estimate = if multi { inverse_variance(s, &params, variance) } else { corrected(s, &params) };
-        let tally = (!run.tally.is_empty()).then(|| Outcome {
-            estimate: from_tally(cfg, &params, &run.tally, multi.then_some(variance)),
-            samples: s.len(),
-            p: p.clone(),
-        });
-        Ok((Outcome { estimate, samples: s.len(), p }, tally))
-    };
+    let fridge_method =
+        |cfg: &FridgeConfig, rt: &FridgeRuntime, multi: bool| -> Result<(Outcome, Option<Outcome>), String> {
+            let run = run_core(cfg, rt, trace, setup.engine)?;
+            let s = &run.samples;
+            let params = FridgeParams::of(cfg, rt);
+            let p = params.iter().map(|f| f.p).collect::<Vec<_>>();
+            let estimate = if multi { inverse_variance(s, &params, variance) } else { corrected(s, &params) };
+            let tally = (!run.tally.is_empty()).then(|| Outcome {
+                estimate: from_tally(cfg, &params, &run.tally, multi.then_some(variance)),
+                samples: s.len(),
+                p: p.clone(),
+            });
+            Ok((Outcome { estimate, samples: s.len(), p }, tally))
+        };
     // A baseline's outcome: its samples unweighted.
     let baseline = |cfg: &FridgeConfig, rt: &FridgeRuntime, engine: Engine| -> Result<Outcome, String> {
         let s = run_core(cfg, rt, trace, engine)?.samples;
@@ -222,8 +223,7 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
         let cfg = FridgeConfig { addr_bits, ..setup.core.clone() };
         #[cfg(feature = "rtl")]
         let cfg = if setup.engine == Engine::Rtl { super::rtl::config(&cfg).unwrap_or(cfg) } else { cfg };
-        let ps: Vec<f64> =
-            (0..n).map(|k| auto_p(cfg.entries(k), rate * cfg.share(k), targets[k] * 1e-9)).collect();
+        let ps: Vec<f64> = (0..n).map(|k| auto_p(cfg.entries(k), rate * cfg.share(k), targets[k] * 1e-9)).collect();
         Some(fridge_method(&cfg, &runtime(FridgeMode::Fridge, &ps, u32::MAX, seed), true)?)
     } else {
         None
@@ -237,8 +237,7 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
     // Only the built RTL configurations exist; the doubled table always runs on the golden model.
     // (At M = 2^16 a doubled table exceeds what the core can be built with: the row is left out.)
     let doubled = single_cfg(&setup.core, bits + 1);
-    let expiry_2x =
-        if doubled.check().is_ok() { Some(baseline(&doubled, &expiry_rt, Engine::Golden)?) } else { None };
+    let expiry_2x = if doubled.check().is_ok() { Some(baseline(&doubled, &expiry_rt, Engine::Golden)?) } else { None };
     Ok(TraceOutcome { truth, fridge, fridge_tally, multi_fridge, multi_fridge_tally, simple, expiry, expiry_2x })
 }
 

@@ -14,37 +14,34 @@ const BUILDS: [&str; 3] = ["hh_d1", "hh_d2", "hh_d4"];
 /// `cfg.key_bits`).
 pub(super) fn build_for(cfg: &HhConfig) -> Result<(&'static str, HhConfig), String> {
     let built = BUILDS.map(|n| (n, testbench::heavy_hitters::top_config(n)));
-    built
-        .iter()
-        .find(|(_, b)| {
+    crate::pick_build(
+        &built,
+        |b: &HhConfig| {
             (b.rows, b.addr_bits, b.count_bits) == (cfg.rows, cfg.addr_bits, cfg.count_bits)
                 && b.key_bits >= cfg.key_bits
-        })
-        .cloned()
-        .ok_or_else(|| {
-            let list: Vec<String> = built
-                .iter()
-                .map(|(n, b)| {
-                    format!(
-                        "{n} ({} × {} buckets, {}-bit keys, {}-bit counts: --buckets {} --rows {})",
-                        b.rows,
-                        b.buckets_per_row(),
-                        b.key_bits,
-                        b.count_bits,
-                        b.buckets(),
-                        b.rows
-                    )
-                })
-                .collect();
+        },
+        |_| true,
+        |n, b| {
             format!(
-                "no RTL build of {} row(s) × {} buckets with {}-bit keys and {}-bit counts; the built ones are {}",
+                "{n} ({} × {} buckets, {}-bit keys, {}-bit counts: --buckets {} --rows {})",
+                b.rows,
+                b.buckets_per_row(),
+                b.key_bits,
+                b.count_bits,
+                b.buckets(),
+                b.rows
+            )
+        },
+        || {
+            format!(
+                "{} row(s) × {} buckets with {}-bit keys and {}-bit counts",
                 cfg.rows,
                 cfg.buckets_per_row(),
                 cfg.key_bits,
-                cfg.count_bits,
-                list.join(", ")
+                cfg.count_bits
             )
-        })
+        },
+    )
 }
 
 /// The engine: `keys` through the build for `cfg` at full rate, the table read out by the walk; an error if

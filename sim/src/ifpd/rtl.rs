@@ -18,33 +18,33 @@ pub(super) fn build_for(cfg: &IfpdConfig, mode: Mode) -> Result<(&'static str, I
             == (cfg.rows, cfg.buckets, cfg.fp_bits, cfg.ts_bits, cfg.ts_shift)
             && (mode != Mode::CmBf || (b.bf_hashes, b.bf_bits) == (cfg.bf_hashes, cfg.bf_bits))
     };
-    built.iter().find(|(_, b)| same(b)).cloned().ok_or_else(|| {
-        let list: Vec<String> = built
-            .iter()
-            .map(|(n, b)| {
-                format!(
-                    "{n} ({} × {} buckets, {}-bit fingerprints, {}-bit times of 2^{} ns, filter {} × {} bits)",
-                    b.rows, b.buckets, b.fp_bits, b.ts_bits, b.ts_shift, b.bf_hashes, b.bf_bits
-                )
-            })
-            .collect();
-        format!(
-            "no RTL build of {} row(s) × {} buckets with {}-bit fingerprints and {}-bit times of 2^{} ns{} for {}; \
-             the built ones are {} (ifpd_d1 is the experiment's widths: --method ifpd --rows 1 --memory-kb 0.1875)",
-            cfg.rows,
-            cfg.buckets,
-            cfg.fp_bits,
-            cfg.ts_bits,
-            cfg.ts_shift,
-            if mode == Mode::CmBf {
-                format!(", filter {} × {} bits", cfg.bf_hashes, cfg.bf_bits)
-            } else {
-                String::new()
-            },
-            mode.name(),
-            list.join(", ")
-        )
-    })
+    crate::pick_build(
+        &built,
+        same,
+        |_| true,
+        |n, b| {
+            format!(
+                "{n} ({} × {} buckets, {}-bit fingerprints, {}-bit times of 2^{} ns, filter {} × {} bits)",
+                b.rows, b.buckets, b.fp_bits, b.ts_bits, b.ts_shift, b.bf_hashes, b.bf_bits
+            )
+        },
+        || {
+            let filter = match mode {
+                Mode::CmBf => format!(", filter {} × {} bits", cfg.bf_hashes, cfg.bf_bits),
+                _ => String::new(),
+            };
+            format!(
+                "{} row(s) × {} buckets with {}-bit fingerprints and {}-bit times of 2^{} ns{filter} for {}",
+                cfg.rows,
+                cfg.buckets,
+                cfg.fp_bits,
+                cfg.ts_bits,
+                cfg.ts_shift,
+                mode.name()
+            )
+        },
+    )
+    .map_err(|e| format!("{e} (ifpd_d1 is the experiment's widths: --method ifpd --rows 1 --memory-kb 0.1875)"))
 }
 
 /// The engine: `packets` through the build for `cfg` at full rate; an error if the RTL differs from golden

@@ -18,40 +18,39 @@ const HYBRID_BUILDS: [&str; 2] = ["ro_hy4", "ro_hy"];
 pub(super) fn build_for(spec: &CoreSpec) -> Result<&'static str, String> {
     if let Some((hh, _)) = &spec.hh {
         let want = HybridConfig { sampling: spec.cfg.clone(), hh: hh.clone() };
-        let built: Vec<(&str, HybridConfig)> =
-            HYBRID_BUILDS.iter().map(|&n| (n, testbench::reordering_hybrid::top_config(n))).collect();
-        return built.iter().find(|(_, c)| *c == want).map(|(n, _)| *n).ok_or_else(|| {
-            let list: Vec<String> = built
-                .iter()
-                .filter(|(_, c)| c.sampling.fp_bits == spec.cfg.fp_bits && c.hh.count_bits == hh.count_bits)
-                .map(|(n, c)| format!("{n} (--memory {} --hh-share 0.5)", c.sampling.buckets() + c.hh.buckets()))
-                .collect();
-            format!(
-                "no RTL build of the hybrid with {} sampled buckets and {} x {} heavy-hitter entries (--memory \
-                 {}); the built ones are {}",
-                spec.cfg.buckets(),
-                hh.rows,
-                hh.buckets_per_row(),
-                spec.memory,
-                if list.is_empty() { "none at these widths".to_string() } else { list.join(", ") }
-            )
-        });
-    }
-    let built: Vec<(&str, ReorderConfig)> = BUILDS.iter().map(|&n| (n, testbench::reordering::top_config(n))).collect();
-    built.iter().find(|(_, c)| *c == spec.cfg).map(|(n, _)| *n).ok_or_else(|| {
-        let list: Vec<String> = built
-            .iter()
-            .filter(|(_, c)| ReorderConfig { addr_bits: c.addr_bits, ..spec.cfg.clone() } == *c)
-            .map(|(n, c)| format!("{n} (--memory {})", c.buckets()))
-            .collect();
-        format!(
-            "no RTL build of flow sampling with {} buckets at the experiment's field widths (--memory {}); the \
-             built ones are {}",
-            spec.cfg.buckets(),
-            spec.memory,
-            if list.is_empty() { "none at these widths".to_string() } else { list.join(", ") }
+        let built = HYBRID_BUILDS.map(|n| (n, testbench::reordering_hybrid::top_config(n)));
+        return crate::pick_build(
+            &built,
+            |c| *c == want,
+            |c| c.sampling.fp_bits == spec.cfg.fp_bits && c.hh.count_bits == hh.count_bits,
+            |n, c| format!("{n} (--memory {} --hh-share 0.5)", c.sampling.buckets() + c.hh.buckets()),
+            || {
+                format!(
+                    "the hybrid with {} sampled buckets and {} x {} heavy-hitter entries (--memory {})",
+                    spec.cfg.buckets(),
+                    hh.rows,
+                    hh.buckets_per_row(),
+                    spec.memory
+                )
+            },
         )
-    })
+        .map(|(n, _)| n);
+    }
+    let built = BUILDS.map(|n| (n, testbench::reordering::top_config(n)));
+    crate::pick_build(
+        &built,
+        |c: &ReorderConfig| *c == spec.cfg,
+        |c| ReorderConfig { addr_bits: c.addr_bits, ..spec.cfg.clone() } == *c,
+        |n, c| format!("{n} (--memory {})", c.buckets()),
+        || {
+            format!(
+                "flow sampling with {} buckets at the experiment's field widths (--memory {})",
+                spec.cfg.buckets(),
+                spec.memory
+            )
+        },
+    )
+    .map(|(n, _)| n)
 }
 
 /// The engine: `packets` through the build for `spec` at full rate, flushed every `period_ns` of trace time
