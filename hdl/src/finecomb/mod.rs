@@ -28,7 +28,7 @@ pub mod record;
 pub mod stash;
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
-use crate::common::shell::{cfg_field, CoreShell};
+use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::common::reg::Reg;
 use crate::declare_block;
 use bank::{FcBank, ISD_PAYLOAD_BITS, TSC_PAYLOAD_BITS};
@@ -49,7 +49,13 @@ use stash::FcStash;
 pub const STATUS_BITS: usize = 192;
 
 /// The status registers in the order the core drives its shell's `status[i]` (placed by the layout).
-const STATUS_ORDER: [&str; 6] = ["packets", "markers", "records", "fifo_drops", "fifo_level", "busy"];
+/// Where the status registers come from (the shell counts the counters).
+const STATUS: StatusSources = StatusSources {
+    counters: &["packets", "markers", "records"],
+    doubled: 0,
+    flags: &["busy"],
+    words: &["fifo_drops", "fifo_level"],
+};
 
 /// Config field `{prefix}{b}` of every bank `b < n`, placed by the register map.
 fn fields<const CW: usize, const N: usize>(layout: &CsrLayout, prefix: &str, n: usize) -> Vec<Slice<CW, N>> {
@@ -114,18 +120,13 @@ declare_block! {
         e2_stash: Signal<Local, Bits<STASH_WORD_BITS>>,
         unused_candidates: Signal<Local, bool>,
         // Status.
-        st_packets: Reg<Bits<32>>,
-        st_markers: Reg<Bits<32>>,
-        st_records: Reg<Bits<32>>,
         zx_level: ZeroExt<{ FIFO_BITS + 1 }, 32>,
-        st_busy: Signal<Local, Bits<32>>,
         // Generation-time constants.
         has_stash: Constant<bool> = Constant::new(cfg.has_stash()),
         bank_ids: Vec<Constant<Bits<3>>> = consts(0..n as u64),
         kind_pre: Constant<Bits<3>> = constant(RecordKind::Pre as u64),
         zero_16: Constant<Bits<16>> = constant(0),
         zero_32: Constant<Bits<32>> = constant(0),
-        one_32: Constant<Bits<32>> = constant(1),
         zero_64: Constant<Bits<64>> = constant(0),
         off_64: Constant<Bits<8>> = constant(64),
         csr_flush: Constant<Bits<8>> = constant(cfg.csr_flush() as u64),
@@ -158,7 +159,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
         }
         let ns = if cfg.has_stash() { n } else { 0 };
         let layout = cfg.csr_layout();
-        let shell = CoreShell::new(layout.clone(), &STATUS_ORDER)?;
+        let shell = CoreShell::new(layout.clone(), &STATUS)?;
         Ok(Self::build(cfg, shell, &layout, FcFront::new()?, n, ns))
     }
 }
@@ -166,7 +167,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
 impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<IA, SP, CW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, flush_q, flush_q2, st_packets, st_markers, st_records);
+        dff_setup!(self, clock, flush_q, flush_q2);
         clock!(self, clock, shell, front, capture, engine, record);
         // CSR bank and run-time settings (a core without a stash reads every w_b as 0).
         self.shell.reset.next = self.reset.val();
@@ -324,32 +325,13 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
                 self.unused_candidates.val() || self.stash[b].pre_word.val().any() || self.stash[b].post_word.val().any();
         }
 
-        // Status counters.
-        if self.capture.packet.val() {
-            self.st_packets.d.next = self.st_packets.q.val() + self.one_32.val();
-        }
-        if self.capture.eff_marker.val() {
-            self.st_markers.d.next = self.st_markers.q.val() + self.one_32.val();
-        }
-        if self.record.push.val() {
-            self.st_records.d.next = self.st_records.q.val() + self.one_32.val();
-        }
-        if self.reset.val() {
-            self.st_packets.d.next = self.zero_32.val();
-            self.st_markers.d.next = self.zero_32.val();
-            self.st_records.d.next = self.zero_32.val();
-        }
-        self.st_busy.next = self.zero_32.val();
-        if !self.engine.idle.val() {
-            self.st_busy.next = self.one_32.val();
-        }
-        // Status words in STATUS_ORDER (the shell places them by the register map).
+        // Statistics (the shell counts).
+        self.shell.count[0].next = self.capture.packet.val();
+        self.shell.count[1].next = self.capture.eff_marker.val();
+        self.shell.count[2].next = self.record.push.val();
+        self.shell.flag[0].next = !self.engine.idle.val();
+        self.shell.status[0].next = self.record.drops.val();
         self.zx_level.din.next = self.record.level.val();
-        self.shell.status[0].next = self.st_packets.q.val();
-        self.shell.status[1].next = self.st_markers.q.val();
-        self.shell.status[2].next = self.st_records.q.val();
-        self.shell.status[3].next = self.record.drops.val();
-        self.shell.status[4].next = self.zx_level.out.val();
-        self.shell.status[5].next = self.st_busy.val();
+        self.shell.status[1].next = self.zx_level.out.val();
     }
 }

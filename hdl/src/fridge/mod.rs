@@ -16,7 +16,7 @@ pub mod tally;
 use crate::common::bits::{consts, Slice, ZeroExt};
 use crate::declare_block;
 pub use decide::{ExpiryInterval, WriteDecision};
-use crate::common::shell::{cfg_field, CoreShell};
+use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::prng::Prng;
@@ -34,8 +34,13 @@ use tally::FridgeTally;
 pub const STATUS_BITS: usize = 256;
 
 /// The status registers in the order the core drives its shell's `status[i]` (placed by the layout).
-const STATUS_ORDER: [&str; 8] =
-    ["packets", "requests", "insertions", "reports", "report_drops", "report_fifo_level", "tally_busy", "tally_drops"];
+/// Where the status registers come from (the shell counts the counters).
+const STATUS: StatusSources = StatusSources {
+    counters: &["packets", "requests", "insertions", "reports"],
+    doubled: 0,
+    flags: &["tally_busy"],
+    words: &["report_drops", "report_fifo_level", "tally_drops"],
+};
 
 /// Config field `name` of the core's own register map.
 fn field<const CW: usize, const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CW, N> {
@@ -112,7 +117,7 @@ declare_block! {
         pipe_ready: Signal<Local, bool>,
         /// The tally port's ready: read by the tally only, and named for lint when there is none.
         unused_tally_ready: Signal<Local, bool>,
-        st_tally_busy: Signal<Local, Bits<32>>,
+        st_tally_busy: Signal<Local, bool>,
         st_tally_drops: Signal<Local, Bits<32>>,
         // Front register F1.
         f1_valid: Reg<bool>,
@@ -187,10 +192,6 @@ declare_block! {
         r_valid: Reg<bool>,
         r_data: Reg<Bits<R>>,
         // Statistics.
-        st_packets: Reg<Bits<32>>,
-        st_requests: Reg<Bits<32>>,
-        st_insertions: Reg<Bits<32>>,
-        st_reports: Reg<Bits<32>>,
         // Generation-time constants.
         bounds: Vec<Constant<Bits<16>>> = consts((1..n).map(|k| cfg.bound(k) as u64)),
         fridge_ids: Vec<Constant<Bits<3>>> = consts(0..n as u64),
@@ -217,7 +218,6 @@ declare_block! {
         ts_max_c: Constant<Bits<T>> = Constant::new(Bits::from((1u64 << T) - 1)),
         mode_simple: Constant<Bits<32>> = Constant::new(Bits::from(FridgeMode::Simple as u64)),
         mode_expiry_code: Constant<Bits<32>> = Constant::new(Bits::from(FridgeMode::Expiry as u64)),
-        one_32: Constant<Bits<32>> = Constant::new(Bits::from(1u64)),
         _n: usize = n,
         _tally: usize = cfg.tally as usize,
         _cfg: FridgeConfig = cfg.clone(),
@@ -271,7 +271,7 @@ fridge_core_impl!({
             }
         }
         let layout = cfg.csr_layout();
-        let shell = CoreShell::new(layout.clone(), &STATUS_ORDER)?;
+        let shell = CoreShell::new(layout.clone(), &STATUS)?;
         let tally = if cfg.tally { vec![FridgeTally::new(cfg)?] } else { vec![] };
         let h_select = if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] };
         let (h_index, h_sig) = (HashUnit::new(INDEX_HASH)?, HashUnit::new(SIGNATURE_HASH)?);
@@ -309,10 +309,6 @@ fridge_core_impl!(Logic for {
             mode_expiry,
             r_valid,
             r_data,
-            st_packets,
-            st_requests,
-            st_insertions,
-            st_reports,
             seed_pending
         );
         clock!(self, clock, h_index, h_sig, prng, rmw, fifo, shell);
@@ -523,7 +519,7 @@ fridge_core_impl!(Logic for {
         self.tally_valid.next = false;
         self.unused_tally_ready.next = self.tally_ready.val();
         self.tally_data.next = self.zero_rec.val();
-        self.st_tally_busy.next = self.zero_32.val();
+        self.st_tally_busy.next = false;
         self.st_tally_drops.next = self.zero_32.val();
         for t in 0..self._tally {
             self.tally[t].clock.next = self.clock.val();
@@ -546,39 +542,19 @@ fridge_core_impl!(Logic for {
             self.tally_valid.next = self.tally[t].out_valid.val();
             self.tally_data.next = self.tally[t].out_data.val();
             if self.tally[t].busy.val() {
-                self.st_tally_busy.next = self.one_32.val();
+                self.st_tally_busy.next = true;
             }
             self.st_tally_drops.next = self.tally[t].drops.val();
         }
-        // Statistics.
-        if self.reset.val() {
-            self.st_packets.d.next = self.zero_32.val();
-            self.st_requests.d.next = self.zero_32.val();
-            self.st_insertions.d.next = self.zero_32.val();
-            self.st_reports.d.next = self.zero_32.val();
-        } else {
-            if self.accept.val() {
-                self.st_packets.d.next = self.st_packets.q.val() + self.one_32.val();
-            }
-            if self.transfer.val() && self.f1_request.q.val() {
-                self.st_requests.d.next = self.st_requests.q.val() + self.one_32.val();
-            }
-            if self.transfer.val() && self.enters.val() {
-                self.st_insertions.d.next = self.st_insertions.q.val() + self.one_32.val();
-            }
-            if self.r_valid.q.val() {
-                self.st_reports.d.next = self.st_reports.q.val() + self.one_32.val();
-            }
-        }
-        // Status words in STATUS_ORDER (the shell places them by the register map).
-        self.shell.status[0].next = self.st_packets.q.val();
-        self.shell.status[1].next = self.st_requests.q.val();
-        self.shell.status[2].next = self.st_insertions.q.val();
-        self.shell.status[3].next = self.st_reports.q.val();
-        self.shell.status[4].next = self.fifo.drops.val();
+        // Statistics (the shell counts; the tally's busy flag and drops are its own).
+        self.shell.count[0].next = self.accept.val();
+        self.shell.count[1].next = self.transfer.val() && self.f1_request.q.val();
+        self.shell.count[2].next = self.transfer.val() && self.enters.val();
+        self.shell.count[3].next = self.r_valid.q.val();
+        self.shell.flag[0].next = self.st_tally_busy.val();
+        self.shell.status[0].next = self.fifo.drops.val();
         self.zx_level.din.next = self.fifo.level.val();
-        self.shell.status[5].next = self.zx_level.out.val();
-        self.shell.status[6].next = self.st_tally_busy.val();
-        self.shell.status[7].next = self.st_tally_drops.val();
+        self.shell.status[1].next = self.zx_level.out.val();
+        self.shell.status[2].next = self.st_tally_drops.val();
     }
 });

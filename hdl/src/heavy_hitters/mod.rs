@@ -23,7 +23,7 @@ use crate::common::hash::HashUnit;
 use crate::common::multi_rmw::MultiRmw;
 use crate::common::prng::Prng;
 use crate::common::reg::Reg;
-use crate::common::shell::{cfg_field, CoreShell};
+use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::declare_block;
 use decide::HhDecide;
 use golden::common::config::ConfigError;
@@ -52,6 +52,14 @@ pub enum Mutant {
     /// Forwarding dropped: row 0 of both banks without the distance-2 path.
     Row0NoDist2,
 }
+
+/// Where the status registers come from (the shell counts the counters).
+const STATUS: StatusSources = StatusSources {
+    counters: &["packets", "hits", "inserts", "admissions", "rejections", "records"],
+    doubled: 0,
+    flags: &["dump_busy"],
+    words: &["record_drops", "record_fifo_level"],
+};
 
 /// Config field `name` of the core's own register map.
 fn field<const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CONFIG_BITS, N> {
@@ -174,13 +182,7 @@ declare_block! {
         r_count: Reg<Bits<C>>,
         rec_v: Reg<bool>,
         rec_d: Reg<Bits<R>>,
-        // Statistics.
-        st_packets: Reg<Bits<32>>,
-        st_hits: Reg<Bits<32>>,
-        st_inserts: Reg<Bits<32>>,
-        st_admissions: Reg<Bits<32>>,
-        st_rejections: Reg<Bits<32>>,
-        st_records: Reg<Bits<32>>,
+        // Statistics (the counters are the shell's).
         zx_level: ZeroExt<FL, 32>,
         // Generation-time constants.
         bank_ids: Vec<Constant<bool>> = vec![Constant::new(false), Constant::new(true)],
@@ -206,11 +208,10 @@ declare_block! {
         room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
         csr_seed: Constant<Bits<8>> = constant(CSR_PRNG_SEED as u64),
         csr_dump: Constant<Bits<8>> = constant(CSR_DUMP as u64),
+        code_reject: Constant<Bits<2>> = constant(0),
         code_hit: Constant<Bits<2>> = constant(1),
         code_insert: Constant<Bits<2>> = constant(2),
         code_admit: Constant<Bits<2>> = constant(3),
-        one_32: Constant<Bits<32>> = constant(1),
-        zero_32: Constant<Bits<32>> = constant(0),
         _d: usize = D,
         _cfg: HhConfig = cfg.clone(),
     }
@@ -268,9 +269,7 @@ hh_core_impl!({
             return Err(ConfigError("HhCore: record_fifo_bits must be at least 3".into()));
         }
         let layout = cfg.csr_layout();
-        // The core drives `status[i]` in the register map's own order (golden's `csr_layout`).
-        let names: Vec<&str> = layout.status.iter().map(String::as_str).collect();
-        let shell = CoreShell::new(layout.clone(), &names)?;
+        let shell = CoreShell::new(layout.clone(), &STATUS)?;
         let mut forward = vec![FORWARD_ALL; D];
         if mutant == Mutant::Row0NoDist2 {
             forward[0] &= !0b010;
@@ -305,13 +304,7 @@ hh_core_impl!(Logic for {
             r_row,
             r_count,
             rec_v,
-            rec_d,
-            st_packets,
-            st_hits,
-            st_inserts,
-            st_admissions,
-            st_rejections,
-            st_records
+            rec_d
         );
         clock!(self, clock, shell, h_index, prng, admit, fifo);
         // CSR bank and run-time settings.
@@ -497,46 +490,16 @@ hh_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rec_ready.val();
         self.rec_valid.next = self.fifo.out_valid.val();
         self.rec_data.next = self.fifo.out_data.val();
-        // Statistics (wrapping 32-bit).
-        if self.reset.val() {
-            self.st_packets.d.next = self.zero_32.val();
-            self.st_hits.d.next = self.zero_32.val();
-            self.st_inserts.d.next = self.zero_32.val();
-            self.st_admissions.d.next = self.zero_32.val();
-            self.st_rejections.d.next = self.zero_32.val();
-            self.st_records.d.next = self.zero_32.val();
-        } else {
-            if self.accept.val() {
-                self.st_packets.d.next = self.st_packets.q.val() + self.one_32.val();
-            }
-            if self.r_valid.q.val() {
-                if self.r_outcome.q.val() == self.code_hit.val() {
-                    self.st_hits.d.next = self.st_hits.q.val() + self.one_32.val();
-                } else if self.r_outcome.q.val() == self.code_insert.val() {
-                    self.st_inserts.d.next = self.st_inserts.q.val() + self.one_32.val();
-                } else if self.r_outcome.q.val() == self.code_admit.val() {
-                    self.st_admissions.d.next = self.st_admissions.q.val() + self.one_32.val();
-                } else {
-                    self.st_rejections.d.next = self.st_rejections.q.val() + self.one_32.val();
-                }
-            }
-            if self.rec_v.q.val() {
-                self.st_records.d.next = self.st_records.q.val() + self.one_32.val();
-            }
-        }
+        // Statistics: packets at acceptance, outcomes at S3, records at their push.
+        self.shell.count[0].next = self.accept.val();
+        self.shell.count[1].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_hit.val());
+        self.shell.count[2].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_insert.val());
+        self.shell.count[3].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_admit.val());
+        self.shell.count[4].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_reject.val());
+        self.shell.count[5].next = self.rec_v.q.val();
+        self.shell.flag[0].next = self.walking.q.val();
+        self.shell.status[0].next = self.fifo.drops.val();
         self.zx_level.din.next = self.fifo.level.val();
-        self.shell.status[0].next = self.st_packets.q.val();
-        self.shell.status[1].next = self.st_hits.q.val();
-        self.shell.status[2].next = self.st_inserts.q.val();
-        self.shell.status[3].next = self.st_admissions.q.val();
-        self.shell.status[4].next = self.st_rejections.q.val();
-        if self.walking.q.val() {
-            self.shell.status[5].next = self.one_32.val();
-        } else {
-            self.shell.status[5].next = self.zero_32.val();
-        }
-        self.shell.status[6].next = self.st_records.q.val();
-        self.shell.status[7].next = self.fifo.drops.val();
-        self.shell.status[8].next = self.zx_level.out.val();
+        self.shell.status[1].next = self.zx_level.out.val();
     }
 });

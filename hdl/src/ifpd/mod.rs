@@ -24,7 +24,7 @@ use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::multi_rmw::MultiRmw;
 use crate::common::reg::Reg;
-use crate::common::shell::{cfg_field, CoreShell};
+use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::declare_block;
 use decide::IfpdDecide;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
@@ -54,6 +54,14 @@ pub enum Mutant {
     /// Forwarding dropped: row 0 without the distance-2 path.
     Row0NoDist2,
 }
+
+/// Where the status registers come from (the shell counts the counters).
+const STATUS: StatusSources = StatusSources {
+    counters: &["packets", "case1_match", "case2_insert", "case3_replace", "reports"],
+    doubled: 0,
+    flags: &[],
+    words: &["report_drops", "report_fifo_level"],
+};
 
 /// Config field `name` of the core's own register map.
 fn field<const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CONFIG_BITS, N> {
@@ -172,12 +180,7 @@ declare_block! {
         zx_rep_case: ZeroExt<2, R>,
         zx_rep_d: ZeroExt<T, R>,
         zx_rep_t: ZeroExt<T, R>,
-        // Statistics.
-        st_packets: Reg<Bits<32>>,
-        st_case1: Reg<Bits<32>>,
-        st_case2: Reg<Bits<32>>,
-        st_case3: Reg<Bits<32>>,
-        st_reports: Reg<Bits<32>>,
+        // Statistics (the counters are the shell's).
         zx_level: ZeroExt<FL, 32>,
         // Generation-time constants.
         off_rows: Vec<Constant<Bits<16>>> = crate::common::bits::consts((0..D).map(|i| (i * A) as u64)),
@@ -199,7 +202,6 @@ declare_block! {
         code_match: Constant<Bits<2>> = constant(1),
         code_insert: Constant<Bits<2>> = constant(2),
         code_replace: Constant<Bits<2>> = constant(3),
-        one_32: Constant<Bits<32>> = constant(1),
         zero_32: Constant<Bits<32>> = constant(0),
         _d: usize = D,
         _bk: usize = BK,
@@ -273,8 +275,7 @@ ifpd_core_impl!({
             )));
         }
         let layout = cfg.csr_layout();
-        let names: Vec<&str> = layout.status.iter().map(String::as_str).collect();
-        let shell = CoreShell::new(layout.clone(), &names)?;
+        let shell = CoreShell::new(layout.clone(), &STATUS)?;
         // Row r's index: the top A bits of its H3/32 (`⌊h·2^A / 2^32⌋`); the same for the filter.
         let h_rows = (0..D)
             .map(|r| HashUnit::from_fn(cfg.row_hash(r)?.slice(32 - A, A)?))
@@ -301,8 +302,7 @@ ifpd_core_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sweeping, sweep_addr, f1_valid, f1_t, r_valid, r_case, r_row, r_d_est, rep_v, rep_d, st_packets, st_case1,
-            st_case2, st_case3, st_reports
+            self, clock, sweeping, sweep_addr, f1_valid, f1_t, r_valid, r_case, r_row, r_d_est, rep_v, rep_d
         );
         clock!(self, clock, shell, h_fp, fifo);
         // CSR bank and run-time settings.
@@ -435,37 +435,14 @@ ifpd_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rep_ready.val();
         self.rep_valid.next = self.fifo.out_valid.val();
         self.rep_data.next = self.fifo.out_data.val();
-        // Statistics (wrapping 32-bit): packets at acceptance, cases and reports at S3.
-        if self.reset.val() {
-            self.st_packets.d.next = self.zero_32.val();
-            self.st_case1.d.next = self.zero_32.val();
-            self.st_case2.d.next = self.zero_32.val();
-            self.st_case3.d.next = self.zero_32.val();
-            self.st_reports.d.next = self.zero_32.val();
-        } else {
-            if self.accept.val() {
-                self.st_packets.d.next = self.st_packets.q.val() + self.one_32.val();
-            }
-            if self.r_valid.q.val() {
-                if self.r_case.q.val() == self.code_match.val() {
-                    self.st_case1.d.next = self.st_case1.q.val() + self.one_32.val();
-                } else if self.r_case.q.val() == self.code_insert.val() {
-                    self.st_case2.d.next = self.st_case2.q.val() + self.one_32.val();
-                } else if self.r_case.q.val() == self.code_replace.val() {
-                    self.st_case3.d.next = self.st_case3.q.val() + self.one_32.val();
-                }
-            }
-            if self.rep_v.q.val() {
-                self.st_reports.d.next = self.st_reports.q.val() + self.one_32.val();
-            }
-        }
+        // Statistics: packets at acceptance, cases and reports at S3.
+        self.shell.count[0].next = self.accept.val();
+        self.shell.count[1].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_match.val());
+        self.shell.count[2].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_insert.val());
+        self.shell.count[3].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_replace.val());
+        self.shell.count[4].next = self.rep_v.q.val();
         self.zx_level.din.next = self.fifo.level.val();
-        self.shell.status[0].next = self.st_packets.q.val();
-        self.shell.status[1].next = self.st_case1.q.val();
-        self.shell.status[2].next = self.st_case2.q.val();
-        self.shell.status[3].next = self.st_case3.q.val();
-        self.shell.status[4].next = self.st_reports.q.val();
-        self.shell.status[5].next = self.fifo.drops.val();
-        self.shell.status[6].next = self.zx_level.out.val();
+        self.shell.status[0].next = self.fifo.drops.val();
+        self.shell.status[1].next = self.zx_level.out.val();
     }
 });

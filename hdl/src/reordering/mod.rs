@@ -25,7 +25,7 @@ use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::reg::Reg;
 use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
-use crate::common::shell::{cfg_field, CoreShell};
+use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::declare_block;
 use decide::SampleDecide;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
@@ -56,6 +56,14 @@ pub enum Mutant {
     /// An overwrite condition dropped: a resident with `o' > R` cannot be overwritten for that reason.
     NoReorderCondition,
 }
+
+/// Where the status registers come from (the shell counts the counters; `reports` is doubled).
+const STATUS: StatusSources = StatusSources {
+    counters: &["reports", "packets", "data_packets", "hits", "inserts", "overwrites", "misses", "out_of_order"],
+    doubled: 1,
+    flags: &["flush_busy"],
+    words: &["report_drops", "report_fifo_level", "flush_fifo_level"],
+};
 
 /// Config field `name` of the core's own register map.
 fn field<const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CONFIG_BITS, N> {
@@ -187,15 +195,7 @@ declare_block! {
         ev_d: Reg<Bits<R>>,
         fl_v: Reg<bool>,
         fl_d: Reg<Bits<R>>,
-        // Statistics.
-        st_packets: Reg<Bits<32>>,
-        st_data: Reg<Bits<32>>,
-        st_hits: Reg<Bits<32>>,
-        st_inserts: Reg<Bits<32>>,
-        st_overwrites: Reg<Bits<32>>,
-        st_misses: Reg<Bits<32>>,
-        st_ooo: Reg<Bits<32>>,
-        st_reports: Reg<Bits<32>>,
+        // Statistics (the counters are the shell's).
         zx_ev_level: ZeroExt<FL, 32>,
         zx_fl_level: ZeroExt<FL, 32>,
         // Generation-time constants.
@@ -217,9 +217,7 @@ declare_block! {
         code_miss: Constant<Bits<2>> = constant(0),
         code_hit: Constant<Bits<2>> = constant(1),
         code_insert: Constant<Bits<2>> = constant(2),
-        one_32: Constant<Bits<32>> = constant(1),
-        two_32: Constant<Bits<32>> = constant(2),
-        zero_32: Constant<Bits<32>> = constant(0),
+        code_overwrite: Constant<Bits<2>> = constant(3),
         _cfg: ReorderConfig = cfg.clone(),
     }
 }
@@ -274,9 +272,7 @@ reorder_core_impl!({
             return Err(ConfigError("ReorderCore: report_fifo_bits must be at least 3".into()));
         }
         let layout = cfg.csr_layout();
-        // The core drives `status[i]` in the register map's own order (golden's `csr_layout`).
-        let names: Vec<&str> = layout.status.iter().map(String::as_str).collect();
-        let shell = CoreShell::new(layout.clone(), &names)?;
+        let shell = CoreShell::new(layout.clone(), &STATUS)?;
         let h_index = HashUnit::new(HashKind::H3 { out_bits: A })?;
         let h_fp = HashUnit::new(HashKind::Crc32Mpeg2)?;
         let decide = SampleDecide::new(mutant).map_err(ConfigError)?;
@@ -312,15 +308,7 @@ reorder_core_impl!(Logic for {
             ev_v,
             ev_d,
             fl_v,
-            fl_d,
-            st_packets,
-            st_data,
-            st_hits,
-            st_inserts,
-            st_overwrites,
-            st_misses,
-            st_ooo,
-            st_reports
+            fl_d
         );
         clock!(self, clock, shell, h_index, h_fp, ev_fifo, fl_fifo);
         // CSR bank and run-time settings.
@@ -507,60 +495,22 @@ reorder_core_impl!(Logic for {
         } else {
             self.rep_data.next = self.fl_fifo.out_data.val();
         }
-        // Statistics (wrapping 32-bit): packets at acceptance, decisions at S3, reports at their push.
-        if self.reset.val() {
-            self.st_packets.d.next = self.zero_32.val();
-            self.st_data.d.next = self.zero_32.val();
-            self.st_hits.d.next = self.zero_32.val();
-            self.st_inserts.d.next = self.zero_32.val();
-            self.st_overwrites.d.next = self.zero_32.val();
-            self.st_misses.d.next = self.zero_32.val();
-            self.st_ooo.d.next = self.zero_32.val();
-            self.st_reports.d.next = self.zero_32.val();
-        } else {
-            if self.accept.val() {
-                self.st_packets.d.next = self.st_packets.q.val() + self.one_32.val();
-                if self.in_data.val() {
-                    self.st_data.d.next = self.st_data.q.val() + self.one_32.val();
-                }
-            }
-            if self.r_valid.q.val() {
-                if self.r_outcome.q.val() == self.code_hit.val() {
-                    self.st_hits.d.next = self.st_hits.q.val() + self.one_32.val();
-                } else if self.r_outcome.q.val() == self.code_insert.val() {
-                    self.st_inserts.d.next = self.st_inserts.q.val() + self.one_32.val();
-                } else if self.r_outcome.q.val() == self.code_miss.val() {
-                    self.st_misses.d.next = self.st_misses.q.val() + self.one_32.val();
-                } else {
-                    self.st_overwrites.d.next = self.st_overwrites.q.val() + self.one_32.val();
-                }
-                if self.r_ooo.q.val() {
-                    self.st_ooo.d.next = self.st_ooo.q.val() + self.one_32.val();
-                }
-            }
-            if self.ev_v.q.val() && self.fl_v.q.val() {
-                self.st_reports.d.next = self.st_reports.q.val() + self.two_32.val();
-            } else if self.ev_v.q.val() || self.fl_v.q.val() {
-                self.st_reports.d.next = self.st_reports.q.val() + self.one_32.val();
-            }
-        }
+        // Statistics: packets at acceptance, decisions at S3, reports at their push (two in one cycle when
+        // an eviction and a flushed bucket meet).
+        self.shell.count[0].next = self.ev_v.q.val();
+        self.shell.count2[0].next = self.fl_v.q.val();
+        self.shell.count[1].next = self.accept.val();
+        self.shell.count[2].next = self.accept.val() && self.in_data.val();
+        self.shell.count[3].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_hit.val());
+        self.shell.count[4].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_insert.val());
+        self.shell.count[5].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_overwrite.val());
+        self.shell.count[6].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_miss.val());
+        self.shell.count[7].next = self.r_valid.q.val() && self.r_ooo.q.val();
+        self.shell.flag[0].next = self.walking.q.val();
         self.zx_ev_level.din.next = self.ev_fifo.level.val();
         self.zx_fl_level.din.next = self.fl_fifo.level.val();
-        self.shell.status[0].next = self.st_packets.q.val();
-        self.shell.status[1].next = self.st_data.q.val();
-        self.shell.status[2].next = self.st_hits.q.val();
-        self.shell.status[3].next = self.st_inserts.q.val();
-        self.shell.status[4].next = self.st_overwrites.q.val();
-        self.shell.status[5].next = self.st_misses.q.val();
-        self.shell.status[6].next = self.st_ooo.q.val();
-        self.shell.status[7].next = self.st_reports.q.val();
-        self.shell.status[8].next = self.ev_fifo.drops.val();
-        self.shell.status[9].next = self.zx_ev_level.out.val();
-        if self.walking.q.val() {
-            self.shell.status[10].next = self.one_32.val();
-        } else {
-            self.shell.status[10].next = self.zero_32.val();
-        }
-        self.shell.status[11].next = self.zx_fl_level.out.val();
+        self.shell.status[0].next = self.ev_fifo.drops.val();
+        self.shell.status[1].next = self.zx_ev_level.out.val();
+        self.shell.status[2].next = self.zx_fl_level.out.val();
     }
 });
