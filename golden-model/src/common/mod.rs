@@ -11,6 +11,7 @@ pub mod multi_rmw;
 pub mod rmw;
 pub mod sram;
 pub mod tops;
+pub mod walk;
 pub mod word;
 
 pub use config::ConfigError;

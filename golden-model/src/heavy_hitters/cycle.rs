@@ -31,6 +31,7 @@ use crate::common::hash::XorHash;
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
 use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
 use crate::common::sram::RamPorts;
+use crate::common::walk::BankWalk;
 use crate::common::Word;
 
 /// CSR addresses of the run-time settings, in [`HhConfig::csr_layout`] order.
@@ -112,14 +113,6 @@ pub fn outcome_code(o: Outcome) -> (u64, usize) {
     }
 }
 
-/// Walk position, and the bank it reads (the frozen one when it started).
-#[derive(Debug, Clone, Copy, Default)]
-struct Walk {
-    bank: usize,
-    row: usize,
-    index: usize,
-}
-
 pub struct HhCycleModel {
     pub cfg: HhConfig,
     hash: XorHash,
@@ -132,9 +125,7 @@ pub struct HhCycleModel {
     draws: [Option<(u32, Admission)>; 2],
     result_reg: Option<PacketResult>,
     record_reg: Option<Record>,
-    walk: Option<Walk>,
-    /// The banks' `in_ready` of the cycle before (the walk issues on it: RTL timing).
-    ready_q: bool,
+    walk: BankWalk,
     seed_pending: bool,
     dump_pending: bool,
     pub stats: HhStats,
@@ -160,8 +151,7 @@ impl HhCycleModel {
             draws: [None; 2],
             result_reg: None,
             record_reg: None,
-            walk: None,
-            ready_q: false,
+            walk: BankWalk::new(cfg.rows, cfg.buckets_per_row()),
             seed_pending: false,
             dump_pending: false,
             stats: HhStats::default(),
@@ -175,7 +165,7 @@ impl HhCycleModel {
         [s.packets, s.hits, s.inserts, s.admissions, s.rejections]
             .iter()
             .map(|&v| v as u32)
-            .chain([self.walk.is_some() as u32, self.records, self.fifo.drops(), self.fifo.level() as u32])
+            .chain([self.walk.busy() as u32, self.records, self.fifo.drops(), self.fifo.level() as u32])
             .collect()
     }
 
@@ -196,14 +186,8 @@ impl HhCycleModel {
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
         // S0 of each bank: the packet into the active one, a walk op into the walk's bank if it is free.
-        let walk_issue = match self.walk {
-            Some(w) if !i.reset && self.ready_q => {
-                let packet_there = transfer && active == w.bank;
-                let room = self.fifo.level() + WALK_IN_FLIGHT <= self.fifo.depth();
-                (!packet_there && room).then_some(w)
-            }
-            _ => None,
-        };
+        let room = self.fifo.level() + WALK_IN_FLIGHT <= self.fifo.depth();
+        let walk_issue = self.walk.issue(i.reset, transfer.then_some(active), room);
         let mut ops: [MultiRmwInputs<Op>; 2] = Default::default();
         for (b, op) in ops.iter_mut().enumerate() {
             op.reset = i.reset;
@@ -263,14 +247,13 @@ impl HhCycleModel {
         let res_out = self.result_reg;
         let was_started = self.started;
         // Edge.
-        self.ready_q = rmw_ready == Some(true);
+        self.walk.edge(i.reset, rmw_ready == Some(true), self.dump_pending, active, walk_issue);
         if i.reset {
             self.f1 = None;
             self.prng = PRNG_DEFAULT_SEED;
             self.draws = [None; 2];
             self.result_reg = None;
             self.record_reg = None;
-            self.walk = None;
             self.seed_pending = false;
             self.dump_pending = false;
             self.stats = HhStats::default();
@@ -292,16 +275,6 @@ impl HhCycleModel {
                 self.prng
             };
             self.seed_pending = i.csr_wr_en && i.csr_addr == CSR_PRNG_SEED;
-            if self.dump_pending && self.walk.is_none() {
-                self.walk = Some(Walk { bank: active ^ 1, row: 0, index: 0 });
-            } else if let Some(w) = walk_issue {
-                let last = w.index + 1 == cfg.buckets_per_row();
-                self.walk = match (last, w.row + 1 == cfg.rows) {
-                    (true, true) => None,
-                    (true, false) => Some(Walk { row: w.row + 1, index: 0, ..w }),
-                    (false, _) => Some(Walk { index: w.index + 1, ..w }),
-                };
-            }
             self.dump_pending = i.csr_wr_en && i.csr_addr == CSR_DUMP;
             if accept {
                 self.f1 = Some(i.in_key & crate::common::mask128(cfg.key_bits));

@@ -34,6 +34,7 @@ use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::hash::XorHash;
 use crate::common::rmw::{RmwInputs, RmwModel};
 use crate::common::sram::RamPorts;
+use crate::common::walk::BankWalk;
 use crate::common::Word;
 
 /// CSR addresses of the run-time settings, in [`ReorderConfig::csr_layout`] order.
@@ -166,13 +167,6 @@ pub fn csr_writes(rt: &ReorderRuntime) -> Vec<(u8, u32)> {
     ]
 }
 
-/// Walk position and the bank it reads (the frozen one when it started).
-#[derive(Debug, Clone, Copy)]
-struct Walk {
-    bank: usize,
-    index: usize,
-}
-
 pub struct ReorderCycleModel {
     pub cfg: ReorderConfig,
     index_hash: XorHash,
@@ -186,8 +180,7 @@ pub struct ReorderCycleModel {
     result_reg: Option<Outcome>,
     evict_reg: Option<u128>,
     flush_reg: Option<u128>,
-    walk: Option<Walk>,
-    ready_q: bool,
+    walk: BankWalk,
     flush_pending: bool,
     pub stats: SamplingStats,
     started: bool,
@@ -213,8 +206,7 @@ impl ReorderCycleModel {
             result_reg: None,
             evict_reg: None,
             flush_reg: None,
-            walk: None,
-            ready_q: false,
+            walk: BankWalk::new(1, cfg.buckets()),
             flush_pending: false,
             stats: SamplingStats::default(),
             started: false,
@@ -230,7 +222,7 @@ impl ReorderCycleModel {
             .chain([
                 self.evict_fifo.drops(),
                 self.evict_fifo.level() as u32,
-                self.walk.is_some() as u32,
+                self.walk.busy() as u32,
                 self.flush_fifo.level() as u32,
             ])
             .collect()
@@ -251,14 +243,8 @@ impl ReorderCycleModel {
         };
         let accept = in_ready == Some(true) && i.in_valid;
         let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
-        let walk_issue = match self.walk {
-            Some(w) if !i.reset && self.ready_q => {
-                let packet_there = transfer && active == w.bank;
-                let room = self.flush_fifo.level() + WALK_IN_FLIGHT <= self.flush_fifo.depth();
-                (!packet_there && room).then_some(w)
-            }
-            _ => None,
-        };
+        let room = self.flush_fifo.level() + WALK_IN_FLIGHT <= self.flush_fifo.depth();
+        let walk_issue = self.walk.issue(i.reset, transfer.then_some(active), room);
         let mut ops: [RmwInputs<Op>; 2] = Default::default();
         for (b, op) in ops.iter_mut().enumerate() {
             op.reset = i.reset;
@@ -316,13 +302,12 @@ impl ReorderCycleModel {
         let res_out = self.result_reg;
         let was_started = self.started;
         // Edge.
-        self.ready_q = rmw_ready == Some(true);
+        self.walk.edge(i.reset, rmw_ready == Some(true), self.flush_pending, active, walk_issue);
         if i.reset {
             self.f1 = None;
             self.result_reg = None;
             self.evict_reg = None;
             self.flush_reg = None;
-            self.walk = None;
             self.flush_pending = false;
             self.stats = SamplingStats::default();
             self.started = true;
@@ -334,11 +319,6 @@ impl ReorderCycleModel {
             self.result_reg = result;
             self.evict_reg = evicted;
             self.flush_reg = flushed;
-            if self.flush_pending && self.walk.is_none() {
-                self.walk = Some(Walk { bank: active ^ 1, index: 0 });
-            } else if let Some(w) = walk_issue {
-                self.walk = (w.index + 1 < cfg.buckets()).then_some(Walk { index: w.index + 1, ..w });
-            }
             self.flush_pending = i.csr_wr_en && i.csr_addr == CSR_FLUSH;
             if accept {
                 self.stats.packets += 1;

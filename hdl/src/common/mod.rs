@@ -15,5 +15,6 @@ pub mod rmw;
 pub mod rom;
 pub mod shell;
 pub mod sram;
+pub mod walk;
 
 pub use golden::common::sram::RamPorts;

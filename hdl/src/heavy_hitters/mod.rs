@@ -23,6 +23,7 @@ use crate::common::hash::HashUnit;
 use crate::common::multi_rmw::MultiRmw;
 use crate::common::prng::Prng;
 use crate::common::reg::Reg;
+use crate::common::walk::BankWalker;
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::declare_block;
 use decide::HhDecide;
@@ -87,7 +88,8 @@ declare_block! {
         h_index: HashUnit<K, DA>,
         admit: AdmitThreshold,
         banks: Vec<MultiRmw<A, W, P, D, DA, DW>>,
-        decide: HhDecide<K, C, D, W, DW>
+        decide: HhDecide<K, C, D, W, DW>,
+        walker: BankWalker<A, 2>
     ) {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
@@ -137,14 +139,8 @@ declare_block! {
         active: Signal<Local, bool>,
         zx_key: ZeroExt<K, P>,
         // The walk.
-        walking: Reg<bool>,
-        walk_bank: Reg<bool>,
-        walk_row: Reg<Bits<2>>,
-        walk_addr: Reg<Bits<A>>,
-        walk_want: Signal<Local, bool>,
-        ready_q: Reg<bool>,
         walk_issue: Signal<Local, bool>,
-        walk_last: Signal<Local, bool>,
+        walker: BankWalker<A, 2> = walker,
         zx_walk_addr: ZeroExt<A, DA>,
         zx_walk_row: ZeroExt<2, P>,
         walk_index: Signal<Local, Bits<DA>>,
@@ -199,12 +195,6 @@ declare_block! {
         zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
         zero_d: Constant<Bits<D>> = constant(0),
         zero_c: Constant<Bits<C>> = constant(0),
-        zero_a: Constant<Bits<A>> = constant(0),
-        one_a: Constant<Bits<A>> = constant(1),
-        last_a: Constant<Bits<A>> = constant((1u64 << A) - 1),
-        zero_row: Constant<Bits<2>> = constant(0),
-        one_row: Constant<Bits<2>> = constant(1),
-        last_row: Constant<Bits<2>> = constant(D as u64 - 1),
         room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
         csr_seed: Constant<Bits<8>> = constant(CSR_PRNG_SEED as u64),
         csr_dump: Constant<Bits<8>> = constant(CSR_DUMP as u64),
@@ -277,7 +267,8 @@ hh_core_impl!({
         let banks = vec![MultiRmw::with_forwarding(&forward)?, MultiRmw::with_forwarding(&forward)?];
         let admit = AdmitThreshold::new().map_err(ConfigError)?;
         let decide = HhDecide::with_mutant(mutant).map_err(ConfigError)?;
-        Ok(Self::build(cfg, &layout, shell, HashUnit::new(index_hash(cfg))?, admit, banks, decide))
+        let walker = BankWalker::new(D).map_err(ConfigError)?;
+        Ok(Self::build(cfg, &layout, shell, HashUnit::new(index_hash(cfg))?, admit, banks, decide, walker))
     }
     pub fn config(&self) -> &HhConfig {
         &self._cfg
@@ -294,11 +285,6 @@ hh_core_impl!(Logic for {
             dump_pending,
             f1_valid,
             f1_key,
-            walking,
-            walk_bank,
-            walk_row,
-            walk_addr,
-            ready_q,
             r_valid,
             r_outcome,
             r_row,
@@ -306,7 +292,7 @@ hh_core_impl!(Logic for {
             rec_v,
             rec_d
         );
-        clock!(self, clock, shell, h_index, prng, admit, fifo);
+        clock!(self, clock, shell, h_index, prng, admit, fifo, walker);
         // CSR bank and run-time settings.
         self.shell.reset.next = self.reset.val();
         self.shell.csr.addr.next = self.csr_addr.val();
@@ -350,35 +336,22 @@ hh_core_impl!(Logic for {
         self.admit.pow2.next = self.cfg_admission.out.val().any();
         // The walk: one (row, index) per cycle into its bank when no packet enters it and the record FIFO
         // has room for every op in flight.
-        self.walk_want.next = self.walking.q.val()
+        self.walker.reset.next = self.reset.val();
+        self.walker.start.next = self.dump_pending.q.val();
+        self.walker.active.next = self.active.val();
+        self.walker.ready.next = self.banks[0].in_ready.val();
+        self.walk_issue.next = self.walker.busy.val()
+            && self.walker.primed.val()
             && (self.fifo.level.val() <= self.room_level.val())
-            && !(self.f1_valid.q.val() && (self.active.val() == self.walk_bank.q.val()));
-        // Registered readiness (the banks' `in_ready` one cycle late): low in the cycle after a reset and in
-        // the first cycle after the sweep, where the walk waits one cycle more than a packet would.
-        self.ready_q.d.next = self.banks[0].in_ready.val();
-        self.walk_issue.next = self.walk_want.val() && self.ready_q.q.val();
-        self.walk_last.next = (self.walk_addr.q.val() == self.last_a.val()) && (self.walk_row.q.val() == self.last_row.val());
-        self.zx_walk_addr.din.next = self.walk_addr.q.val();
+            && !(self.f1_valid.q.val() && (self.active.val() == self.walker.bank.val()));
+        self.walker.issue.next = self.walk_issue.val();
+        self.zx_walk_addr.din.next = self.walker.addr.val();
         self.walk_index.next = self.zero_da.val();
         for i in 0..self._d {
             self.walk_index.next = self.walk_index.val() | (self.zx_walk_addr.out.val() << self.off_rows[i].val());
         }
-        self.zx_walk_row.din.next = self.walk_row.q.val();
+        self.zx_walk_row.din.next = self.walker.row.val();
         self.walk_payload.next = (self.one_p.val() << self.off_walk.val()) | (self.zx_walk_row.out.val() << self.off_walk_row.val());
-        if self.reset.val() {
-            self.walking.d.next = false;
-        } else if self.dump_pending.q.val() && !self.walking.q.val() {
-            self.walking.d.next = true;
-            self.walk_bank.d.next = !self.active.val();
-            self.walk_row.d.next = self.zero_row.val();
-            self.walk_addr.d.next = self.zero_a.val();
-        } else if self.walk_issue.val() {
-            self.walking.d.next = !self.walk_last.val();
-            self.walk_addr.d.next = self.walk_addr.q.val() + self.one_a.val();
-            if self.walk_addr.q.val() == self.last_a.val() {
-                self.walk_row.d.next = self.walk_row.q.val() + self.one_row.val();
-            }
-        }
         // S0 of both banks: the packet into the active one, else the walk op into its bank.
         self.zx_key.din.next = self.f1_key.q.val();
         for b in 0..2 {
@@ -390,7 +363,7 @@ hh_core_impl!(Logic for {
                 self.banks[b].in_index.next = self.h_index.hash.val();
                 self.banks[b].in_payload.next = self.zx_key.out.val();
             } else {
-                self.banks[b].in_valid.next = self.walk_issue.val() && (self.walk_bank.q.val() == self.bank_ids[b].val());
+                self.banks[b].in_valid.next = self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val());
                 self.banks[b].in_index.next = self.walk_index.val();
                 self.banks[b].in_payload.next = self.walk_payload.val();
             }
@@ -497,7 +470,7 @@ hh_core_impl!(Logic for {
         self.shell.count[3].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_admit.val());
         self.shell.count[4].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_reject.val());
         self.shell.count[5].next = self.rec_v.q.val();
-        self.shell.flag[0].next = self.walking.q.val();
+        self.shell.flag[0].next = self.walker.busy.val();
         self.shell.status[0].next = self.fifo.drops.val();
         self.zx_level.din.next = self.fifo.level.val();
         self.shell.status[1].next = self.zx_level.out.val();

@@ -25,6 +25,7 @@ use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::reg::Reg;
 use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
+use crate::common::walk::BankWalker;
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::declare_block;
 use decide::SampleDecide;
@@ -172,20 +173,16 @@ declare_block! {
         zx_p_seq: ZeroExt<32, P>,
         zx_p_ts: ZeroExt<TS, P>,
         pkt_payload: Signal<Local, Bits<P>>,
-        // The flush walk.
-        walking: Reg<bool>,
-        walk_bank: Reg<bool>,
-        walk_addr: Reg<Bits<A>>,
-        walk_want: Signal<Local, bool>,
-        ready_q: Reg<bool>,
+        // The flush walk (one row).
         walk_issue: Signal<Local, bool>,
+        walker: BankWalker<A, 1> = BankWalker::new(1).expect("one row of 2^A buckets"),
         // S2: which bank holds the packet / the walk op.
         is_packet: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
         is_walk: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the
         /// banks' index and forward candidates (the decision takes the forwarded word), the flush FIFO's
         /// drop counter (the walk waits for room: it stays 0), the eviction packer's `occupied` (the decision
-        /// says whether an overwrite evicts).
+        /// says whether an overwrite evicts), the walker's row (one row: always 0).
         unused_bank_outputs: Signal<Local, bool>,
         // S3: result and report registers.
         r_valid: Reg<bool>,
@@ -209,9 +206,6 @@ declare_block! {
         off_force: Constant<Bits<16>> = constant(payload_force(F, TS) as u64),
         walk_payload: Constant<Bits<P>> = constant(1),
         zero_w: Constant<Bits<W>> = Constant::new(Bits::default()),
-        zero_a: Constant<Bits<A>> = constant(0),
-        one_a: Constant<Bits<A>> = constant(1),
-        last_a: Constant<Bits<A>> = constant((1u64 << A) - 1),
         room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
         csr_flush: Constant<Bits<8>> = constant(CSR_FLUSH as u64),
         code_miss: Constant<Bits<2>> = constant(0),
@@ -298,10 +292,6 @@ reorder_core_impl!(Logic for {
             f1_force,
             f1_port,
             f1_index,
-            walking,
-            walk_bank,
-            walk_addr,
-            ready_q,
             r_valid,
             r_outcome,
             r_ooo,
@@ -310,7 +300,7 @@ reorder_core_impl!(Logic for {
             fl_v,
             fl_d
         );
-        clock!(self, clock, shell, h_index, h_fp, ev_fifo, fl_fifo);
+        clock!(self, clock, shell, h_index, h_fp, ev_fifo, fl_fifo, walker);
         // CSR bank and run-time settings.
         self.shell.reset.next = self.reset.val();
         self.shell.csr.addr.next = self.csr_addr.val();
@@ -383,21 +373,15 @@ reorder_core_impl!(Logic for {
             | (self.zx_p_ts.out.val() << self.off_ts.val());
         // The flush walk: one index per cycle into its bank when no packet enters it and the flush FIFO has
         // room for every op in flight.
-        self.walk_want.next = self.walking.q.val()
+        self.walker.reset.next = self.reset.val();
+        self.walker.start.next = self.flush_pending.q.val();
+        self.walker.active.next = self.active.val();
+        self.walker.ready.next = self.banks[0].in_ready.val();
+        self.walk_issue.next = self.walker.busy.val()
+            && self.walker.primed.val()
             && (self.fl_fifo.level.val() <= self.room_level.val())
-            && !(self.f1_valid.q.val() && (self.active.val() == self.walk_bank.q.val()));
-        self.ready_q.d.next = self.banks[0].in_ready.val();
-        self.walk_issue.next = self.walk_want.val() && self.ready_q.q.val();
-        if self.reset.val() {
-            self.walking.d.next = false;
-        } else if self.flush_pending.q.val() && !self.walking.q.val() {
-            self.walking.d.next = true;
-            self.walk_bank.d.next = !self.active.val();
-            self.walk_addr.d.next = self.zero_a.val();
-        } else if self.walk_issue.val() {
-            self.walking.d.next = self.walk_addr.q.val() != self.last_a.val();
-            self.walk_addr.d.next = self.walk_addr.q.val() + self.one_a.val();
-        }
+            && !(self.f1_valid.q.val() && (self.active.val() == self.walker.bank.val()));
+        self.walker.issue.next = self.walk_issue.val();
         // S0 of both banks: the packet into the active one, else the walk op into its bank.
         for b in 0..2 {
             self.banks[b].clock.next = self.clock.val();
@@ -408,8 +392,8 @@ reorder_core_impl!(Logic for {
                 self.banks[b].in_payload.next = self.pkt_payload.val();
             } else {
                 self.banks[b].in_valid.next =
-                    self.walk_issue.val() && (self.walk_bank.q.val() == self.bank_ids[b].val());
-                self.banks[b].in_index.next = self.walk_addr.q.val();
+                    self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val());
+                self.banks[b].in_index.next = self.walker.addr.val();
                 self.banks[b].in_payload.next = self.walk_payload.val();
             }
         }
@@ -421,7 +405,10 @@ reorder_core_impl!(Logic for {
         self.decide.pkt.next = self.banks[0].mod_payload.val();
         self.fl_pack.bucket.next = self.banks[0].mod_old.val();
         self.unused_bank_outputs.next =
-            self.banks[1].in_ready.val() || self.fl_fifo.drops.val().any() || self.ev_pack.occupied.val();
+            self.banks[1].in_ready.val()
+            || self.fl_fifo.drops.val().any()
+            || self.ev_pack.occupied.val()
+            || self.walker.row.val().any();
         for b in 0..2 {
             self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.banks[b].mod_payload.val().get_bit(0);
             self.is_walk[b].next = self.banks[b].mod_valid.val() && self.banks[b].mod_payload.val().get_bit(0);
@@ -506,7 +493,7 @@ reorder_core_impl!(Logic for {
         self.shell.count[5].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_overwrite.val());
         self.shell.count[6].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_miss.val());
         self.shell.count[7].next = self.r_valid.q.val() && self.r_ooo.q.val();
-        self.shell.flag[0].next = self.walking.q.val();
+        self.shell.flag[0].next = self.walker.busy.val();
         self.zx_ev_level.din.next = self.ev_fifo.level.val();
         self.zx_fl_level.din.next = self.fl_fifo.level.val();
         self.shell.status[0].next = self.ev_fifo.drops.val();
