@@ -5,6 +5,7 @@ pub mod config;
 pub mod csr;
 pub mod delay;
 pub mod fifo;
+pub mod handover;
 pub mod hash;
 pub mod prng;
 pub mod multi_rmw;

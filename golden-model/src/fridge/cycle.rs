@@ -17,6 +17,7 @@
 use super::*;
 use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
+use crate::common::handover::F1Handover;
 use crate::common::rmw::{RmwInputs, RmwModel};
 use tally::{TallyCycleModel, TallyInputs};
 
@@ -120,15 +121,8 @@ impl FridgeCycleModel {
             Some(t) => self.rmw.ready(i.reset).zip(t.ready()).map(|(a, b)| a && b),
             None => self.rmw.ready(i.reset),
         };
-        let in_ready = if i.reset {
-            Some(false)
-        } else if !self.started {
-            None
-        } else {
-            rmw_ready.map(|r| self.f1.is_none() || r)
-        };
-        let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
-        let accept = in_ready == Some(true) && i.in_valid;
+        let F1Handover { in_ready, accept, transfer } =
+            F1Handover::new(i.reset, self.started, self.f1.is_some(), rmw_ready, i.in_valid);
         // F1 → RMW.
         let mut rmw_in = RmwInputs { reset: i.reset, ..Default::default() };
         if transfer {

@@ -27,6 +27,7 @@ use super::{Bucket, HhConfig, Method, Record, RecordWord};
 use crate::common::config::ConfigError;
 use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
+use crate::common::handover::F1Handover;
 use crate::common::hash::XorHash;
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
 use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
@@ -178,13 +179,8 @@ impl HhCycleModel {
         let status = self.status();
         let rmw_ready = self.banks[active].ready(i.reset);
         let swept = self.banks[0].ready(i.reset);
-        let in_ready = match (i.reset, self.started) {
-            (true, _) => Some(false),
-            (false, false) => None,
-            (false, true) => rmw_ready.map(|r| self.f1.is_none() || r),
-        };
-        let accept = in_ready == Some(true) && i.in_valid;
-        let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
+        let F1Handover { in_ready, accept, transfer } =
+            F1Handover::new(i.reset, self.started, self.f1.is_some(), rmw_ready, i.in_valid);
         // S0 of each bank: the packet into the active one, a walk op into the walk's bank if it is free.
         let room = self.fifo.level() + WALK_IN_FLIGHT <= self.fifo.depth();
         let walk_issue = self.walk.issue(i.reset, transfer.then_some(active), room);

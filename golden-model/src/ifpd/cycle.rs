@@ -41,6 +41,7 @@ use super::{decide, Bucket, Decision, Descriptor, IfpdConfig, IfpdRuntime, Mode,
 use crate::common::config::{ConfigError, TIMESTAMP_BITS};
 use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
+use crate::common::handover::F1Handover;
 use crate::common::hash::HashBank;
 use crate::common::mask128;
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
@@ -178,13 +179,8 @@ impl IfpdCycleModel {
         let rt = IfpdRuntime::from_csr(cfg, self.csr.config());
         let status = self.status();
         let rmw_ready = both(self.rows.ready(i.reset), self.bloom.as_ref().map(|b| b.ready(i.reset)));
-        let in_ready = match (i.reset, self.started) {
-            (true, _) => Some(false),
-            (false, false) => None,
-            (false, true) => rmw_ready.map(|r| self.f1.is_none() || r),
-        };
-        let accept = in_ready == Some(true) && i.in_valid;
-        let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
+        let F1Handover { in_ready, accept, transfer } =
+            F1Handover::new(i.reset, self.started, self.f1.is_some(), rmw_ready, i.in_valid);
         // S0: indices from the hash units, into both RAM groups.
         let mut row_in = MultiRmwInputs { reset: i.reset, ..Default::default() };
         let mut bf_in = MultiRmwInputs { reset: i.reset, ..Default::default() };

@@ -31,6 +31,7 @@ use super::{Descriptor, IndexBy, Reason, ReorderConfig, ReorderRuntime};
 use crate::common::config::ConfigError;
 use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
+use crate::common::handover::F1Handover;
 use crate::common::hash::XorHash;
 use crate::common::rmw::{RmwInputs, RmwModel};
 use crate::common::sram::RamPorts;
@@ -236,13 +237,8 @@ impl ReorderCycleModel {
         let status = self.status();
         let rmw_ready = self.banks[active].ready(i.reset);
         let swept = self.banks[0].ready(i.reset);
-        let in_ready = match (i.reset, self.started) {
-            (true, _) => Some(false),
-            (false, false) => None,
-            (false, true) => rmw_ready.map(|r| self.f1.is_none() || r),
-        };
-        let accept = in_ready == Some(true) && i.in_valid;
-        let transfer = !i.reset && self.started && self.f1.is_some() && rmw_ready == Some(true);
+        let F1Handover { in_ready, accept, transfer } =
+            F1Handover::new(i.reset, self.started, self.f1.is_some(), rmw_ready, i.in_valid);
         let room = self.flush_fifo.level() + WALK_IN_FLIGHT <= self.flush_fifo.depth();
         let walk_issue = self.walk.issue(i.reset, transfer.then_some(active), room);
         let mut ops: [RmwInputs<Op>; 2] = Default::default();
