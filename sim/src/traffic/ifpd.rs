@@ -60,7 +60,8 @@ pub struct IfpdParams {
     pub off_sigma: f64,
     /// Packets past the end wrap around to the start (time modulo `duration_s`) instead of being cut: the
     /// trace is stationary from its first second, as a window of an endless one (false: the IFPD segment,
-    /// where flows start in the segment and stop at its end).
+    /// where flows start in the segment and stop at its end). With wrap the trace has exactly `packets`
+    /// packets (the last flow is cut there).
     pub wrap: bool,
 }
 
@@ -139,7 +140,7 @@ pub fn flow_arrivals(p: &IfpdParams, seed: u64) -> Result<Vec<(u64, u128)>, Stri
                     (on_lo + rng.next_f64() * (on_hi - on_lo)).exp()
                 };
             }
-            if t >= dur && !p.wrap {
+            if (t >= dur && !p.wrap) || (p.wrap && timed.len() >= p.packets) {
                 break;
             }
             timed.push((T0_NS + (t % dur) as u64, flow));
