@@ -7,12 +7,15 @@
 
 use super::MAX_CENTERS;
 use crate::common::config::ConfigError;
-use serde::{Deserialize, Serialize};
 
 /// The k centers of an epoch (ns, sorted ascending).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Centers {
     values: Vec<u32>,
+    /// The values padded to 64 with `u32::MAX` (a branch-free search, as the comparator tree).
+    padded: [u32; MAX_CENTERS],
+    /// Per index, the lowest index holding the same value.
+    first_of: [u8; MAX_CENTERS],
 }
 
 impl Centers {
@@ -24,7 +27,13 @@ impl Centers {
         if let Some(w) = values.windows(2).find(|w| w[0] > w[1]) {
             return Err(ConfigError(format!("centers must be sorted ascending ({} before {})", w[0], w[1])));
         }
-        Ok(Centers { values })
+        let mut padded = [u32::MAX; MAX_CENTERS];
+        padded[..values.len()].copy_from_slice(&values);
+        let mut first_of = [0u8; MAX_CENTERS];
+        for i in 1..values.len() {
+            first_of[i] = if values[i] == values[i - 1] { first_of[i - 1] } else { i as u8 };
+        }
+        Ok(Centers { values, padded, first_of })
     }
     /// The centers of any latencies: sorted, clamped to `u32`, at most 64 (the first 64 after sorting).
     pub fn from_unsorted(values: impl IntoIterator<Item = f64>) -> Result<Centers, ConfigError> {
@@ -45,15 +54,20 @@ impl Centers {
     /// The index of the center nearest to `latency` (ties: lowest index).
     #[inline]
     pub fn nearest(&self, latency: u32) -> usize {
-        let v = &self.values;
-        let first = v.partition_point(|&c| c < latency);
+        // first = #{c < latency}: a branch-free binary search over the padded set (pads never count).
+        let p = &self.padded;
+        let mut first = 0usize;
+        for step in [32, 16, 8, 4, 2, 1] {
+            first += step * (p[first + step - 1] < latency) as usize;
+        }
+        first += (p[first] < latency) as usize; // 64 when all 64 are below
+        let k = self.values.len();
         if first == 0 {
             return 0;
         }
-        let below = v[first - 1];
-        let lo = v[..first].partition_point(|&c| c < below);
-        if first == v.len() || latency - below <= v[first] - latency {
-            lo
+        let below = self.first_of[first - 1] as usize;
+        if first == k || latency - p[first - 1] <= p[first] - latency {
+            below
         } else {
             first
         }
