@@ -205,18 +205,23 @@ fn print_tables(o: &Outcome) {
     }
 }
 
-/// The two CDF charts (x: log10 of the absolute error in µs).
+/// The two CDF charts (x: log10 of the absolute error in µs). Both charts carry every curve (empty where it
+/// does not belong) so the one legend and the colours hold for both.
 fn plot(path: &std::path::Path, o: &Outcome, title: &str) -> Result<(), String> {
-    let series = |names: &[&str]| -> Vec<Series> {
+    let schemes: Vec<&str> = o.schemes.iter().map(|s| s.scheme).collect();
+    let series = |mine: &dyn Fn(&str) -> bool| -> Vec<Series> {
         o.tallies
             .iter()
-            .filter(|(n, _)| names.contains(&n.as_str()))
             .map(|(n, t)| {
                 let cdf = t.cdf();
-                let points = (1..=199)
-                    .map(|i| i as f64 / 200.0)
-                    .filter_map(|q| cdf.quantile(q).map(|ns| ((ns / 1e3).max(1e-3).log10(), q)))
-                    .collect();
+                let points = if mine(n) {
+                    (1..=199)
+                        .map(|i| i as f64 / 200.0)
+                        .filter_map(|q| cdf.quantile(q).map(|ns| ((ns / 1e3).max(1e-3).log10(), q)))
+                        .collect()
+                } else {
+                    vec![]
+                };
                 Series { label: n.clone(), points, markers: false }
             })
             .collect()
@@ -225,20 +230,18 @@ fn plot(path: &std::path::Path, o: &Outcome, title: &str) -> Result<(), String> 
         title: t.into(),
         x_label: "log10 absolute error (µs)".into(),
         y_label: "CDF".into(),
-        x_range: (-3.0, 4.0),
+        x_range: (-3.0, 5.0),
         y_range: (0.0, 1.0),
         x_log2: false,
         series: s,
         guides: vec![],
     };
-    let schemes: Vec<&str> = o.schemes.iter().map(|s| s.scheme).collect();
-    let stores: Vec<&str> = o.stores.iter().map(|s| s.store).collect();
     let mut charts = vec![];
-    if !schemes.is_empty() {
-        charts.push(chart("clustering (perfect store, center value)", series(&schemes)));
+    if !o.schemes.is_empty() {
+        charts.push(chart("clustering (perfect store, center value)", series(&|n| schemes.contains(&n))));
     }
-    if !stores.is_empty() {
-        charts.push(chart("stores (refined estimates; perfect = center)", series(&stores)));
+    if !o.stores.is_empty() {
+        charts.push(chart("stores (refined estimates; perfect = center)", series(&|n| !schemes.contains(&n))));
     }
     write_figure(path, &charts_figure(title, &charts, 2)).map_err(|e| format!("--plot {e}"))
 }

@@ -140,8 +140,16 @@ pub struct Outcome {
     pub tallies: Vec<(String, Tally)>,
 }
 
-/// Sizes (bits, hashes) of a store for `n` packets per epoch.
+/// Sizes (bits, hashes) of a store for `n` packets per epoch; `h` is capped at what the structures hold
+/// (16 for SVBF and PBF, `64/f` per code bit for COMB), which only a very light load reaches.
 pub fn dimension(store: StoreKind, budget: Budget, n: f64, k: usize, comb: (usize, usize)) -> (f64, usize) {
+    let (f, theta) = comb;
+    let cap = if store == StoreKind::Comb { 64 / f.max(1) } else { golden::maple::MAX_HASHES };
+    let (bits, h) = dimension_uncapped(store, budget, n, k, comb);
+    (bits, h.clamp(1, cap))
+}
+
+fn dimension_uncapped(store: StoreKind, budget: Budget, n: f64, k: usize, comb: (usize, usize)) -> (f64, usize) {
     let (f, theta) = comb;
     match (store, budget) {
         (StoreKind::Comb, Budget::Memory(m)) => (m, hashes_at_load(m / n, theta)),
