@@ -290,26 +290,12 @@ impl Experiment for Maple {
                 v["memory_bits"] = r.memory_bits.into();
                 v["hashes"] = r.hashes.into();
                 v["lookup_words"] = serde_json::to_value(r.lookup_words).map_err(|e| e.to_string())?;
-                v["abs_err_us"] = r
-                    .summary
-                    .abs_err_us
-                    .iter()
-                    .map(|(k, x)| (k.clone(), (*x).into()))
-                    .collect::<serde_json::Map<_, _>>()
-                    .into();
                 doc[r.store] = v;
             }
             for r in &o.schemes {
                 let mut v = serde_json::to_value(&r.summary).map_err(|e| e.to_string())?;
                 v["offline_ms"] = r.offline_ms.into();
                 v["candidates"] = r.candidates.into();
-                v["abs_err_us"] = r
-                    .summary
-                    .abs_err_us
-                    .iter()
-                    .map(|(k, x)| (k.clone(), (*x).into()))
-                    .collect::<serde_json::Map<_, _>>()
-                    .into();
                 doc[r.scheme] = v;
             }
             println!("{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);
@@ -342,24 +328,8 @@ impl Experiment for Maple {
     /// A short golden run: 4 epochs of 60 000 packets at 85 %, 1 Mbit, one seed (no RTL build exists).
     fn demo(seed: u64) -> Result<(), String> {
         println!("\nMAPLE experiment (golden only, no RTL yet): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50");
-        let setup = Setup {
-            source: Source::Synthetic(MapleTraffic { epochs: 4, packets_per_epoch: 60_000, ..MapleTraffic::default() }),
-            utilization: 0.85,
-            limit_ms: 10.0,
-            k: 50,
-            schemes: Scheme::ALL.to_vec(),
-            store_scheme: Scheme::Hybrid,
-            stores: StoreKind::ALL.to_vec(),
-            budget: Budget::Memory(0.8e6),
-            sampling: 0.1,
-            layout: SvbfLayout::Partitioned,
-            tie: TieBreak::Count,
-            pbf_policy: PbfPolicy::StopAtCapacity,
-            comb: (8, 3),
-            log: LogRange::default(),
-            seeds: 1,
-            first_seed: seed,
-        };
+        let t = MapleTraffic { epochs: 4, packets_per_epoch: 60_000, ..MapleTraffic::default() };
+        let setup = Setup { first_seed: seed, ..Setup::paper(Source::Synthetic(t), Budget::Memory(0.8e6)) };
         print_tables(&run(&setup, &|| {})?);
         Ok(())
     }

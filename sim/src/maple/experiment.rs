@@ -102,6 +102,32 @@ pub struct Setup {
     pub first_seed: u64,
 }
 
+impl Setup {
+    /// The paper's §5.3 setting on `source` with `budget`: 85 %, a 10 ms queue, k = 50, every scheme and
+    /// store (the stores on hybrid centers), 10 % sampling, partitioned SVBF, the count tie-break, a
+    /// capacity-stopped PBF, COMB(8, 3), one seed from 1.
+    pub fn paper(source: Source, budget: Budget) -> Setup {
+        Setup {
+            source,
+            utilization: 0.85,
+            limit_ms: 10.0,
+            k: 50,
+            schemes: Scheme::ALL.to_vec(),
+            store_scheme: Scheme::Hybrid,
+            stores: StoreKind::ALL.to_vec(),
+            budget,
+            sampling: 0.1,
+            layout: SvbfLayout::Partitioned,
+            tie: TieBreak::Count,
+            pbf_policy: PbfPolicy::StopAtCapacity,
+            comb: (8, 3),
+            log: LogRange::default(),
+            seeds: 1,
+            first_seed: 1,
+        }
+    }
+}
+
 /// One store's shape and result.
 #[derive(Debug, Clone, Serialize)]
 pub struct StoreResult {
@@ -143,7 +169,7 @@ pub struct Outcome {
 /// Sizes (bits, hashes) of a store for `n` packets per epoch; `h` is capped at what the structures hold
 /// (16 for SVBF and PBF, `64/f` per code bit for COMB), which only a very light load reaches.
 pub fn dimension(store: StoreKind, budget: Budget, n: f64, k: usize, comb: (usize, usize)) -> (f64, usize) {
-    let (f, theta) = comb;
+    let f = comb.0;
     let cap = if store == StoreKind::Comb { 64 / f.max(1) } else { golden::maple::MAX_HASHES };
     let (bits, h) = dimension_uncapped(store, budget, n, k, comb);
     (bits, h.clamp(1, cap))
@@ -448,24 +474,9 @@ mod tests {
     use super::*;
 
     fn small(stores: Vec<StoreKind>, schemes: Vec<Scheme>, store_scheme: Scheme) -> Setup {
-        Setup {
-            source: Source::Synthetic(MapleTraffic { epochs: 4, packets_per_epoch: 30_000, ..MapleTraffic::default() }),
-            utilization: 0.85,
-            limit_ms: 10.0,
-            k: 50,
-            schemes,
-            store_scheme,
-            stores,
-            budget: Budget::Memory(0.4e6),
-            sampling: 0.1,
-            layout: SvbfLayout::Partitioned,
-            tie: TieBreak::Count,
-            pbf_policy: PbfPolicy::StopAtCapacity,
-            comb: (8, 3),
-            log: LogRange::default(),
-            seeds: 2,
-            first_seed: 1,
-        }
+        let t = MapleTraffic { epochs: 4, packets_per_epoch: 30_000, ..MapleTraffic::default() };
+        let paper = Setup::paper(Source::Synthetic(t), Budget::Memory(0.4e6));
+        Setup { schemes, store_scheme, stores, seeds: 2, ..paper }
     }
 
     #[test]

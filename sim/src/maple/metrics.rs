@@ -15,7 +15,7 @@
 use crate::fridge::estimate::WeightedCdf;
 use golden::maple::{Lookup, MatchKind};
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The percentiles every result reports.
 pub const PERCENTILES: [f64; 7] = [0.5, 0.75, 0.85, 0.9, 0.95, 0.98, 0.99];
@@ -104,15 +104,16 @@ pub struct Summary {
     /// Median and maximum over epochs (and seeds) of the per-epoch classification failure (Fig. 6(a)).
     pub epoch_cf_median: f64,
     pub epoch_cf_max: f64,
-    /// Percentiles of the per-packet absolute error, µs (`p50`, `p75`, …).
-    pub abs_err_us: Vec<(String, f64)>,
+    /// Percentiles of the per-packet absolute error, µs (`p50`, `p75`, …; two digits, so the map's order is
+    /// the percentiles').
+    pub abs_err_us: BTreeMap<String, f64>,
     pub mean_abs_err_us: f64,
 }
 
 impl Summary {
     /// Percentile `p` (e.g. 85) of the absolute error, µs.
     pub fn pct(&self, p: u32) -> f64 {
-        self.abs_err_us.iter().find(|(k, _)| *k == format!("p{p}")).map_or(f64::NAN, |x| x.1)
+        self.abs_err_us.get(&format!("p{p}")).copied().unwrap_or(f64::NAN)
     }
 }
 

@@ -35,10 +35,9 @@
 //! (the frame's original length) and a key from its 5-tuple and sequence/acknowledgement numbers, through
 //! the same queue.
 
-use super::capture;
 use super::ifpd::{flow_arrivals, normal, IfpdParams};
 use super::keys::five_tuple_key;
-use super::packet::decode;
+use super::packet::for_each_segment;
 use super::rng::{mix64, SplitMix64};
 use std::collections::HashMap;
 use std::path::Path;
@@ -281,19 +280,17 @@ pub struct MapleCaptureStats {
 /// ports (96 bits) above `seq ^ ack.rotate_left(13)` (32 bits).
 pub fn capture_maple(path: &Path) -> Result<(Vec<Arrival>, MapleCaptureStats), String> {
     let name = path.display();
-    let mut reader = capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let (mut out, mut st) = (Vec::new(), MapleCaptureStats::default());
-    while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
-        st.frames += 1;
-        let (Some(ts), Ok(seg)) = (frame.timestamp_ns, decode(frame.link_type, frame.data, frame.orig_len)) else {
+    st.frames = for_each_segment(path, |ts, wire, seg| {
+        let (Some(ts), Ok(seg)) = (ts, seg) else {
             st.skipped += 1;
-            continue;
+            return;
         };
         st.packets += 1;
         let flow = five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6);
         let key = (flow >> 8) << 32 | (seg.seq ^ seg.ack.rotate_left(13)) as u128;
-        out.push(Arrival { ts, bytes: frame.orig_len.max(1), key });
-    }
+        out.push(Arrival { ts, bytes: wire.max(1), key });
+    })?;
     if out.len() < 2 {
         return Err(format!("{name}: fewer than two TCP packets ({} frames)", st.frames));
     }
