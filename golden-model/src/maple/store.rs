@@ -68,7 +68,7 @@ pub fn resolve(candidates: u64, centers: &Centers, count: &[u64], sum: &[u64], t
             (MatchKind::MultiMatch, pick)
         }
     };
-    let refined = |i: usize| if count[i] == 0 { centers.get(i) } else { (sum[i] / count[i]) as u32 };
+    let refined = |i: usize| sum[i].checked_div(count[i]).map_or(centers.get(i), |v| v as u32);
     Lookup { kind, candidates: c, center, latency: center.map(|i| centers.get(i)), refined: center.map(refined) }
 }
 

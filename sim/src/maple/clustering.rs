@@ -114,9 +114,9 @@ pub fn kmedians_1d(points: &[(f64, f64)], k: usize) -> Vec<f64> {
     let mut prev = vec![f64::INFINITY; m + 1];
     prev[0] = 0.0;
     let mut arg = vec![vec![0usize; m + 1]; k + 1];
-    for c in 1..=k {
+    for (c, arg_c) in arg.iter_mut().enumerate().skip(1) {
         let mut cur = vec![f64::INFINITY; m + 1];
-        solve(c, m, c - 1, m - 1, &prev, &mut cur, &mut arg[c], &cost);
+        solve(c, m, c - 1, m - 1, &prev, &mut cur, arg_c, &cost);
         prev = cur;
     }
     let mut centers = Vec::with_capacity(k);
@@ -147,9 +147,9 @@ fn solve(
     }
     let j = (jl + jh) / 2;
     let (mut best, mut at) = (f64::INFINITY, il);
-    for i in il..=ih.min(j - 1) {
-        if prev[i].is_finite() {
-            let v = prev[i] + cost(i, j);
+    for (i, &p) in prev.iter().enumerate().take(ih.min(j - 1) + 1).skip(il) {
+        if p.is_finite() {
+            let v = p + cost(i, j);
             if v < best {
                 (best, at) = (v, i);
             }

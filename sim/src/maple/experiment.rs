@@ -303,8 +303,8 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync)) -> Result<SeedOu
         Centers::from_unsorted(oracle(&lat, k)).map_err(cerr)
     };
     for (r, &s) in rows.iter().enumerate() {
-        for e in 0..WARMUP_EPOCHS.min(e_total) {
-            centers[r][e] = Some(if s == Scheme::Oracle { own(e)? } else { bootstrap.clone() });
+        for (e, c) in centers[r].iter_mut().enumerate().take(WARMUP_EPOCHS.min(e_total)) {
+            *c = Some(if s == Scheme::Oracle { own(e)? } else { bootstrap.clone() });
         }
     }
     let store_row = rows.len() - 1;

@@ -195,7 +195,7 @@ pub struct RedQueue {
 
 impl RedQueue {
     pub fn new(p: RedParams, seed: u64) -> RedQueue {
-        RedQueue { p, backlog: 0.0, avg: 0.0, count: -1, last_ns: 0, rng: SplitMix64::new(mix64(seed ^ 0x5245_44)) }
+        RedQueue { p, backlog: 0.0, avg: 0.0, count: -1, last_ns: 0, rng: SplitMix64::new(mix64(seed ^ 0x0052_4544)) }
     }
 
     /// One arrival at `ts` ns (non-decreasing): its latency in ns, or `None` if dropped.
