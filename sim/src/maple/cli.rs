@@ -373,4 +373,9 @@ mod tests {
         let (s, _) = args(&["--clustering", "log", "--pcf", "0.1"]).unwrap().setup().unwrap();
         assert_eq!((s.store_scheme, s.budget), (Scheme::Log, Budget::Pcf(0.1)));
     }
+
+    #[test]
+    fn the_demo_section_runs() {
+        Maple::demo(3).unwrap();
+    }
 }
