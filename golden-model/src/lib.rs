@@ -14,4 +14,5 @@ pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;
+pub mod maple;
 pub mod reordering;

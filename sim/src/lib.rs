@@ -72,6 +72,7 @@ pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;
+pub mod maple;
 pub mod plot;
 pub mod reordering;
 pub mod traffic;

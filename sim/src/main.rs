@@ -12,6 +12,7 @@ const CORES: &[&dyn CoreCli] = &[
     &sim::finecomb::cli::Finecomb,
     &sim::heavy_hitters::cli::HeavyHitters,
     &sim::ifpd::cli::Ifpd,
+    &sim::maple::cli::Maple,
     &sim::reordering::cli::Reordering,
 ];
 

@@ -243,7 +243,7 @@ impl IfpdConfig {
     /// Row (or Bloom partition) index of a 32-bit hash: `⌊h·n / 2^32⌋`.
     #[inline]
     pub fn reduce(h: u64, n: usize) -> usize {
-        ((h & 0xFFFF_FFFF) * n as u64 >> 32) as usize
+        crate::common::hash::reduce32(h, n)
     }
     /// A fingerprint hash value as stored: never 0 (0 is the empty mark), so 0 becomes 1.
     #[inline]

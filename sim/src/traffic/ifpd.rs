@@ -58,6 +58,11 @@ pub struct IfpdParams {
     /// Idle periods between bursts: log-normal with this median (ms) and σ.
     pub off_ms: f64,
     pub off_sigma: f64,
+    /// Packets past the end wrap around to the start (time modulo `duration_s`) instead of being cut: the
+    /// trace is stationary from its first second, as a window of an endless one (false: the IFPD segment,
+    /// where flows start in the segment and stop at its end). With wrap the trace has exactly `packets`
+    /// packets (the last flow is cut there).
+    pub wrap: bool,
 }
 
 impl Default for IfpdParams {
@@ -73,6 +78,7 @@ impl Default for IfpdParams {
             on_ms: 5.0,
             off_ms: 200.0,
             off_sigma: 1.0,
+            wrap: false,
         }
     }
 }
@@ -102,6 +108,12 @@ const T0_NS: u64 = 1_000_000_000;
 
 /// Generates the synthetic segment of `p` for `seed`: descriptors in time order.
 pub fn synthetic_ifpd(p: &IfpdParams, seed: u64) -> Result<Vec<Descriptor>, String> {
+    Ok(flow_arrivals(p, seed)?.into_iter().map(|(ts, flow)| Descriptor { flow, ts }).collect())
+}
+
+/// The packets of the flow model of `p` for `seed` as `(timestamp ns, flow key)` in time order (the arrival
+/// process behind [`synthetic_ifpd`], also MAPLE's traffic).
+pub fn flow_arrivals(p: &IfpdParams, seed: u64) -> Result<Vec<(u64, u128)>, String> {
     p.check()?;
     let mut rng = SplitMix64::new(mix64(seed ^ 0x4946_5044));
     let dur = p.duration_s * 1e9;
@@ -128,18 +140,18 @@ pub fn synthetic_ifpd(p: &IfpdParams, seed: u64) -> Result<Vec<Descriptor>, Stri
                     (on_lo + rng.next_f64() * (on_hi - on_lo)).exp()
                 };
             }
-            if t >= dur {
+            if (t >= dur && !p.wrap) || (p.wrap && timed.len() >= p.packets) {
                 break;
             }
-            timed.push((T0_NS + t as u64, flow));
+            timed.push((T0_NS + (t % dur) as u64, flow));
         }
     }
     timed.sort_unstable();
-    Ok(timed.into_iter().map(|(ts, flow)| Descriptor { flow, ts }).collect())
+    Ok(timed)
 }
 
 /// A standard normal draw (Box–Muller, one of the pair).
-fn normal(rng: &mut SplitMix64) -> f64 {
+pub(super) fn normal(rng: &mut SplitMix64) -> f64 {
     let (u, v) = (1.0 - rng.next_f64(), rng.next_f64());
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
 }

@@ -6,8 +6,7 @@
 //! RNG). Keys are `u128` values already masked to the requested key width, so every consumer (golden
 //! model, RTL, ground truth) sees the same keys.
 
-use super::capture;
-use super::packet::{decode, Addrs};
+use super::packet::{for_each_segment, Addrs};
 use super::rng::{mix64, SplitMix64};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -328,18 +327,14 @@ pub fn five_tuple_key(addrs: Addrs, src_port: u16, dst_port: u16, proto: u8) -> 
 /// `key_bits`), in file order (pcap or pcapng, plain or gzip-compressed).
 pub fn capture_flow_keys(path: &Path, key_bits: usize) -> Result<(Vec<u128>, FlowStats), String> {
     let name = path.display();
-    let mut reader = capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let (mask, mut stats, mut keys) = (key_mask(key_bits), FlowStats::default(), Vec::new());
-    while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
-        stats.frames += 1;
-        match decode(frame.link_type, frame.data, frame.orig_len) {
-            Ok(seg) => {
-                stats.tcp += 1;
-                keys.push(five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6) & mask);
-            }
-            Err(_) => stats.skipped += 1,
+    stats.frames = for_each_segment(path, |_, _, seg| match seg {
+        Ok(seg) => {
+            stats.tcp += 1;
+            keys.push(five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6) & mask);
         }
-    }
+        Err(_) => stats.skipped += 1,
+    })?;
     stats.flows = keys.iter().collect::<HashSet<_>>().len();
     if keys.is_empty() {
         return Err(format!("{name}: no TCP packets ({} frames, all skipped)", stats.frames));

@@ -12,6 +12,8 @@
 //! - [`keys`]: key streams for the heavy-hitter core — distinct random keys, i.i.d. Zipf(α), the RAP
 //!   theorem's setting (k heavy elements of frequency f, ε·k·f lights) in several arrival orders, and the
 //!   TCP flows of a capture by 5-tuple.
+//! - [`maple`](mod@maple): MAPLE's traffic — heavy-tailed bursty arrivals with a packet-size mix (or a capture)
+//!   through an open-loop RED queue, latencies per 1 s epoch.
 //! - [`reorder`]: the reordering core's traffic — a synthetic generator (prefix sizes over orders of
 //!   magnitude, heavy-tailed flows, reordering a property of the prefix's paths) and the data segments of a
 //!   capture (gzip decompressed on the fly).
@@ -27,6 +29,7 @@ pub mod capture;
 pub mod finecomb;
 pub mod ifpd;
 pub mod keys;
+pub mod maple;
 pub mod packet;
 pub mod reorder;
 mod rng;

@@ -107,6 +107,23 @@ fn be32(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes([*b.get(at)?, *b.get(at + 1)?, *b.get(at + 2)?, *b.get(at + 3)?]))
 }
 
+/// Every frame of the capture file `path` (pcap or pcapng, gzip read directly) decoded down to its TCP
+/// segment: `f(timestamp ns if the block has one, wire length, segment or why not)` in file order. Returns the
+/// number of frames; a broken file is an error naming it.
+pub fn for_each_segment(
+    path: &std::path::Path,
+    mut f: impl FnMut(Option<u64>, u32, Result<TcpSegment, Skip>),
+) -> Result<u64, String> {
+    let name = path.display();
+    let mut reader = super::capture::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut frames = 0;
+    while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
+        frames += 1;
+        f(frame.timestamp_ns, frame.orig_len, decode(frame.link_type, frame.data, frame.orig_len));
+    }
+    Ok(frames)
+}
+
 /// Decode a frame of `link_type` whose captured bytes are `data` and wire length `orig_len`.
 pub fn decode(link_type: u16, data: &[u8], orig_len: u32) -> Result<TcpSegment, Skip> {
     // `at` is where the network layer starts; `ethertype` None means "look at the version nibble".

@@ -36,9 +36,8 @@
 //! flow = 5-tuple key ([`five_tuple_key`]), sequence number, timestamp, data = payload length > 0. A file
 //! starting with the gzip magic is decompressed on the fly by the shared reader ([`capture::open`]).
 
-use super::capture;
 use super::keys::five_tuple_key;
-use super::packet::{decode, Addrs};
+use super::packet::{for_each_segment, Addrs};
 use super::rng::{mix64, SplitMix64};
 use golden::reordering::Descriptor;
 use std::path::Path;
@@ -226,24 +225,22 @@ pub struct CaptureStats {
 /// The descriptors of a capture file (see the module docs); gzip is decompressed on the fly.
 pub fn capture_descriptors(path: &Path) -> Result<(Vec<Descriptor>, CaptureStats), String> {
     let name = path.display();
-    let mut reader = capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let (mut out, mut stats) = (Vec::new(), CaptureStats::default());
-    while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
-        stats.frames += 1;
-        let (Some(ts), Ok(seg)) = (frame.timestamp_ns, decode(frame.link_type, frame.data, frame.orig_len)) else {
+    stats.frames = for_each_segment(path, |ts, _, seg| {
+        let (Some(ts), Ok(seg)) = (ts, seg) else {
             stats.skipped += 1;
-            continue;
+            return;
         };
         let Addrs::V4 { dst, .. } = seg.addrs else {
             stats.skipped += 1;
-            continue;
+            return;
         };
         let data = seg.payload_len > 0;
         stats.segments += 1;
         stats.data += data as u64;
         let flow = five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6);
         out.push(Descriptor { addr: u32::from_be_bytes(dst), flow, seq: seg.seq, ts, data });
-    }
+    })?;
     if stats.data == 0 {
         return Err(format!("{name}: no IPv4 TCP data segments ({} frames)", stats.frames));
     }

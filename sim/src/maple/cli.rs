@@ -1,0 +1,381 @@
+//! `netmeas run maple` and the MAPLE section of `netmeas demo`: options, progress, tables, JSON and the
+//! figure (absolute-error CDFs of the clustering schemes, Fig. 5(a), and of the stores, Fig. 6(c)).
+
+use super::clustering::{LogRange, Scheme};
+use super::experiment::{capture_source, run, Budget, Outcome, Setup, Source, StoreKind};
+use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
+use crate::plot::{charts_figure, write_figure, Chart, Series};
+use crate::traffic::maple::MapleTraffic;
+use crate::Engine;
+use golden::maple::baselines::PbfPolicy;
+use golden::maple::dimension::table1;
+use golden::maple::{SvbfLayout, TieBreak};
+use std::path::PathBuf;
+use std::time::Instant;
+use synth::table::{Align, Table};
+
+/// MAPLE in the CLI's list of cores.
+pub struct Maple;
+
+/// What `--engine rtl` says: the core has a golden model only.
+pub const NO_RTL: &str = "MAPLE has no RTL build yet (only its golden model and control plane exist): \
+                          run with --engine golden";
+
+#[derive(clap::Args)]
+pub struct MapleArgs {
+    /// `synthetic` (heavy-tailed bursty flows with a packet-size mix, new per seed; see traffic::maple) or a
+    /// capture FILE (pcap/pcapng, .gz read directly; its TCP packets' times and sizes). Either goes through
+    /// the open-loop RED queue and is cut into 1 s epochs.
+    #[arg(long, default_value = "synthetic")]
+    trace: String,
+    /// Link utilisation U: the queue's service rate is the trace's mean byte rate / U (paper: 0.53, 0.58,
+    /// 0.85).
+    #[arg(long, default_value_t = 0.85)]
+    utilization: f64,
+    /// Queue limit in ms of service (RED thresholds at 1/4 and 3/4 of it).
+    #[arg(long, default_value_t = 10.0)]
+    queue_ms: f64,
+    /// Latency centers k (1..=64).
+    #[arg(long, default_value_t = 50)]
+    centers: usize,
+    /// Clustering schemes to score (log, kmedians, hybrid, oracle; comma-separated, or all). The stores use
+    /// the scheme given when it is one, else hybrid.
+    #[arg(long, default_value = "all")]
+    clustering: String,
+    /// Stores (svbf, pbf, comb, perfect; comma-separated, or all).
+    #[arg(long, default_value = "all")]
+    store: String,
+    /// Memory per store per epoch in Mbit (10^6 bits) [default: 5]; h follows from the load.
+    #[arg(long, conflicts_with = "pcf")]
+    memory_mbit: Option<f64>,
+    /// Target classification failure instead of a memory budget: h and m/n from §3.4 (Table 2).
+    #[arg(long)]
+    pcf: Option<f64>,
+    /// Epochs of 1 s (synthetic; the first two only cluster), at least 3.
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Synthetic: packets per 1 s epoch (the paper's ISP trace: 358 k..404 k).
+    #[arg(long, default_value_t = 380_000)]
+    packets_per_epoch: usize,
+    /// Share of packets sampled toward the control plane (0 < r ≤ 1).
+    #[arg(long, default_value_t = 0.1)]
+    sampling: f64,
+    /// SVBF layout: `partitioned` (one segment per hash: the hardware) or `unpartitioned` (the paper's).
+    #[arg(long, default_value = "partitioned", value_parser = ["partitioned", "unpartitioned"])]
+    layout: String,
+    /// Multi-matches: `count` answers the candidate with the most packets; `none` answers nothing.
+    #[arg(long, default_value = "count", value_parser = ["count", "none"])]
+    tie_break: String,
+    /// A full PBF filter: `stop` refuses packets (false negatives, the paper's), `overfill` keeps inserting.
+    #[arg(long, default_value = "stop", value_parser = ["stop", "overfill"])]
+    pbf_policy: String,
+    /// COMB's code: F,THETA (C(F, THETA) ≥ k codes).
+    #[arg(long, default_value = "8,3")]
+    comb: String,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Print one JSON document: a key per store (svbf, pbf, comb, perfect) and per clustering scheme, each
+    /// with classification_failure, false_classification, false_negative and abs_err_us percentiles.
+    #[arg(long)]
+    json: bool,
+    /// Write the absolute-error CDFs (clustering schemes; stores) to FILE.svg or FILE.png.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+impl MapleArgs {
+    fn setup(&self) -> Result<(Setup, String), String> {
+        if let Some(p) = &self.plot {
+            crate::plot::Format::of_path(p).map_err(|e| format!("--plot {e}"))?;
+        }
+        let schemes = if self.clustering == "all" {
+            Scheme::ALL.to_vec()
+        } else {
+            parse_list("clustering", &self.clustering, Scheme::by_name)?
+        };
+        let stores = if self.store == "all" {
+            StoreKind::ALL.to_vec()
+        } else {
+            parse_list("store", &self.store, StoreKind::by_name)?
+        };
+        let store_scheme = if let [one] = schemes[..] { one } else { Scheme::Hybrid };
+        let budget = match (self.memory_mbit, self.pcf) {
+            (_, Some(p)) if !(p > 0.0 && p < 1.0) => return Err(format!("--pcf {p}: must be in (0, 1)")),
+            (_, Some(p)) => Budget::Pcf(p),
+            (Some(m), _) if !(m > 0.0 && m <= 10_000.0) => {
+                return Err(format!("--memory-mbit {m}: must be in (0, 10000]"))
+            }
+            (m, None) => Budget::Memory(m.unwrap_or(5.0) * 1e6),
+        };
+        let comb: Vec<usize> = parse_list("comb", &self.comb, |x| x.parse().ok())?;
+        let [f, theta] = comb[..] else { return Err(format!("--comb {}: F,THETA", self.comb)) };
+        if !(1..=16).contains(&f) || theta == 0 || theta >= f {
+            return Err(format!("--comb {}: need 1 ≤ THETA < F ≤ 16", self.comb));
+        }
+        if !(self.utilization > 0.0 && self.utilization < 1.5) {
+            return Err(format!("--utilization {}: must be in (0, 1.5)", self.utilization));
+        }
+        if !(self.queue_ms > 0.0 && self.queue_ms <= 10_000.0) {
+            return Err(format!("--queue-ms {}: must be in (0, 10000]", self.queue_ms));
+        }
+        if self.epochs < 3 {
+            return Err(format!("--epochs {}: at least 3 (the first two only cluster)", self.epochs));
+        }
+        let (source, what) = if self.trace == "synthetic" {
+            let t = MapleTraffic {
+                epochs: self.epochs,
+                packets_per_epoch: self.packets_per_epoch,
+                ..MapleTraffic::default()
+            };
+            let what = format!("synthetic: {} epochs of ~{} packets", t.epochs, t.packets_per_epoch);
+            (Source::Synthetic(t), what)
+        } else {
+            capture_source(&PathBuf::from(&self.trace))?
+        };
+        let setup = Setup {
+            source,
+            utilization: self.utilization,
+            limit_ms: self.queue_ms,
+            k: self.centers,
+            schemes,
+            store_scheme,
+            stores,
+            budget,
+            sampling: self.sampling,
+            layout: SvbfLayout::by_name(&self.layout).unwrap_or(SvbfLayout::Partitioned),
+            tie: if self.tie_break == "none" { TieBreak::None } else { TieBreak::Count },
+            pbf_policy: if self.pbf_policy == "overfill" { PbfPolicy::Overfill } else { PbfPolicy::StopAtCapacity },
+            comb: (f, theta),
+            log: LogRange::default(),
+            seeds: self.run.seeds,
+            first_seed: self.run.seed,
+        };
+        Ok((setup, what))
+    }
+}
+
+fn pct_cols() -> Vec<(&'static str, Align)> {
+    ["p50 µs", "p75", "p85", "p90", "p95", "p99"].iter().map(|&n| (n, Align::Right)).collect()
+}
+
+fn pcts(s: &super::metrics::Summary) -> Vec<String> {
+    [50, 75, 85, 90, 95, 99].iter().map(|&p| format!("{:.2}", s.pct(p))).collect()
+}
+
+fn print_tables(o: &Outcome) {
+    let mut cols = vec![
+        ("store", Align::Left),
+        ("Mbit", Align::Right),
+        ("h", Align::Right),
+        ("class. failure", Align::Right),
+        ("(epoch max)", Align::Right),
+        ("false class.", Align::Right),
+        ("false neg.", Align::Right),
+    ];
+    cols.extend(pct_cols());
+    let mut t = Table::new(&cols);
+    for r in &o.stores {
+        let s = &r.summary;
+        let mut row: Vec<String> = vec![
+            r.store.into(),
+            if r.memory_bits > 0.0 { format!("{:.2}", r.memory_bits / 1e6) } else { "-".into() },
+            if r.hashes > 0 { r.hashes.to_string() } else { "-".into() },
+            format!("{:.4}", s.classification_failure),
+            format!("{:.4}", s.epoch_cf_max),
+            format!("{:.4}", s.false_classification),
+            format!("{:.4}", s.false_negative),
+        ];
+        row.extend(pcts(s));
+        t.row(row.into_iter().map(Into::into).collect());
+    }
+    if !o.stores.is_empty() {
+        print!("{}", t.text());
+    }
+    let mut cols = vec![("clustering", Align::Left), ("offline ms", Align::Right), ("candidates", Align::Right)];
+    cols.extend(pct_cols());
+    let mut t = Table::new(&cols);
+    for r in &o.schemes {
+        let mut row: Vec<String> =
+            vec![r.scheme.into(), format!("{:.1}", r.offline_ms), format!("{:.0}", r.candidates)];
+        row.extend(pcts(&r.summary));
+        t.row(row.into_iter().map(Into::into).collect());
+    }
+    if !o.schemes.is_empty() {
+        print!("{}", t.text());
+    }
+}
+
+/// The two CDF charts (x: log10 of the absolute error in µs). Both charts carry every curve (empty where it
+/// does not belong) so the one legend and the colours hold for both.
+fn plot(path: &std::path::Path, o: &Outcome, title: &str) -> Result<(), String> {
+    let schemes: Vec<&str> = o.schemes.iter().map(|s| s.scheme).collect();
+    let series = |mine: &dyn Fn(&str) -> bool| -> Vec<Series> {
+        o.tallies
+            .iter()
+            .map(|(n, t)| {
+                let cdf = t.cdf();
+                let points = if mine(n) {
+                    (1..=199)
+                        .map(|i| i as f64 / 200.0)
+                        .filter_map(|q| cdf.quantile(q).map(|ns| ((ns / 1e3).max(1e-3).log10(), q)))
+                        .collect()
+                } else {
+                    vec![]
+                };
+                Series { label: n.clone(), points, markers: false }
+            })
+            .collect()
+    };
+    let chart = |t: &str, s: Vec<Series>| Chart {
+        title: t.into(),
+        x_label: "log10 absolute error (µs)".into(),
+        y_label: "CDF".into(),
+        x_range: (-3.0, 5.0),
+        y_range: (0.0, 1.0),
+        x_log2: false,
+        series: s,
+        guides: vec![],
+    };
+    let mut charts = vec![];
+    if !o.schemes.is_empty() {
+        charts.push(chart("clustering (perfect store, center value)", series(&|n| schemes.contains(&n))));
+    }
+    if !o.stores.is_empty() {
+        charts.push(chart("stores (refined estimates; perfect = center)", series(&|n| !schemes.contains(&n))));
+    }
+    write_figure(path, &charts_figure(title, &charts, 2)).map_err(|e| format!("--plot {e}"))
+}
+
+impl Experiment for Maple {
+    const NAME: &'static str = "maple";
+    const ABOUT: &'static str = "MAPLE packet latency store (IMC 2012): k latency centers chosen from sampled \
+                                 packets two epochs back (logarithmic, streaming k-medians, hybrid, oracle), \
+                                 every packet stored as its center in an SVBF, against PBF, COMB and a perfect \
+                                 store in the same memory; classification failure, false classification, false \
+                                 negatives and per-packet absolute error (§5.2, §5.3; Fig. 5(a), Fig. 6) on \
+                                 synthetic traffic or a capture through an open-loop RED queue";
+    type Args = MapleArgs;
+
+    fn run(a: &MapleArgs) -> Result<(), String> {
+        if a.run.engine() == Engine::Rtl {
+            return Err(NO_RTL.into());
+        }
+        let started = Instant::now();
+        let (setup, what) = a.setup()?;
+        let bar = seed_bar(setup.seeds * a.epochs as u64, !a.json, "{bar:30} {pos}/{len} epochs [{elapsed_precise}]");
+        let out = run(&setup, &|| bar.inc(1));
+        bar.finish_and_clear();
+        let o = out?;
+        let secs = started.elapsed().as_secs_f64();
+        let util: f64 = o.queue.iter().map(|q| q.utilization).sum::<f64>() / o.queue.len().max(1) as f64;
+        let drop: f64 = o.queue.iter().map(|q| q.dropped as f64 / q.arrivals.max(1) as f64).sum::<f64>()
+            / o.queue.len().max(1) as f64;
+        if a.json {
+            let mut doc = serde_json::json!({
+                "experiment": "maple",
+                "setting": {
+                    "trace": what, "utilization": a.utilization, "queue_ms": a.queue_ms, "centers": a.centers,
+                    "store_clustering": setup.store_scheme.name(), "budget": setup.budget, "sampling": a.sampling,
+                    "layout": a.layout, "tie_break": a.tie_break, "pbf_policy": a.pbf_policy, "comb": a.comb,
+                    "seeds": a.run.seeds, "first_seed": a.run.seed, "engine": a.run.engine, "seconds": secs,
+                },
+                "queue": { "utilization": util, "drop_rate": drop, "per_seed": o.queue },
+                "epoch_packets_mean": o.epoch_packets_mean,
+                "measured_epochs": o.measured_epochs,
+                "sample_drops": o.sample_drops,
+                "table1": table1(a.centers.max(2), 0.1, 32, 0.02),
+            });
+            for r in &o.stores {
+                let mut v = serde_json::to_value(&r.summary).map_err(|e| e.to_string())?;
+                v["memory_bits"] = r.memory_bits.into();
+                v["hashes"] = r.hashes.into();
+                v["lookup_words"] = serde_json::to_value(r.lookup_words).map_err(|e| e.to_string())?;
+                doc[r.store] = v;
+            }
+            for r in &o.schemes {
+                let mut v = serde_json::to_value(&r.summary).map_err(|e| e.to_string())?;
+                v["offline_ms"] = r.offline_ms.into();
+                v["candidates"] = r.candidates.into();
+                doc[r.scheme] = v;
+            }
+            println!("{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);
+        } else {
+            println!(
+                "{what}; utilisation {:.3} measured ({:.2} % dropped), {:.0} packets per epoch; k = {}; stores on {} \
+                 centers; {} seeds from {}; {} epochs measured",
+                util,
+                100.0 * drop,
+                o.epoch_packets_mean,
+                a.centers,
+                setup.store_scheme.name(),
+                a.run.seeds,
+                a.run.seed,
+                o.measured_epochs
+            );
+            print_tables(&o);
+            println!(
+                "(classification failure: share of lookups with several candidate centers; errors over answered \
+                 packets, pooled over epochs and seeds; sample FIFO drops {}. {secs:.1} s)",
+                o.sample_drops
+            );
+        }
+        if let Some(p) = &a.plot {
+            plot(p, &o, &format!("MAPLE at utilisation {}, k = {}", a.utilization, a.centers))?;
+        }
+        Ok(())
+    }
+
+    /// A short golden run: 4 epochs of 60 000 packets at 85 %, 1 Mbit, one seed (no RTL build exists).
+    fn demo(seed: u64) -> Result<(), String> {
+        println!("\nMAPLE experiment (golden only, no RTL yet): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50");
+        let t = MapleTraffic { epochs: 4, packets_per_epoch: 60_000, ..MapleTraffic::default() };
+        let setup = Setup { first_seed: seed, ..Setup::paper(Source::Synthetic(t), Budget::Memory(0.8e6)) };
+        print_tables(&run(&setup, &|| {})?);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches, Parser};
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        a: MapleArgs,
+    }
+
+    fn args(v: &[&str]) -> Result<MapleArgs, String> {
+        let m = Wrap::command().try_get_matches_from(std::iter::once("maple").chain(v.iter().copied()));
+        Wrap::from_arg_matches(&m.map_err(|e| e.to_string())?).map(|w| w.a).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn bad_arguments_are_clear_errors() {
+        let e = Maple::run(&args(&["--engine", "rtl"]).unwrap()).unwrap_err();
+        assert!(e.contains("no RTL build"), "{e}");
+        for (v, want) in [
+            (vec!["--pcf", "1.5"], "--pcf"),
+            (vec!["--memory-mbit=-1"], "--memory-mbit"),
+            (vec!["--comb", "8"], "--comb"),
+            (vec!["--store", "svbf,bloom"], "--store"),
+            (vec!["--clustering", "kmeans"], "--clustering"),
+            (vec!["--epochs", "2"], "--epochs"),
+            (vec!["--utilization", "0"], "--utilization"),
+            (vec!["--plot", "x.pdf"], "--plot"),
+            (vec!["--trace", "/nonexistent.pcap"], "nonexistent"),
+        ] {
+            let e = args(&v).unwrap().setup().unwrap_err();
+            assert!(e.contains(want), "{v:?}: {e}");
+        }
+        assert!(args(&["--pcf", "0.1", "--memory-mbit", "5"]).is_err(), "one budget at a time");
+        let (s, _) = args(&["--clustering", "log", "--pcf", "0.1"]).unwrap().setup().unwrap();
+        assert_eq!((s.store_scheme, s.budget), (Scheme::Log, Budget::Pcf(0.1)));
+    }
+
+    #[test]
+    fn the_demo_section_runs() {
+        Maple::demo(3).unwrap();
+    }
+}

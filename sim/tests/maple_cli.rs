@@ -1,0 +1,62 @@
+//! `netmeas run maple`: the JSON contract (a key per store and per clustering scheme), the figure, clear
+//! errors for bad input and for `--engine rtl` (no RTL build yet), and the shared capture.
+
+mod common;
+use common::*;
+
+const SMALL: [&str; 8] = ["run", "maple", "--epochs", "4", "--packets-per-epoch", "30000", "--seeds", "1"];
+
+#[test]
+fn json_has_a_key_per_store_and_per_scheme() {
+    let v = json(&[&SMALL[..], &["--memory-mbit", "0.4", "--json"]].concat());
+    for key in ["svbf", "pbf", "comb", "perfect", "oracle", "hybrid", "kmedians", "log"] {
+        let r = &v[key];
+        for m in ["classification_failure", "false_classification", "false_negative"] {
+            let x = r[m].as_f64().unwrap_or_else(|| panic!("{key}.{m}: {r}"));
+            assert!((0.0..=1.0).contains(&x), "{key}.{m} = {x}");
+        }
+        let p: Vec<f64> = ["p50", "p75", "p85", "p90", "p95", "p99"]
+            .iter()
+            .map(|p| r["abs_err_us"][p].as_f64().unwrap_or_else(|| panic!("{key}.abs_err_us.{p}: {r}")))
+            .collect();
+        assert!(p.windows(2).all(|w| w[0] <= w[1]) && p[5] > 0.0, "{key}: {p:?}");
+    }
+    assert_eq!(v["svbf"]["false_negative"], 0.0);
+    assert_eq!(v["perfect"]["classification_failure"], 0.0);
+    assert!(v["comb"]["classification_failure"].as_f64() > v["svbf"]["classification_failure"].as_f64(), "{v}");
+    assert_eq!(v["svbf"]["hashes"], 9, "h = round(m/n · ln 2) at 0.4 Mbit and 30 k packets");
+    assert_eq!(v["setting"]["store_clustering"], "hybrid");
+    assert_eq!(v["table1"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn the_figure_is_written_and_bad_input_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("netmeas-maple-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("maple.svg");
+    let o = netmeas(
+        &[&SMALL[..], &["--memory-mbit", "0.4", "--store", "svbf,comb", "--plot", svg.to_str().unwrap()]].concat(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.contains("kmedians") && text.contains("comb"));
+    assert!(error(&["run", "maple", "--engine", "rtl"]).contains("no RTL build"));
+    assert!(error(&["run", "maple", "--store", "hashtable"]).contains("--store"));
+    assert!(error(&["run", "maple", "--pcf", "0"]).contains("--pcf"));
+    assert!(error(&["run", "maple", "--centers", "65", "--epochs", "3", "--packets-per-epoch", "2000"])
+        .contains("--centers"));
+    assert!(error(&["run", "maple", "--trace", "/nonexistent.pcap"]).contains("nonexistent"));
+}
+
+#[test]
+fn the_shared_capture_runs_through_the_queue() {
+    if !std::path::Path::new(CAPTURE_A).exists() {
+        eprintln!("skipped: {CAPTURE_A} not present");
+        return;
+    }
+    let v = json(&["run", "maple", "--trace", CAPTURE_A, "--seeds", "1", "--store", "svbf,perfect", "--json"]);
+    assert_eq!(v["measured_epochs"], 8, "9.4 s: ten epochs, two only cluster");
+    assert!(v["svbf"]["abs_err_us"]["p50"].as_f64().unwrap() > 0.0, "{}", v["svbf"]);
+    // Keys repeat in a capture (pure ACKs share seq and ack): even the perfect store sees multi-matches.
+    assert!(v["perfect"]["classification_failure"].as_f64().unwrap() > 0.0);
+}
