@@ -273,48 +273,34 @@ pub fn run_trace<M: HhTop>(
     let layout = hcfg.csr_layout();
     let busy = layout.status_addr("dump_busy").expect("the register map has dump_busy");
     let gold = HhGolden(HhCycleModel::new(&hcfg).map_err(|e| e.to_string())?);
-    let mut csr = crate::csr_driver::CsrDriver::new(&layout);
-    csr.load(vec![
+    let mut settings = crate::csr_driver::CsrDriver::new(&layout);
+    settings.load(vec![
         (CSR_METHOD, rt.method as u32),
         (CSR_ADMISSION, rt.admission.csr().ok_or("the exact admission rule has no hardware")?),
         (CSR_PRNG_SEED, rt.seed),
     ]);
     let limit = 2 * keys.len() as u64 + 8 * hcfg.buckets() as u64 + 10_000;
+    let csr = crate::csr_driver::CsrDriver::new(&layout);
     let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, csr, limit);
+    // One period: the swap and the dump after the last key.
+    let mut pe = crate::period_end::PeriodEnd::new(vec![settings], vec![busy], None, None, 8);
     let mut out = TraceRun::default();
-    let (mut next, mut second_accept) = (0usize, None);
-    // Phases after the stream: 0 streaming, 1 swap and dump queued, 2 polling `dump_busy`, 3 walk over.
-    let (mut phase, mut quiet, mut polled_at) = (0u8, 0u32, 0u64);
+    let (mut next, mut second_accept, mut quiet) = (0usize, None, 0u32);
     loop {
         let now = ts.now();
         let mut i = HhInputs { reset: now == 0, rec_ready: true, ..Default::default() };
-        if phase == 0 && next >= keys.len() && quiet >= 8 {
-            ts.csr.push(CSR_BANK, 1);
-            ts.csr.push(CSR_DUMP, 1);
-            phase = 1;
-        }
-        let wrote = ts.csr.write_next(&mut i);
-        if phase == 1 && !wrote && ts.csr.is_idle() {
-            // (The walk starts a cycle after the `dump` write: the first poll comes 8 cycles later.)
-            (phase, polled_at) = (2, now);
-        } else if phase == 2 && !wrote && now >= polled_at + 8 {
-            ts.csr.read(&mut i, busy);
-            polled_at = now;
-        }
-        // Packets start once the settings are written and the seed load has landed.
-        let settled = phase == 0 && ts.csr.is_idle() && now > 8;
+        // Keys have no time: the only boundary is the end.
+        let settled = pe.drive(now, keys.get(next).map(|_| 0), quiet, std::slice::from_mut(&mut i));
         i.in_key = keys.get(next).copied().filter(|_| settled).unwrap_or(0);
         i.in_valid = settled && next < keys.len();
         let records = out.records.len();
-        let cy = ts.step(&i, &0, || format!("phase {phase}, {next} of {} keys in, {records} records", keys.len()))?;
+        let cy = ts.step(&i, &0, || format!("{}, {next} of {} keys in, {records} records", pe.describe(), keys.len()))?;
         if cy.o.rec_valid && !i.reset {
             let mut w = RecordWord::default();
             w[..5].copy_from_slice(&cy.o.rec_data);
             out.records.push(Record::unpack(&hcfg, &w));
         }
-        if phase == 2 && cy.o.csr_rd_valid && now == polled_at + 1 && cy.o.csr_rd_data == 0 {
-            phase = 3;
-        }
+        pe.observe(now, &[(cy.o.csr_rd_valid, cy.o.csr_rd_data)], |bank| vec![vec![(CSR_BANK, bank), (CSR_DUMP, 1)]]);
         if i.in_valid && cy.o.in_ready {
             next += 1;
             if next >= 2 {
@@ -322,7 +308,7 @@ pub fn run_trace<M: HhTop>(
             }
         }
         quiet = if cy.o.res_valid || cy.o.rec_valid || i.in_valid { 0 } else { quiet + 1 };
-        if phase == 3 && quiet >= 8 {
+        if pe.over(quiet) {
             out.cycles = ts.now();
             break;
         }

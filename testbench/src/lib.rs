@@ -21,6 +21,7 @@ pub mod finecomb_stages;
 pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;
+pub mod period_end;
 pub mod heavy_hitters;
 pub mod ifpd;
 pub mod reordering;

@@ -14,6 +14,7 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
+use crate::period_end::PeriodEnd;
 use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6};
 use golden::common::rmw::RmwStage;
 use golden::reordering::cycle::Op;
@@ -382,72 +383,31 @@ pub fn run_trace<M: RoTop>(
     let layout = rcfg.csr_layout();
     let busy = layout.status_addr("flush_busy").expect("the register map has flush_busy");
     let gold = ReorderCycleModel::new(&rcfg).map_err(|e| e.to_string())?;
-    let mut csr = crate::csr_driver::CsrDriver::new(&layout);
-    csr.load(csr_writes(rt));
+    let mut settings = crate::csr_driver::CsrDriver::new(&layout);
+    settings.load(csr_writes(rt));
     // Each flush waits for the walk before it (a bank's worth of cycles) and a few CSR cycles.
     let span = packets.first().zip(packets.last()).map_or(0, |(a, b)| b.ts.saturating_sub(a.ts));
     let flushes = period_ns.map_or(0, |p| span / p.max(1)) + 1;
     let limit = 4 * packets.len() as u64 + flushes * (2 * rcfg.buckets() as u64 + 64) + 10_000;
+    let csr = crate::csr_driver::CsrDriver::new(&layout);
     let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, csr, limit);
+    let mut pe = PeriodEnd::new(vec![settings], vec![busy], period_ns, packets.first().map(|d| d.ts), 2);
     let mut out = TraceRun::default();
-    let (mut next, mut second_accept, mut bank) = (0usize, None, 0u32);
-    let mut next_flush = period_ns.zip(packets.first()).map(|(p, d)| d.ts + p);
-    // Swap phases: 0 streaming, 1 waiting for quiet, 2 polling `flush_busy` before the swap, 3 swap and flush
-    // queued; after the last packet, 4 polling `flush_busy` after the final flush, 5 over.
-    let (mut phase, mut quiet, mut polled_at, mut last) = (0u8, 0u32, 0u64, false);
+    let (mut next, mut second_accept, mut quiet) = (0usize, None, 0u32);
     loop {
         let now = ts.now();
         let mut i = ReorderInputs { reset: now == 0, rep_ready: true, ..Default::default() };
-        let boundary = match (next_flush, packets.get(next)) {
-            (Some(at), Some(d)) => d.ts >= at,
-            (_, None) => !last,
-            _ => false,
-        };
-        if phase == 0 && boundary && ts.csr.is_idle() && now > 8 {
-            phase = 1;
-        }
-        if phase == 1 && quiet >= 2 {
-            (phase, polled_at) = (2, now);
-            ts.csr.read(&mut i, busy);
-        }
-        let wrote = ts.csr.write_next(&mut i);
-        if phase == 3 && !wrote && ts.csr.is_idle() {
-            // The walk starts a cycle after the `flush` write: polls come 8 cycles apart.
-            out.flushes += 1;
-            if next >= packets.len() {
-                (phase, last, polled_at) = (4, true, now);
-            } else {
-                phase = 0;
-                next_flush = next_flush.zip(period_ns).map(|(at, p)| at + p);
-            }
-        } else if phase == 4 && !wrote && now >= polled_at + 8 {
-            ts.csr.read(&mut i, busy);
-            polled_at = now;
-        }
-        let settled = phase == 0 && !boundary && ts.csr.is_idle() && now > 8;
+        let settled = pe.drive(now, packets.get(next).map(|d| d.ts), quiet, std::slice::from_mut(&mut i));
         i.in_valid = settled && next < packets.len();
         i.desc = packets.get(next).copied().filter(|_| i.in_valid).unwrap_or_default();
         let reports = out.reports.len();
         let cy = ts.step(&i, &Descriptor::default(), || {
-            format!("phase {phase}, {next} of {} descriptors in, {reports} reports", packets.len())
+            format!("{}, {next} of {} descriptors in, {reports} reports", pe.describe(), packets.len())
         })?;
         if cy.o.rep_valid && !i.reset {
             out.reports.push(Report::unpack(&rcfg, cy.o.rep_data));
         }
-        let busy_read = cy.o.csr_rd_valid && now == polled_at + 1;
-        if phase == 2 && busy_read {
-            if cy.o.csr_rd_data == 0 {
-                bank ^= 1;
-                ts.csr.push(CSR_BANK, bank);
-                ts.csr.push(CSR_FLUSH, 1);
-                phase = 3;
-            } else {
-                phase = 1;
-            }
-        }
-        if phase == 4 && busy_read && cy.o.csr_rd_data == 0 {
-            phase = 5;
-        }
+        pe.observe(now, &[(cy.o.csr_rd_valid, cy.o.csr_rd_data)], |bank| vec![vec![(CSR_BANK, bank), (CSR_FLUSH, 1)]]);
         if i.in_valid && cy.o.in_ready {
             next += 1;
             if next >= 2 {
@@ -455,11 +415,12 @@ pub fn run_trace<M: RoTop>(
             }
         }
         quiet = if cy.o.res_valid || cy.o.rep_valid || i.in_valid { 0 } else { quiet + 1 };
-        if phase == 5 && quiet >= 8 {
+        if pe.over(quiet) {
             out.cycles = ts.now();
             break;
         }
     }
+    out.flushes = pe.flushes;
     if ts.gold.evict_fifo.drops() > 0 {
         return Err(format!("{name}: {} reports dropped by the eviction FIFO", ts.gold.evict_fifo.drops()));
     }

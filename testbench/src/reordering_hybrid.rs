@@ -13,6 +13,7 @@
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::csr_driver::CsrDriver;
 use crate::harness::{RunConfig, RunReport};
+use crate::period_end::PeriodEnd;
 use crate::models::{RoHy, RoHy4};
 use crate::reordering::{settings, Traffic};
 use golden::common::csr::CsrRequest;
@@ -275,74 +276,27 @@ where
     let walk = hcfg.side().buckets().max(hcfg.sampling.buckets()).max(hcfg.hh.buckets()) as u64;
     let limit = 4 * packets.len() as u64 + flushes * (2 * walk + 64) + 10_000;
     let mut ts = crate::core_run::TraceSim::new(name, make(1), gold, CsrDriver::new(&layouts[0]), limit);
+    let mut pe = PeriodEnd::new(drivers, busy, period_ns, packets.first().map(|d| d.ts), 8);
     let mut out = crate::reordering::TraceRun::default();
-    let (mut next, mut second_accept, mut bank) = (0usize, None, 0u32);
-    let mut next_flush = period_ns.zip(packets.first()).map(|(p, d)| d.ts + p);
-    // Phases: 0 streaming, 1 waiting for quiet, 2 busy registers read, 3 swap and walks queued; after the last
-    // packet, 4 polling the busy registers after the final walks, 5 over.
-    let (mut phase, mut quiet, mut polled_at, mut last) = (0u8, 0u32, 0u64, false);
-    let mut busy_seen = [false; 3];
+    let (mut next, mut second_accept, mut quiet) = (0usize, None, 0u32);
     loop {
         let now = ts.now();
         let mut i = HybridInputs { reset: now == 0, rep_ready: true, ..Default::default() };
-        let boundary = match (next_flush, packets.get(next)) {
-            (Some(at), Some(d)) => d.ts >= at,
-            (_, None) => !last,
-            _ => false,
-        };
-        let idle = drivers.iter().all(CsrDriver::is_idle);
-        if phase == 0 && boundary && idle && now > 8 {
-            phase = 1;
-        }
-        let poll = (phase == 1 && quiet >= 8) || (phase == 4 && idle && now >= polled_at + 8);
-        if poll {
-            polled_at = now;
-            phase = phase.max(2);
-            for ((port, drv), &addr) in i.csr.iter_mut().zip(&drivers).zip(&busy) {
-                drv.read(port, addr);
-            }
-        } else {
-            for (port, drv) in i.csr.iter_mut().zip(drivers.iter_mut()) {
-                drv.write_next(port);
-            }
-        }
-        if phase == 3 && drivers.iter().all(CsrDriver::is_idle) && !i.csr.iter().any(|c| c.wr_en) {
-            out.flushes += 1;
-            if next >= packets.len() {
-                (phase, last, polled_at) = (4, true, now);
-            } else {
-                phase = 0;
-                next_flush = next_flush.zip(period_ns).map(|(at, p)| at + p);
-            }
-        }
-        let settled = phase == 0 && !boundary && idle && now > 8;
+        // The core ignores the ports' own `reset`; the drivers read it so they hold writes through a reset.
+        i.csr.iter_mut().for_each(|c| c.reset = i.reset);
+        let settled = pe.drive(now, packets.get(next).map(|d| d.ts), quiet, &mut i.csr);
         i.in_valid = settled && next < packets.len();
         i.desc = packets.get(next).copied().filter(|_| i.in_valid).unwrap_or_default();
         let reports = out.reports.len();
         let cy = ts.step(&i, &Descriptor::default(), || {
-            format!("phase {phase}, {next} of {} descriptors in, {reports} reports", packets.len())
+            format!("{}, {next} of {} descriptors in, {reports} reports", pe.describe(), packets.len())
         })?;
         let answers = [
             (cy.o.smp_csr_rd_valid, cy.o.smp_csr_rd_data),
             (cy.o.side_csr_rd_valid, cy.o.side_csr_rd_data),
             (cy.o.hh_csr_rd_valid, cy.o.hh_csr_rd_data),
         ];
-        if now == polled_at + 1 && answers.iter().all(|a| a.0) {
-            busy_seen = answers.map(|a| a.1 != 0);
-            let all_done = busy_seen.iter().all(|b| !b);
-            match phase {
-                2 if all_done => {
-                    bank ^= 1;
-                    for (drv, writes) in drivers.iter_mut().zip(period_end_writes(bank)) {
-                        writes.into_iter().for_each(|(a, v)| drv.push(a, v));
-                    }
-                    phase = 3;
-                }
-                2 => phase = 1,
-                4 if all_done => phase = 5,
-                _ => {}
-            }
-        }
+        pe.observe(now, &answers, |bank| period_end_writes(bank).to_vec());
         if cy.o.rep_valid && !i.reset {
             out.reports.push(Report::unpack(&hcfg.sampling, cy.o.rep_data));
         }
@@ -354,14 +308,15 @@ where
         }
         let busy_port = cy.o.hh_res_valid || cy.o.side_res_valid || cy.o.smp_res_valid || cy.o.rep_valid;
         quiet = if busy_port || i.in_valid { 0 } else { quiet + 1 };
-        if phase == 5 && quiet >= 8 {
+        if pe.over(quiet) {
             out.cycles = ts.now();
             break;
         }
     }
+    out.flushes = pe.flushes;
     let drops = ts.gold.side.evict_fifo.drops().wrapping_add(ts.gold.smp.evict_fifo.drops());
     if drops > 0 {
-        return Err(format!("{name}: {drops} reports dropped by the eviction FIFOs (busy {busy_seen:?})"));
+        return Err(format!("{name}: {drops} reports dropped by the eviction FIFOs"));
     }
     Ok(out)
 }
