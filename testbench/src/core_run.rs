@@ -87,12 +87,27 @@ pub trait CoreTop: Model {
 
 /// Implements [`CoreTop`] for tops whose outputs come from `top_outputs!` and that have the standard CSR
 /// port: `core_top!(FridgeDp, FridgeSp => FridgeInputs, Descriptor, golden::…::FridgeOutputs, FridgeOutputs;
-/// |m, i, garbage| { … })`.
+/// |m, i, garbage| { … })`. A top with other CSR ports names its read-back check after the drive block:
+/// `…; |m, i, garbage| { … }; read_back |i, o| { … })` (`None`: no check beyond the output comparison).
 #[macro_export]
 macro_rules! core_top {
     (
         $($model:ty),+ => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty;
         |$m:ident, $i:ident, $g:ident| $drive:block
+    ) => {
+        $crate::core_top!(
+            $($model),+ => $inputs, $garbage, $expected, $outputs;
+            |$m, $i, $g| $drive;
+            read_back |ri, ro| {
+                use $crate::csr_driver::CsrPort;
+                Some((ri.csr_read() && !ri.reset(), ro.csr_rd_valid))
+            }
+        );
+    };
+    (
+        $($model:ty),+ => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty;
+        |$m:ident, $i:ident, $g:ident| $drive:block;
+        read_back |$ri:ident, $ro:ident| $read_back:block
     ) => {$(
         impl $crate::core_run::CoreTop for $model {
             type Inputs = $inputs;
@@ -108,9 +123,8 @@ macro_rules! core_top {
                 o.compare(sb, cycle, expected);
                 o
             }
-            fn csr_read_back(i: &$inputs, o: &$outputs) -> Option<(bool, bool)> {
-                use $crate::csr_driver::CsrPort;
-                Some((i.csr_read() && !i.reset(), o.csr_rd_valid))
+            fn csr_read_back($ri: &$inputs, $ro: &$outputs) -> Option<(bool, bool)> {
+                $read_back
             }
         }
     )+};

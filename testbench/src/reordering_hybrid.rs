@@ -59,46 +59,34 @@ crate::top_outputs! {
 }
 
 /// The hybrid tops' port mapping (three CSR ports: their read-backs are checked by the runner).
-macro_rules! hybrid_top {
-    ($($model:ty),+) => {$(
-        impl crate::core_run::CoreTop for $model {
-            type Inputs = HybridInputs;
-            type Garbage = Descriptor;
-            type Expected = GoldenOutputs;
-            type Outputs = HyOutputs;
-            fn drive(&mut self, i: &HybridInputs, garbage: &Descriptor) {
-                let d = if i.in_valid { &i.desc } else { garbage };
-                self.set_reset(i.reset as u64);
-                self.set_in_valid(i.in_valid as u64);
-                self.set_in_addr(d.addr as u64);
-                self.set_in_flow(d.flow);
-                self.set_in_seq(d.seq as u64);
-                self.set_in_ts(d.ts);
-                self.set_in_data(d.data as u64);
-                self.set_rep_ready(i.rep_ready as u64);
-                let [s, t, h] = &i.csr;
-                self.set_smp_csr_addr(s.addr as u64);
-                self.set_smp_csr_wr_en(s.wr_en as u64);
-                self.set_smp_csr_wr_data(s.wr_data as u64);
-                self.set_smp_csr_rd_en(s.rd_en as u64);
-                self.set_side_csr_addr(t.addr as u64);
-                self.set_side_csr_wr_en(t.wr_en as u64);
-                self.set_side_csr_wr_data(t.wr_data as u64);
-                self.set_side_csr_rd_en(t.rd_en as u64);
-                self.set_hh_csr_addr(h.addr as u64);
-                self.set_hh_csr_wr_en(h.wr_en as u64);
-                self.set_hh_csr_wr_data(h.wr_data as u64);
-                self.set_hh_csr_rd_en(h.rd_en as u64);
-            }
-            fn compare(&self, sb: &mut crate::harness::Scoreboard, cycle: u64, expected: &GoldenOutputs) -> HyOutputs {
-                let o = crate::ports::ReadOutputs::outputs(self);
-                o.compare(sb, cycle, expected);
-                o
-            }
-        }
-    )+};
-}
-hybrid_top!(RoHy4, RoHy);
+crate::core_top!(
+    RoHy4, RoHy => HybridInputs, Descriptor, GoldenOutputs, HyOutputs;
+    |m, i, garbage| {
+        let d = if i.in_valid { &i.desc } else { garbage };
+        m.set_reset(i.reset as u64);
+        m.set_in_valid(i.in_valid as u64);
+        m.set_in_addr(d.addr as u64);
+        m.set_in_flow(d.flow);
+        m.set_in_seq(d.seq as u64);
+        m.set_in_ts(d.ts);
+        m.set_in_data(d.data as u64);
+        m.set_rep_ready(i.rep_ready as u64);
+        let [s, t, h] = &i.csr;
+        m.set_smp_csr_addr(s.addr as u64);
+        m.set_smp_csr_wr_en(s.wr_en as u64);
+        m.set_smp_csr_wr_data(s.wr_data as u64);
+        m.set_smp_csr_rd_en(s.rd_en as u64);
+        m.set_side_csr_addr(t.addr as u64);
+        m.set_side_csr_wr_en(t.wr_en as u64);
+        m.set_side_csr_wr_data(t.wr_data as u64);
+        m.set_side_csr_rd_en(t.rd_en as u64);
+        m.set_hh_csr_addr(h.addr as u64);
+        m.set_hh_csr_wr_en(h.wr_en as u64);
+        m.set_hh_csr_wr_data(h.wr_data as u64);
+        m.set_hh_csr_rd_en(h.rd_en as u64);
+    };
+    read_back |_i, _o| { None }
+);
 
 /// The configuration of a hybrid top, from hdl's list.
 pub fn top_config(name: &str) -> HybridConfig {
