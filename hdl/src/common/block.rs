@@ -20,7 +20,9 @@
 //! }
 //! ```
 //!
-//! Only `const _: usize` generics are supported (the only kind the RTL uses).
+//! Only `const _: usize` generics are supported (the only kind the RTL uses). `fn build(…) with csr_port
+//! { … }` appends the six flat CSR pins (`csr_addr`, `csr_wr_en`, `csr_wr_data`, `csr_rd_en`, `csr_rd_valid`,
+//! `csr_rd_data`) that every core wires to its core shell.
 
 /// See the [module docs](self).
 #[macro_export]
@@ -41,6 +43,29 @@ macro_rules! declare_block {
             #[allow(dead_code, clippy::too_many_arguments)]
             $vis fn $ctor($($arg: $aty),*) -> Self {
                 $name { $( $f: $crate::declare_block!(@init $($init)?) ),* }
+            }
+        }
+    };
+    // `fn build(…) with csr_port { … }`: the fields, then the six flat CSR port pins every core has
+    // (wired 1:1 to its `CoreShell`'s `csr` bundle; see `hdl::common::shell`).
+    (
+        $(#[$sm:meta])*
+        $vis:vis struct $name:ident $(<$(const $g:ident : usize),* $(,)?>)?
+        fn $ctor:ident ( $($arg:ident : $aty:ty),* $(,)? ) with csr_port {
+            $( $(#[$fm:meta])* $fvis:vis $f:ident : $ft:ty $(= $init:expr)? ),* $(,)?
+        }
+    ) => {
+        $crate::declare_block! {
+            $(#[$sm])*
+            $vis struct $name $(<$(const $g: usize),*>)? fn $ctor($($arg: $aty),*) {
+                $( $(#[$fm])* $fvis $f : $ft $(= $init)?, )*
+                /// CSR port: 8-bit address, write strobe and data, read strobe answered a cycle later.
+                pub csr_addr: Signal<In, Bits<8>>,
+                pub csr_wr_en: Signal<In, bool>,
+                pub csr_wr_data: Signal<In, Bits<32>>,
+                pub csr_rd_en: Signal<In, bool>,
+                pub csr_rd_valid: Signal<Out, bool>,
+                pub csr_rd_data: Signal<Out, Bits<32>>,
             }
         }
     };

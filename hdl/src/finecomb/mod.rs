@@ -71,7 +71,7 @@ declare_block! {
         front: FcFront,
         n: usize,
         ns: usize
-    ) {
+    ) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         pub in_valid: Signal<In, bool>,
@@ -83,12 +83,6 @@ declare_block! {
         pub rec_valid: Signal<Out, bool>,
         pub rec_data: Signal<Out, Bits<RECORD_BITS>>,
         pub rec_ready: Signal<In, bool>,
-        pub csr_addr: Signal<In, Bits<8>>,
-        pub csr_wr_en: Signal<In, bool>,
-        pub csr_wr_data: Signal<In, Bits<32>>,
-        pub csr_rd_en: Signal<In, bool>,
-        pub csr_rd_valid: Signal<Out, bool>,
-        pub csr_rd_data: Signal<Out, Bits<32>>,
         // Stages.
         shell: CoreShell<CW, STATUS_BITS> = shell,
         front: FcFront = front,

@@ -71,7 +71,7 @@ declare_block! {
         h_select: Vec<HashUnit<ID_BITS, 16>>,
         h_index: HashUnit<ID_BITS, A>,
         h_sig: HashUnit<ID_BITS, S>
-    ) {
+    ) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         // Packet descriptors.
@@ -84,13 +84,6 @@ declare_block! {
         pub rep_valid: Signal<Out, bool>,
         pub rep_data: Signal<Out, Bits<R>>,
         pub rep_ready: Signal<In, bool>,
-        // CSR port.
-        pub csr_addr: Signal<In, Bits<8>>,
-        pub csr_wr_en: Signal<In, bool>,
-        pub csr_wr_data: Signal<In, Bits<32>>,
-        pub csr_rd_en: Signal<In, bool>,
-        pub csr_rd_valid: Signal<Out, bool>,
-        pub csr_rd_data: Signal<Out, Bits<32>>,
         // Tally records (never valid without a tally).
         pub tally_valid: Signal<Out, bool>,
         pub tally_data: Signal<Out, Bits<RECORD_BITS>>,

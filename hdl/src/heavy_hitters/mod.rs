@@ -90,7 +90,7 @@ declare_block! {
         banks: Vec<MultiRmw<A, W, P, D, DA, DW>>,
         decide: HhDecide<K, C, D, W, DW>,
         walker: BankWalker<A, 2>
-    ) {
+    ) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         // Packet descriptors.
@@ -110,13 +110,6 @@ declare_block! {
         pub rec_valid: Signal<Out, bool>,
         pub rec_data: Signal<Out, Bits<R>>,
         pub rec_ready: Signal<In, bool>,
-        // CSR port.
-        pub csr_addr: Signal<In, Bits<8>>,
-        pub csr_wr_en: Signal<In, bool>,
-        pub csr_wr_data: Signal<In, Bits<32>>,
-        pub csr_rd_en: Signal<In, bool>,
-        pub csr_rd_valid: Signal<Out, bool>,
-        pub csr_rd_data: Signal<Out, Bits<32>>,
         // Blocks.
         shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
         h_index: HashUnit<K, DA> = h_index,

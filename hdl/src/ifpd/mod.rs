@@ -94,7 +94,7 @@ declare_block! {
         rows: MultiRmw<A, W, W, D, DA, DW>,
         bloom: MultiRmw<BA, 1, 1, BK, BKA, BK>,
         decide: IfpdDecide<F, T, D, W, DW>
-    ) {
+    ) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         // Packet descriptors.
@@ -115,13 +115,6 @@ declare_block! {
         pub rep_valid: Signal<Out, bool>,
         pub rep_data: Signal<Out, Bits<R>>,
         pub rep_ready: Signal<In, bool>,
-        // CSR port.
-        pub csr_addr: Signal<In, Bits<8>>,
-        pub csr_wr_en: Signal<In, bool>,
-        pub csr_wr_data: Signal<In, Bits<32>>,
-        pub csr_rd_en: Signal<In, bool>,
-        pub csr_rd_valid: Signal<Out, bool>,
-        pub csr_rd_data: Signal<Out, Bits<32>>,
         // Blocks.
         shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
         h_rows: Vec<HashUnit<K, A>> = h_rows,

@@ -93,7 +93,7 @@ declare_block! {
         decide: SampleDecide<F, TS, N, O, W, P>,
         ev_pack: BucketReport<F, N, O, W, R>,
         fl_pack: BucketReport<F, N, O, W, R>
-    ) {
+    ) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         // Packet descriptors.
@@ -124,13 +124,6 @@ declare_block! {
         pub rep_valid: Signal<Out, bool>,
         pub rep_data: Signal<Out, Bits<R>>,
         pub rep_ready: Signal<In, bool>,
-        // CSR port.
-        pub csr_addr: Signal<In, Bits<8>>,
-        pub csr_wr_en: Signal<In, bool>,
-        pub csr_wr_data: Signal<In, Bits<32>>,
-        pub csr_rd_en: Signal<In, bool>,
-        pub csr_rd_valid: Signal<Out, bool>,
-        pub csr_rd_data: Signal<Out, Bits<32>>,
         // Blocks.
         shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
         h_index: HashUnit<FLOW_KEY_BITS, A> = h_index,
