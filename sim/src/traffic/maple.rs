@@ -277,7 +277,9 @@ pub struct MapleCaptureStats {
 }
 
 /// The TCP segments of a capture as arrivals (time-sorted): wire length, key = 5-tuple's addresses and
-/// ports (96 bits) above `seq ^ ack.rotate_left(13)` (32 bits).
+/// ports (96 bits) above `seq ^ ack.rotate_left(13) ^ ip_id << 16` (32 bits): the IPv4 identification tells
+/// apart the pure ACKs and retransmissions that repeat sequence and acknowledgement numbers (the paper's key
+/// holds the IP ID too; IPv6 has none).
 pub fn capture_maple(path: &Path) -> Result<(Vec<Arrival>, MapleCaptureStats), String> {
     let name = path.display();
     let (mut out, mut st) = (Vec::new(), MapleCaptureStats::default());
@@ -288,7 +290,7 @@ pub fn capture_maple(path: &Path) -> Result<(Vec<Arrival>, MapleCaptureStats), S
         };
         st.packets += 1;
         let flow = five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6);
-        let key = (flow >> 8) << 32 | (seg.seq ^ seg.ack.rotate_left(13)) as u128;
+        let key = (flow >> 8) << 32 | (seg.seq ^ seg.ack.rotate_left(13) ^ (seg.ip_id as u32) << 16) as u128;
         out.push(Arrival { ts, bytes: wire.max(1), key });
     })?;
     if out.len() < 2 {

@@ -54,6 +54,8 @@ pub struct TcpSegment {
     pub ack: u32,
     /// Flag bits, see [`flags`].
     pub flags: u8,
+    /// IPv4 identification (0 for IPv6: its fixed header has none, and fragments are skipped).
+    pub ip_id: u16,
     /// Payload bytes on the wire (from the IP length; may exceed what was captured).
     pub payload_len: u32,
     /// The capture ends inside the TCP options (the fixed header is complete).
@@ -206,7 +208,8 @@ fn ipv4(b: &[u8], wire_len: usize) -> Result<TcpSegment, Skip> {
         return Err(Skip::TruncatedIp);
     }
     let addrs = Addrs::V4 { src: [b[12], b[13], b[14], b[15]], dst: [b[16], b[17], b[18], b[19]] };
-    tcp(&b[ihl..], total - ihl, addrs)
+    let seg = tcp(&b[ihl..], total - ihl, addrs)?;
+    Ok(TcpSegment { ip_id: be16(b, 4).unwrap_or(0), ..seg })
 }
 
 fn ipv6(b: &[u8], wire_len: usize) -> Result<TcpSegment, Skip> {
@@ -268,6 +271,7 @@ fn tcp(b: &[u8], ip_payload: usize, addrs: Addrs) -> Result<TcpSegment, Skip> {
         seq: u32::from_be_bytes([b[4], b[5], b[6], b[7]]),
         ack: u32::from_be_bytes([b[8], b[9], b[10], b[11]]),
         flags: b[13],
+        ip_id: 0,
         payload_len: (ip_payload - doff).min(u32::MAX as usize) as u32,
         header_cut: b.len() < doff,
     })
@@ -357,6 +361,15 @@ mod tests {
     fn ethernet_ipv4() {
         let f = ether(&[], 0x0800, &seg4());
         expect4(decode(1, &f, f.len() as u32).unwrap());
+    }
+
+    #[test]
+    fn ipv4_identification_is_read_and_ipv6_has_none() {
+        let mut ip = seg4();
+        ip[4..6].copy_from_slice(&0xBEEFu16.to_be_bytes());
+        assert_eq!(decode(101, &ip, 0).unwrap().ip_id, 0xBEEF);
+        let f = ipv6([1; 16], [2; 16], &[], 6, &tcp(1, 2, 3, 4, flags::ACK, 0, b""));
+        assert_eq!(decode(101, &f, 0).unwrap().ip_id, 0);
     }
 
     #[test]
