@@ -130,6 +130,24 @@ macro_rules! core_top {
     )+};
 }
 
+/// Declares `$name`, a [`CoreTop`] with the given inputs, garbage, expected and output types, implemented by
+/// every such top: `top_trait!(pub FridgeTop => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs);`
+/// (what a core's runners take: `fn run_top<M: FridgeTop>(…)`).
+#[macro_export]
+macro_rules! top_trait {
+    ($(#[$m:meta])* $vis:vis $name:ident => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty) => {
+        $(#[$m])*
+        $vis trait $name:
+            $crate::core_run::CoreTop<Inputs = $inputs, Garbage = $garbage, Expected = $expected, Outputs = $outputs>
+        {
+        }
+        impl<T> $name for T where
+            T: $crate::core_run::CoreTop<Inputs = $inputs, Garbage = $garbage, Expected = $expected, Outputs = $outputs>
+        {
+        }
+    };
+}
+
 /// What one [`cycle`] saw: its number, golden's outputs and the RTL's.
 pub struct Cycle<E, O> {
     pub c: u64,

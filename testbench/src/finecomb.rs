@@ -16,7 +16,7 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::core_run::{CoreRun, CoreTop, Cycle, Held, Stall, TraceSim};
+use crate::core_run::{CoreRun, Cycle, Held, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport, Scoreboard};
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx};
 use golden::finecomb::cycle::{
@@ -46,15 +46,10 @@ crate::top_outputs! {
     read from FinecombTx, FinecombRx, Finecomb, FinecombLda
 }
 
-/// A FineComb top: its port mapping ([`CoreTop`]) with FineComb's golden inputs and typed outputs.
-pub trait FinecombTop:
-    CoreTop<Inputs = FinecombInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FinecombOutputs>
-{
-}
-impl<T> FinecombTop for T where
-    T: CoreTop<Inputs = FinecombInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FinecombOutputs>
-{
-}
+crate::top_trait!(
+    /// A FineComb top: its port mapping ([`CoreTop`](crate::core_run::CoreTop)) with FineComb's golden inputs and typed outputs.
+    pub FinecombTop => FinecombInputs, Descriptor, GoldenOutputs, FinecombOutputs
+);
 
 /// Drives `reset` and the descriptor port (`in_valid`, `in_key`, `in_ts`, `in_start`, `in_end`), which
 /// the core tops and the front-end top `finecomb_front` share.

@@ -12,7 +12,7 @@
 
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
-use crate::core_run::{CoreRun, CoreTop, Cycle, Held, MidReset, Stall, TraceSim};
+use crate::core_run::{CoreRun, Cycle, Held, MidReset, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
 use golden::fridge::cycle::{
@@ -42,15 +42,10 @@ crate::top_outputs! {
     read from FridgeDp, FridgeSp, Fridge4Dp
 }
 
-/// A fridge top: its port mapping ([`CoreTop`]) with the fridge's golden inputs and typed outputs.
-pub trait FridgeTop:
-    CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FridgeOutputs>
-{
-}
-impl<T> FridgeTop for T where
-    T: CoreTop<Inputs = FridgeInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = FridgeOutputs>
-{
-}
+crate::top_trait!(
+    /// A fridge top: its port mapping ([`CoreTop`](crate::core_run::CoreTop)) with the fridge's golden inputs and typed outputs.
+    pub FridgeTop => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs
+);
 
 crate::core_top! {
     FridgeDp, FridgeSp, Fridge4Dp => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;

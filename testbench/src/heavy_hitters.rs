@@ -8,7 +8,7 @@
 //! method and admission rule rewritten mid-traffic; bank swaps and readout walks with a reader that stalls
 //! (the walk waits for FIFO room and never drops); seed rewrites; resets in the middle.
 
-use crate::core_run::{CoreRun, CoreTop, Held, MidReset, Stall};
+use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{HhD1, HhD2, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
 use golden::heavy_hitters::cycle::{
@@ -97,9 +97,10 @@ crate::core_top! {
     }
 }
 
-/// A Verilated heavy-hitter top.
-pub trait HhTop: CoreTop<Inputs = HhInputs, Garbage = u128, Expected = HhExpected, Outputs = HhOutputs> {}
-impl<T> HhTop for T where T: CoreTop<Inputs = HhInputs, Garbage = u128, Expected = HhExpected, Outputs = HhOutputs> {}
+crate::top_trait!(
+    /// A Verilated heavy-hitter top.
+    pub HhTop => HhInputs, u128, HhExpected, HhOutputs
+);
 
 /// The configuration of a heavy-hitter top, from hdl's list.
 pub fn top_config(name: &str) -> HhConfig {

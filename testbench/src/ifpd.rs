@@ -60,20 +60,10 @@ crate::core_top! {
     }
 }
 
-/// A Verilated IFPD top.
-pub trait IfpdTop:
-    crate::core_run::CoreTop<Inputs = IfpdInputs, Garbage = Descriptor, Expected = IfpdOutputs, Outputs = IfpdTopOutputs>
-{
-}
-impl<T> IfpdTop for T where
-    T: crate::core_run::CoreTop<
-        Inputs = IfpdInputs,
-        Garbage = Descriptor,
-        Expected = IfpdOutputs,
-        Outputs = IfpdTopOutputs,
-    >
-{
-}
+crate::top_trait!(
+    /// A Verilated IFPD top.
+    pub IfpdTop => IfpdInputs, Descriptor, IfpdOutputs, IfpdTopOutputs
+);
 
 /// The configuration of an IFPD top, from hdl's list.
 pub fn top_config(name: &str) -> IfpdConfig {

@@ -71,20 +71,10 @@ crate::core_top! {
     }
 }
 
-/// A Verilated reordering top.
-pub trait RoTop:
-    crate::core_run::CoreTop<Inputs = ReorderInputs, Garbage = Descriptor, Expected = GoldenOutputs, Outputs = RoOutputs>
-{
-}
-impl<T> RoTop for T where
-    T: crate::core_run::CoreTop<
-        Inputs = ReorderInputs,
-        Garbage = Descriptor,
-        Expected = GoldenOutputs,
-        Outputs = RoOutputs,
-    >
-{
-}
+crate::top_trait!(
+    /// A Verilated reordering top.
+    pub RoTop => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs
+);
 
 /// The configuration of a reordering top, from hdl's list.
 pub fn top_config(name: &str) -> ReorderConfig {

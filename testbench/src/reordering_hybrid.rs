@@ -58,7 +58,7 @@ crate::top_outputs! {
     read from RoHy4, RoHy
 }
 
-/// The hybrid tops' port mapping (three CSR ports: their read-backs are checked by the runner).
+// The hybrid tops' port mapping (three CSR ports: their read-backs are checked by the runner).
 crate::core_top!(
     RoHy4, RoHy => HybridInputs, Descriptor, GoldenOutputs, HyOutputs;
     |m, i, garbage| {
