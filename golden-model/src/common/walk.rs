@@ -13,6 +13,11 @@
 //! row by row, index by index within a row (`rows × buckets` ops). `busy` falls when the last op issues; a
 //! reset stops the walk.
 
+/// Most walk ops between an issue and their FIFO push when the core registers a bucket read at S2 into S3
+/// and pushes it then (the heavy-hitter and reordering cores): a core lets its walk issue only while its
+/// FIFO level is at most `depth − WALK_IN_FLIGHT`, so the walk itself never drops.
+pub const WALK_IN_FLIGHT: usize = 4;
+
 /// The position of a walk op: the bank it reads, its row and its index in the row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WalkPos {
