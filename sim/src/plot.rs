@@ -86,6 +86,11 @@ pub enum Format {
 }
 
 impl Format {
+    /// Checks a `--plot FILE` option before any work: `Err("--plot …")` naming the allowed extensions.
+    pub fn check_option(plot: &Option<std::path::PathBuf>) -> Result<(), String> {
+        plot.as_deref().map_or(Ok(()), |p| Format::of_path(p).map(|_| ()).map_err(|e| format!("--plot {e}")))
+    }
+
     /// The format for `path`'s extension (case-insensitive), or an error naming the allowed ones.
     pub fn of_path(path: &Path) -> Result<Format, String> {
         match path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()).as_deref() {

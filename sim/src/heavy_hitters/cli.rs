@@ -152,9 +152,7 @@ impl HhArgs {
 
     /// The experiment the options select, or what is wrong with them.
     fn mode(&self) -> Result<Mode, String> {
-        if let Some(p) = &self.plot {
-            crate::plot::Format::of_path(p).map_err(|e| format!("--plot {e}"))?;
-        }
+        crate::plot::Format::check_option(&self.plot)?;
         if !(1..=128).contains(&self.key_bits) {
             return Err(format!("--key-bits {}: must be in 1..=128", self.key_bits));
         }

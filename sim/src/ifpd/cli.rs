@@ -82,9 +82,7 @@ enum Axis {
 
 impl IfpdArgs {
     fn setup(&self) -> Result<(Setup, String, Axis), String> {
-        if let Some(p) = &self.plot {
-            crate::plot::Format::of_path(p).map_err(|e| format!("--plot {e}"))?;
-        }
+        crate::plot::Format::check_option(&self.plot)?;
         let methods =
             if self.method == "all" { Mode::ALL.to_vec() } else { parse_list("method", &self.method, Mode::by_name)? };
         let num =

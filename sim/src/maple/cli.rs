@@ -85,9 +85,7 @@ pub struct MapleArgs {
 
 impl MapleArgs {
     fn setup(&self) -> Result<(Setup, String), String> {
-        if let Some(p) = &self.plot {
-            crate::plot::Format::of_path(p).map_err(|e| format!("--plot {e}"))?;
-        }
+        crate::plot::Format::check_option(&self.plot)?;
         let schemes = if self.clustering == "all" {
             Scheme::ALL.to_vec()
         } else {

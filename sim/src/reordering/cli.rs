@@ -91,9 +91,7 @@ pub struct ReArgs {
 impl ReArgs {
     /// The experiment the options select, or what is wrong with them.
     fn setup(&self) -> Result<(Setup, String), String> {
-        if let Some(p) = &self.plot {
-            crate::plot::Format::of_path(p).map_err(|e| format!("--plot {e}"))?;
-        }
+        crate::plot::Format::check_option(&self.plot)?;
         let methods = if self.method == "all" {
             ReMethod::ALL.to_vec()
         } else {
