@@ -95,6 +95,7 @@ fn matches_transaction_model(cfg: &MapleHwConfig, seed: u64, epochs: usize, per_
     let (mut want_samples, mut last_key) = (vec![], 0u128);
     let (mut wraps, mut flushes, mut pending) = (0, 0, None::<FlushRecord>);
     let total = (cfg.store.hashes + 1) << cfg.addr_bits();
+    let mut live = vec![0u32];
     for e in 0..=epochs {
         // Load the next epoch's centers (under traffic), then the marker once the last flush is over.
         let c = centers(&mut rng, cfg.max_centers);
@@ -118,7 +119,15 @@ fn matches_transaction_model(cfg: &MapleHwConfig, seed: u64, epochs: usize, per_
                     3..=7 => pool[rng.gen_range(0..pool.len())],
                     _ => rng.gen::<u64>() as u128,
                 };
-                Descriptor { key, latency: rng.gen_range(0..24_000) }
+                // A third exactly between two centers of the epoch (ties), the rest anywhere around them.
+                let cur = &live;
+                let latency = if rng.gen_bool(0.3) {
+                    let (a, b) = (cur[rng.gen_range(0..cur.len())], cur[rng.gen_range(0..cur.len())]);
+                    ((a as u64 + b as u64) / 2) as u32
+                } else {
+                    rng.gen_range(0..24_000)
+                };
+                Descriptor { key, latency }
             });
             let rec_ready = rng.gen_bool(0.6);
             let (accepted, epoch_now) = d.cycle(&mut rng, pkt, rec_ready);
@@ -143,6 +152,7 @@ fn matches_transaction_model(cfg: &MapleHwConfig, seed: u64, epochs: usize, per_
             }
             if epoch_now {
                 let cs = Centers::new(c.clone()).unwrap();
+                live = c.clone();
                 match tm.as_mut() {
                     None => tm = Some(MapleModel::new(&cfg.store, rt, cs).unwrap()),
                     Some(t) => {
