@@ -13,7 +13,7 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{MapleK64, MapleK8, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment};
+use crate::models::{MapleK64, MapleK8, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutTies};
 use golden::maple::cycle::{
     MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_CENTER_COUNT, CSR_CENTER_INDEX, CSR_CENTER_VALUE,
     CSR_EPOCH, CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD,
@@ -41,7 +41,7 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with MapleOutputs;
-    read from MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd
+    read from MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies
 }
 
 /// A descriptor (the garbage type too).
@@ -52,7 +52,7 @@ pub struct Desc {
 }
 
 crate::core_top! {
-    MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd
+    MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies
         => MapleInputs, Desc, MapleOutputs, MapleTopOutputs;
     |m, i, garbage| {
         let d = if i.in_valid { Desc { key: i.key, latency: i.latency } } else { *garbage };
@@ -70,7 +70,7 @@ crate::core_top! {
 trait KeyBits {
     fn key_bits(&self) -> usize;
 }
-crate::impl_for! { impl KeyBits => MapleK8, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd; {
+crate::impl_for! { impl KeyBits => MapleK8, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies; {
     fn key_bits(&self) -> usize { 64 }
 } }
 crate::impl_for! { impl KeyBits => MapleK64; { fn key_bits(&self) -> usize { 128 } } }
@@ -261,6 +261,7 @@ pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
     ("maple_k8_mut_offset", |c| run_top("maple_k8_mut_offset", c, MapleK8MutOffset::new)),
     ("maple_k8_mut_segment", |c| run_top("maple_k8_mut_segment", c, MapleK8MutSegment::new)),
     ("maple_k8_mut_fwd", |c| run_top("maple_k8_mut_fwd", c, MapleK8MutFwd::new)),
+    ("maple_k8_mut_ties", |c| run_top("maple_k8_mut_ties", c, MapleK8MutTies::new)),
 ];
 
 /// The MAPLE runners (demo order).

@@ -78,10 +78,11 @@ fn build<U: rust_hdl::prelude::Block>(
 }
 
 /// The test-only mutants of `maple_k8`: build name, mistake, what it is.
-pub const MUTANTS: [(&str, Mutant, &str); 3] = [
+pub const MUTANTS: [(&str, Mutant, &str); 4] = [
     ("maple_k8_mut_offset", Mutant::NoOffset, "the center offset i dropped from (b_j + i) mod m_seg"),
     ("maple_k8_mut_segment", Mutant::WrongSegment, "hash j's bit set in segment j + 1"),
     ("maple_k8_mut_fwd", Mutant::Row0NoDist2, "segment row 0 without distance-2 forwarding"),
+    ("maple_k8_mut_ties", Mutant::TiesHigh, "a latency midway between two centers matched to the upper one"),
 ];
 
 fn declared() -> Vec<(&'static str, MapleHwConfig, Build)> {

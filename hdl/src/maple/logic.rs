@@ -177,14 +177,17 @@ maple_core_impl!(Logic for {
         self.m2_lat.d.next = self.m1_lat.q.val();
         self.m2_first.d.next = self.first.val();
         self.m2_lo.d.next = self.lo.val();
+        // Nearer to lo, ties to lo (the lower index).
+        self.d_lo.next = self.m1_lat.q.val() - self.lo.val();
+        self.d_hi.next = self.hi.val() - self.m1_lat.q.val();
+        self.closer_lo.next =
+            (self.d_lo.val() < self.d_hi.val()) || (self.ties_low.val() && (self.d_lo.val() == self.d_hi.val()));
         if self.m1_bank.q.val() {
             self.m2_use_lo.d.next = (self.first.val() != self.zero7.val())
-                && ((self.first.val() >= self.k1.q.val())
-                    || ((self.m1_lat.q.val() - self.lo.val()) <= (self.hi.val() - self.m1_lat.q.val())));
+                && ((self.first.val() >= self.k1.q.val()) || self.closer_lo.val());
         } else {
             self.m2_use_lo.d.next = (self.first.val() != self.zero7.val())
-                && ((self.first.val() >= self.k0.q.val())
-                    || ((self.m1_lat.q.val() - self.lo.val()) <= (self.hi.val() - self.m1_lat.q.val())));
+                && ((self.first.val() >= self.k0.q.val()) || self.closer_lo.val());
         }
         for j in 0..self._h {
             self.m2_base[j].d.next = self.m1_base[j].q.val();

@@ -48,6 +48,8 @@ pub enum Mutant {
     WrongSegment,
     /// Segment row 0 of both banks without the distance-2 forwarding path.
     Row0NoDist2,
+    /// A latency midway between two centers goes to the upper one.
+    TiesHigh,
 }
 
 const STATUS: StatusSources = StatusSources {
@@ -74,7 +76,7 @@ declare_block! {
         h_base: Vec<HashUnit<K, MB>>,
         svbf: Vec<MultiRmw<A, W, P, H, HA, HW>>,
         walker: BankWalker<A, RECORD_ROW_BITS>,
-        offset_on: bool
+        mutant: Mutant
     ) {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
@@ -138,6 +140,9 @@ declare_block! {
         first: Signal<Local, Bits<CB>>,
         lo: Signal<Local, Bits<32>>,
         hi: Signal<Local, Bits<32>>,
+        d_lo: Signal<Local, Bits<32>>,
+        d_hi: Signal<Local, Bits<32>>,
+        closer_lo: Signal<Local, bool>,
         m2_v: Reg<bool>,
         m2_bank: Reg<bool>,
         m2_lat: Reg<Bits<32>>,
@@ -244,7 +249,8 @@ declare_block! {
         csr_epoch: Constant<Bits<8>> = constant(CSR_EPOCH as u64),
         csr_cidx: Constant<Bits<8>> = constant(CSR_CENTER_INDEX as u64),
         csr_cval: Constant<Bits<8>> = constant(CSR_CENTER_VALUE as u64),
-        offset_on: Constant<bool> = Constant::new(offset_on),
+        offset_on: Constant<bool> = Constant::new(mutant != Mutant::NoOffset),
+        ties_low: Constant<bool> = Constant::new(mutant != Mutant::TiesHigh),
         _h: usize = H,
         _km: usize = cfg.max_centers,
         _cfg: MapleHwConfig = cfg.clone(),
@@ -309,7 +315,7 @@ maple_core_impl!({
         }
         let svbf = vec![MultiRmw::with_forwarding(&forward)?, MultiRmw::with_forwarding(&forward)?];
         let walker = BankWalker::new(H + 1).map_err(ConfigError)?;
-        Ok(Self::build(cfg, &layout, shell, h_base, svbf, walker, mutant != Mutant::NoOffset))
+        Ok(Self::build(cfg, &layout, shell, h_base, svbf, walker, mutant))
     }
     pub fn config(&self) -> &MapleHwConfig {
         &self._cfg
