@@ -13,6 +13,11 @@
 //! row by row, index by index within a row (`rows × buckets` ops). `busy` falls when the last op issues; a
 //! reset stops the walk.
 
+/// Most walk ops between an issue and its record's FIFO push in the cores' bank pipelines (S0..S3, the record
+/// registered at S3): a core issues only while its FIFO level is at most `depth − WALK_IN_FLIGHT`, so the walk
+/// itself never drops a record.
+pub const WALK_IN_FLIGHT: usize = 4;
+
 /// The position of a walk op: the bank it reads, its row and its index in the row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WalkPos {

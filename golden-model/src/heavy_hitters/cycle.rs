@@ -42,9 +42,7 @@ pub const CSR_PRNG_SEED: u8 = 2;
 pub const CSR_BANK: u8 = 3;
 pub const CSR_DUMP: u8 = 4;
 
-/// Most walk ops between an issue and its FIFO push (S0..S3): the walk issues only while the FIFO level is
-/// at most `depth − WALK_IN_FLIGHT`.
-pub const WALK_IN_FLIGHT: usize = 4;
+pub use crate::common::walk::WALK_IN_FLIGHT;
 
 /// Cycles from a packet's acceptance to its result on the result port (`res_*`): in F1 at t+1, S2 at t+3,
 /// registered at t+4. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is

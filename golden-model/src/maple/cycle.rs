@@ -57,8 +57,7 @@ pub const SUM_BITS: usize = 64;
 pub const COUNTER_BITS: usize = COUNT_BITS + SUM_BITS;
 /// Bits of a record's row field.
 pub const RECORD_ROW_BITS: usize = 5;
-/// Walk ops between an issue and its record's FIFO push (S0..S3).
-pub const WALK_IN_FLIGHT: usize = 4;
+pub use crate::common::walk::WALK_IN_FLIGHT;
 /// Cycles from the epoch marker's registered pulse to the flush's start pulse.
 pub const FLUSH_START_DELAY: usize = 3;
 

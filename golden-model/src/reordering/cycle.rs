@@ -48,8 +48,7 @@ pub const CSR_OPTIONS: u8 = 5;
 pub const CSR_BANK: u8 = 6;
 pub const CSR_FLUSH: u8 = 7;
 
-/// Most walk ops between an issue and its FIFO push (S0..S3).
-pub const WALK_IN_FLIGHT: usize = 4;
+pub use crate::common::walk::WALK_IN_FLIGHT;
 
 /// A data packet as it travels to the modify stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
