@@ -17,6 +17,7 @@ pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;
+pub mod maple;
 pub mod reordering;
 pub mod emit;
 pub mod lint;

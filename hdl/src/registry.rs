@@ -157,6 +157,7 @@ pub const CORES: &[Core] = &[
     Core { name: "heavy_hitters", builds: crate::heavy_hitters::builds::builds },
     Core { name: "reordering", builds: crate::reordering::builds::builds },
     Core { name: "ifpd", builds: crate::ifpd::builds::builds },
+    Core { name: "maple", builds: crate::maple::builds::builds },
     Core { name: "csr", builds: crate::common::builds::csr },
 ];
 

@@ -60,6 +60,7 @@ golden_cycle! {
     fc::RecordStageModel => fc::RecordStageInputs, fc::RecordStageOutputs;
     ro::ReorderCycleModel => ro::ReorderInputs, ro::ReorderOutputs;
     ifpd::IfpdCycleModel => ifpd::IfpdInputs, ifpd::IfpdOutputs;
+    golden::maple::cycle::MapleCycleModel => golden::maple::cycle::MapleInputs, golden::maple::cycle::MapleOutputs;
     golden::reordering::hybrid_cycle::HybridCycleModel =>
         golden::reordering::hybrid_cycle::HybridInputs, golden::reordering::hybrid_cycle::HybridOutputs;
 }

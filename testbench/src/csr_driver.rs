@@ -55,6 +55,7 @@ csr_port!(golden::fridge::cycle::FridgeInputs, csr_addr, csr_wr_en, csr_wr_data,
 csr_port!(golden::finecomb::cycle::FinecombInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(golden::heavy_hitters::cycle::HhInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(golden::ifpd::cycle::IfpdInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(golden::maple::cycle::MapleInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(golden::reordering::cycle::ReorderInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
 csr_port!(CsrInputs, addr, wr_en, wr_data, rd_en);
 csr_port!(golden::common::csr::CsrRequest, addr, wr_en, wr_data, rd_en);

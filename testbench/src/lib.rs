@@ -24,13 +24,14 @@ pub mod harness;
 pub mod period_end;
 pub mod heavy_hitters;
 pub mod ifpd;
+pub mod maple;
 pub mod reordering;
 pub mod reordering_hybrid;
 pub mod ports;
 
 /// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its
 /// `ALL` here.
-pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL, ifpd::ALL];
+pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL, ifpd::ALL, maple::ALL];
 
 /// Every co-simulation runner (what `netmeas demo` and the benchmarks iterate).
 pub fn runners() -> Vec<harness::Runner> {

@@ -13,9 +13,9 @@
 //! row by row, index by index within a row (`rows × buckets` ops). `busy` falls when the last op issues; a
 //! reset stops the walk.
 
-/// Most walk ops between an issue and their FIFO push when the core registers a bucket read at S2 into S3
-/// and pushes it then (the heavy-hitter and reordering cores): a core lets its walk issue only while its
-/// FIFO level is at most `depth − WALK_IN_FLIGHT`, so the walk itself never drops.
+/// Most walk ops between an issue and its record's FIFO push in the cores' bank pipelines (S0..S3, the record
+/// registered at S3): a core issues only while its FIFO level is at most `depth − WALK_IN_FLIGHT`, so the walk
+/// itself never drops a record.
 pub const WALK_IN_FLIGHT: usize = 4;
 
 /// The position of a walk op: the bank it reads, its row and its index in the row.

@@ -61,6 +61,9 @@
 
 pub mod baselines;
 pub mod centers;
+pub mod cycle;
+#[cfg(test)]
+mod cycle_tests;
 pub mod dimension;
 pub mod model;
 #[cfg(test)]

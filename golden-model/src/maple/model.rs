@@ -219,6 +219,11 @@ impl MapleModel {
             s.lookup_multi,
             s.lookup_none,
             self.active.centers.k() as u64,
+            // The flush engine is the cycle model's (`super::cycle`): idle here, nothing streamed.
+            0,
+            0,
+            0,
+            0,
         ]
         .map(|v| v as u32)
         .to_vec()
@@ -226,7 +231,7 @@ impl MapleModel {
 }
 
 /// Status registers, in address order.
-pub const STATUS: [&str; 10] = [
+pub const STATUS: [&str; 14] = [
     "packets",
     "epochs",
     "samples",
@@ -237,6 +242,10 @@ pub const STATUS: [&str; 10] = [
     "lookup_multi",
     "lookup_none",
     "active_centers",
+    "flush_busy",
+    "records",
+    "record_drops",
+    "record_fifo_level",
 ];
 
 impl MapleConfig {
@@ -250,6 +259,7 @@ impl MapleConfig {
             ("center_count".to_string(), 1),
             ("center_index".to_string(), 0),
             ("center_value".to_string(), 0),
+            ("epoch".to_string(), 0),
         ];
         CsrLayout::new(config, STATUS.map(String::from).to_vec())
             .with_ident(MAPLE_IDENT)
@@ -257,8 +267,9 @@ impl MapleConfig {
             .doc("prng_seed", "sampling PRNG seed (xorshift32; a write loads the PRNG at the same edge, 0 loads the default seed)")
             .doc("options", "bit 0: a multi-match answers no center instead of the center with the most packets this epoch")
             .doc("center_count", "k of the shadow center set (1..=64): the centers of the next epoch")
-            .doc("center_index", "shadow slot the next center_value write fills (auto-increments after each write)")
+            .doc("center_index", "shadow slot the next center_value write fills (a write sets the core's write pointer, which advances after each center_value write; the register reads back the value written)")
             .doc("center_value", "write: shadow center[center_index] = value (latency in ns; the set must be ascending); swapped in at the epoch marker")
+            .doc("epoch", "write (any value): epoch marker — the active bank freezes and its flush starts, the other bank counts with the shadow centers (write it after flush_busy falls)")
             .doc("packets", "descriptors accepted")
             .doc("epochs", "epoch markers (bank swaps)")
             .doc("samples", "packets sampled (pushed into the sample FIFO or dropped there)")
@@ -269,5 +280,9 @@ impl MapleConfig {
             .doc("lookup_multi", "lookups with several candidate centers (tie-broken by the per-center counts)")
             .doc("lookup_none", "lookups with no candidate center")
             .doc("active_centers", "k of the active epoch's center set")
+            .doc("flush_busy", "1 while the flush engine reads and clears the frozen bank")
+            .doc("records", "flush records pushed into the record FIFO")
+            .doc("record_drops", "flush records dropped by a full record FIFO (the flush waits for room: 0)")
+            .doc("record_fifo_level", "flush records waiting in the record FIFO")
     }
 }

@@ -17,9 +17,10 @@ use synth::table::{Align, Table};
 /// MAPLE in the CLI's list of cores.
 pub struct Maple;
 
-/// What `--engine rtl` says: the core has a golden model only.
-pub const NO_RTL: &str = "MAPLE has no RTL build yet (only its golden model and control plane exist): \
-                          run with --engine golden";
+/// What `--engine rtl` says: the RTL has the insert path and the flush, not yet the lookup port the
+/// experiment needs.
+pub const NO_RTL: &str = "MAPLE has no RTL build with a lookup port yet (the RTL inserts and flushes; the \
+                          experiment looks packets up): run with --engine golden";
 
 #[derive(clap::Args)]
 pub struct MapleArgs {
@@ -325,7 +326,7 @@ impl Experiment for Maple {
 
     /// A short golden run: 4 epochs of 60 000 packets at 85 %, 1 Mbit, one seed (no RTL build exists).
     fn demo(seed: u64) -> Result<(), String> {
-        println!("\nMAPLE experiment (golden only, no RTL yet): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50");
+        println!("\nMAPLE experiment (golden only, the RTL has no lookup port yet): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50");
         let t = MapleTraffic { epochs: 4, packets_per_epoch: 60_000, ..MapleTraffic::default() };
         let setup = Setup { first_seed: seed, ..Setup::paper(Source::Synthetic(t), Budget::Memory(0.8e6)) };
         print_tables(&run(&setup, &|| {})?);

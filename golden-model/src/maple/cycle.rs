@@ -1,0 +1,515 @@
+//! Cycle model of the MAPLE insert path, stage for stage as the RTL (`hdl::maple::MapleCore`, co-simulated
+//! against it in `testbench/tests/maple.rs`):
+//!
+//! | cycle | stage | what happens |
+//! |---|---|---|
+//! | t   | in  | descriptor `{key, latency}` accepted into F1 (`packets` counted); the `h` hash units load the key |
+//! | t+1 | F1  | bases `b_j` ready; when the banks are ready the packet moves on and is tagged with the **active bank**; it draws the PRNG (sampled iff the value is ≤ `sample_threshold`, **read now**); `lt[i] = i < k && c[i] < latency` over that bank's centers |
+//! | +2  | M1  | `first` = highest set bit of `lt` + 1 (`#{c < l}` for a sorted set); `lo = c[first−1]`, `hi = c[first]`; `use_lo = first > 0 && (first ≥ k \|\| l − lo ≤ hi − l)`; the sample enters the sample FIFO |
+//! | +3  | M2  | `below` = highest set bit of `c[i] < lo` + 1 (the lowest index holding `lo`: ties and duplicates to the lowest index, as [`super::Centers::nearest`]); center `i = use_lo ? below : first` |
+//! | +4  | M3 = S0 | per hash `p_j = (b_j + i) mod m_seg` → word `p_j / w`, bit `p_j mod w`; the packet enters its bank's [`MultiRmwModel`]: `h` segment rows and the counter row at address `i` (the result port shows `i`) |
+//! | +6  | S2  | segment rows: `old | 1 << bit`; counter row: `{count + 1, sum + latency}` (32 + 64 bits, wrapping) |
+//!
+//! **Banks and epochs.** Two banks, each `h + 1` rows of `2^A` words in lockstep (rows `0..h` the SVBF
+//! segments of `w`-bit words, row `h` the per-center counters `count | sum << 32`), each with its own center
+//! set and `k`. A write of CSR `epoch` in cycle c is registered (cycle c+1): at the end of c+1 the active bank
+//! flips, the newly active bank takes the shadow centers and `k = clamp(center_count, 1, max_centers)`.
+//! Packets that left F1 up to c+1 belong to the old bank and all enter it by c+4; the **flush** of the frozen
+//! bank starts at the end of c+4 ([`BankWalk`]: start pulse three cycles after the swap), so it sees every
+//! one of them. The walk reads and clears `(row, addr)` for rows `0..=h`, one op per cycle when no packet
+//! enters that bank and the record FIFO has room for every op in flight; each op becomes a record
+//! `data | addr << 96 | row << (96 + A)` in the record FIFO (never dropped by the walk itself). The
+//! control plane issues the next epoch marker after `flush_busy` falls (the transaction model's "the
+//! previous flush is done"); a marker during a flush is not refused, the un-flushed bank then keeps its bits.
+//!
+//! **Shadow centers.** A write of `center_index` sets the core's write pointer; a write of `center_value`
+//! stores the value at the pointer (pointers ≥ `max_centers` store nothing) and advances it. Both act at
+//! the write's edge. The `center_index` register reads back what was last written to it.
+
+use super::model::SAMPLE_BITS;
+use super::{MapleConfig, SvbfLayout, MAX_CENTERS, MAX_HASHES, SVBF_SEED};
+use crate::common::config::{check_range, ConfigError};
+use crate::common::csr::{CsrInputs, CsrLayout, CsrModel};
+use crate::common::fifo::{FifoInputs, FifoModel};
+use crate::common::handover::F1Handover;
+use crate::common::hash::{HashKind, XorHash};
+use crate::common::mask128;
+use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
+use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
+use crate::common::sram::RamPorts;
+use crate::common::walk::BankWalk;
+use crate::common::Word;
+use serde::{Deserialize, Serialize};
+
+/// CSR addresses of the run-time settings, in [`MapleConfig::csr_layout`] order.
+pub const CSR_SAMPLE_THRESHOLD: u8 = 0;
+pub const CSR_PRNG_SEED: u8 = 1;
+pub const CSR_OPTIONS: u8 = 2;
+pub const CSR_CENTER_COUNT: u8 = 3;
+pub const CSR_CENTER_INDEX: u8 = 4;
+pub const CSR_CENTER_VALUE: u8 = 5;
+pub const CSR_EPOCH: u8 = 6;
+
+/// Bits of a per-center packet count and latency sum in the counter row.
+pub const COUNT_BITS: usize = 32;
+pub const SUM_BITS: usize = 64;
+/// Width of the counter row (and of a record's data field).
+pub const COUNTER_BITS: usize = COUNT_BITS + SUM_BITS;
+/// Bits of a record's row field.
+pub const RECORD_ROW_BITS: usize = 5;
+pub use crate::common::walk::WALK_IN_FLIGHT;
+/// Cycles from the epoch marker's registered pulse to the flush's start pulse.
+pub const FLUSH_START_DELAY: usize = 3;
+
+/// Generation-time derived sizes (the RTL's generics).
+pub mod sizes {
+    /// Payload through the bank pipeline: latency (32), per hash the bit in its word, walk flag, walk row.
+    pub const fn payload_bits(hashes: usize, word_log2: usize) -> usize {
+        32 + hashes * word_log2 + 1 + super::RECORD_ROW_BITS
+    }
+    /// A flush record: data, address, row.
+    pub const fn record_bits(addr_bits: usize) -> usize {
+        super::COUNTER_BITS + addr_bits + super::RECORD_ROW_BITS
+    }
+}
+
+/// The shape of a MAPLE core in hardware: the store and what only the RTL has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapleHwConfig {
+    pub store: MapleConfig,
+    /// Centers the core holds (`k ≤ max_centers`; 1..=64).
+    pub max_centers: usize,
+    /// log2 of the flush record FIFO depth (3..=12).
+    pub record_fifo_bits: usize,
+}
+
+impl MapleHwConfig {
+    pub fn check(&self) -> Result<(), ConfigError> {
+        self.store.check()?;
+        check_range("max_centers", self.max_centers, 1, MAX_CENTERS)?;
+        check_range("record_fifo_bits", self.record_fifo_bits, 3, 12)?;
+        check_range("hashes (h) of an RTL build", self.store.hashes, 1, MAX_HASHES)?;
+        let (w, seg) = (self.store.word_bits, self.store.segment_bits());
+        if self.store.layout != SvbfLayout::Partitioned || !w.is_power_of_two() {
+            return Err(ConfigError("an RTL build is partitioned with a power-of-two word width".into()));
+        }
+        if !(seg / w).is_power_of_two() || self.store.svbf_bits != self.store.hashes * seg {
+            return Err(ConfigError(format!(
+                "an RTL build needs h segments of a power-of-two number of words (m = {} for h = {}, w = {})",
+                self.store.svbf_bits, self.store.hashes, w
+            )));
+        }
+        if self.store.key_bits > 128 || 1 << self.addr_bits() < self.max_centers {
+            return Err(ConfigError("the counter row needs a word per center".into()));
+        }
+        Ok(())
+    }
+    /// `A`: log2 of the words per segment.
+    pub fn addr_bits(&self) -> usize {
+        (self.store.segment_bits() / self.store.word_bits).trailing_zeros() as usize
+    }
+    /// log2 of the word width.
+    pub fn word_log2(&self) -> usize {
+        self.store.word_bits.trailing_zeros() as usize
+    }
+    /// Bits of a base `b_j` (`log2 m_seg`).
+    pub fn base_bits(&self) -> usize {
+        self.addr_bits() + self.word_log2()
+    }
+    pub fn record_bits(&self) -> usize {
+        sizes::record_bits(self.addr_bits())
+    }
+    /// Hash `j`'s base unit: the top `log2 m_seg` bits of H3/32 seed `SVBF_SEED + j` (= `reduce32`).
+    pub fn base_hash(&self, j: usize) -> Result<XorHash, ConfigError> {
+        let b = self.base_bits();
+        XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: SVBF_SEED + j as u64 }, self.store.key_bits)?
+            .slice(32 - b, b)
+    }
+    pub fn csr_layout(&self) -> CsrLayout {
+        self.store.csr_layout()
+    }
+}
+
+/// What travels through a bank pipeline with an op.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Op {
+    #[default]
+    Idle,
+    /// A packet: its latency and, per hash, the bit in its word.
+    Packet { latency: u32, bit: [u8; MAX_HASHES] },
+    /// A flush op: read and clear `row`.
+    Walk(usize),
+}
+
+impl Word for Op {
+    fn masked(self, _bits: usize) -> Op {
+        self
+    }
+}
+
+/// A flush record as the record port carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    /// `0..h` a segment, `h` the counters.
+    pub row: usize,
+    pub addr: usize,
+    pub data: u128,
+}
+
+impl Record {
+    pub fn pack(&self, cfg: &MapleHwConfig) -> u128 {
+        self.data | (self.addr as u128) << COUNTER_BITS | (self.row as u128) << (COUNTER_BITS + cfg.addr_bits())
+    }
+    pub fn unpack(cfg: &MapleHwConfig, v: u128) -> Record {
+        let a = cfg.addr_bits();
+        Record {
+            data: v & mask128(COUNTER_BITS),
+            addr: (v >> COUNTER_BITS) as usize & ((1 << a) - 1),
+            row: (v >> (COUNTER_BITS + a)) as usize & ((1 << RECORD_ROW_BITS) - 1),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MapleInputs {
+    pub reset: bool,
+    pub in_valid: bool,
+    pub key: u128,
+    pub latency: u32,
+    pub smp_ready: bool,
+    pub rec_ready: bool,
+    pub csr_addr: u8,
+    pub csr_wr_en: bool,
+    pub csr_wr_data: u32,
+    pub csr_rd_en: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapleOutputs {
+    pub in_ready: Option<bool>,
+    pub swept: Option<bool>,
+    /// The packet entering its bank in this cycle and its center.
+    pub res_valid: Option<bool>,
+    pub res_center: Option<u64>,
+    pub smp_valid: Option<bool>,
+    pub smp_data: Option<u32>,
+    pub rec_valid: Option<bool>,
+    pub rec_data: Option<u128>,
+    pub csr_rd_valid: Option<bool>,
+    pub csr_rd_data: Option<u32>,
+}
+
+/// A packet in the match pipeline.
+#[derive(Debug, Clone, Copy)]
+struct InFlight {
+    bank: usize,
+    latency: u32,
+    bases: [usize; MAX_HASHES],
+    /// M1: `lt`; M2: `first` and `use_lo`, `lo`; M3: the center.
+    lt: u64,
+    first: usize,
+    lo: u32,
+    use_lo: bool,
+    center: usize,
+}
+
+/// What the packet entering a bank in the last step did (coverage; no effect on the outputs).
+#[derive(Debug, Clone)]
+pub struct Insert {
+    pub bank: usize,
+    pub center: usize,
+    /// Per hash: the word address and whether `b_j + i` wrapped at the segment's end.
+    pub addr: Vec<usize>,
+    pub wrapped: Vec<bool>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CycleStats {
+    pub packets: u64,
+    pub epochs: u64,
+    pub samples: u64,
+    pub records: u64,
+}
+
+pub struct MapleCycleModel {
+    pub cfg: MapleHwConfig,
+    hashes: Vec<XorHash>,
+    pub banks: [MultiRmwModel<u128, Op>; 2],
+    pub samples: FifoModel<u128>,
+    pub records: FifoModel<u128>,
+    pub csr: CsrModel,
+    f1: Option<(u128, u32)>,
+    m: [Option<InFlight>; 3],
+    prng: u32,
+    smp_reg: Option<u32>,
+    rec_reg: Option<Record>,
+    seed_pending: bool,
+    epoch_pending: bool,
+    start_q: [bool; FLUSH_START_DELAY],
+    walk: BankWalk,
+    active: usize,
+    centers: [[u32; MAX_CENTERS]; 2],
+    k: [usize; 2],
+    shadow: [u32; MAX_CENTERS],
+    widx: u8,
+    pub stats: CycleStats,
+    pub last_insert: Option<Insert>,
+    started: bool,
+}
+
+/// Highest set bit of `v` plus one (0 for 0).
+fn top(v: u64) -> usize {
+    64 - v.leading_zeros() as usize
+}
+
+impl MapleCycleModel {
+    pub fn new(cfg: &MapleHwConfig) -> Result<Self, ConfigError> {
+        cfg.check()?;
+        let h = cfg.store.hashes;
+        let bank = || MultiRmwModel::new(RamPorts::Dual, h + 1, cfg.addr_bits(), COUNTER_BITS);
+        Ok(MapleCycleModel {
+            hashes: (0..h).map(|j| cfg.base_hash(j)).collect::<Result<_, _>>()?,
+            banks: [bank(), bank()],
+            samples: FifoModel::new(cfg.store.sample_fifo_bits, SAMPLE_BITS),
+            records: FifoModel::new(cfg.record_fifo_bits, cfg.record_bits()),
+            csr: CsrModel::new(cfg.csr_layout()),
+            f1: None,
+            m: [None; 3],
+            prng: PRNG_DEFAULT_SEED,
+            smp_reg: None,
+            rec_reg: None,
+            seed_pending: false,
+            epoch_pending: false,
+            start_q: [false; FLUSH_START_DELAY],
+            walk: BankWalk::new(h + 1, 1 << cfg.addr_bits()),
+            active: 0,
+            centers: [[0; MAX_CENTERS]; 2],
+            k: [1; 2],
+            shadow: [0; MAX_CENTERS],
+            widx: 0,
+            stats: CycleStats::default(),
+            last_insert: None,
+            started: false,
+            cfg: cfg.clone(),
+        })
+    }
+
+    /// The bank packets update now.
+    pub fn active(&self) -> usize {
+        self.active
+    }
+    /// A flush is in progress.
+    pub fn flush_busy(&self) -> bool {
+        self.walk.busy()
+    }
+
+    /// Status registers in [`MapleConfig::csr_layout`] order (the RTL has no lookup port: those read 0).
+    fn status(&self) -> Vec<u32> {
+        let s = &self.stats;
+        vec![
+            s.packets as u32,
+            s.epochs as u32,
+            s.samples as u32,
+            self.samples.drops(),
+            self.samples.level() as u32,
+            0,
+            0,
+            0,
+            0,
+            self.k[self.active] as u32,
+            self.walk.busy() as u32,
+            s.records as u32,
+            self.records.drops(),
+            self.records.level() as u32,
+        ]
+    }
+
+    /// `lt[i] = i < k && c[i] < l` over bank `b`'s centers.
+    fn lt(&self, b: usize, l: u32) -> u64 {
+        (0..self.cfg.max_centers).filter(|&i| i < self.k[b] && self.centers[b][i] < l).fold(0, |v, i| v | 1 << i)
+    }
+
+    /// The centers stage by stage (see the module table).
+    fn m1(&self, mut p: InFlight) -> InFlight {
+        let (c, k, l) = (&self.centers[p.bank], self.k[p.bank], p.latency);
+        p.first = top(p.lt);
+        p.lo = if p.first > 0 { c[p.first - 1] } else { 0 };
+        let hi = if p.first < self.cfg.max_centers { c[p.first] } else { 0 };
+        p.use_lo = p.first > 0 && (p.first >= k || l.wrapping_sub(p.lo) <= hi.wrapping_sub(l));
+        p
+    }
+    fn m2(&self, mut p: InFlight) -> InFlight {
+        let below = top(self.lt(p.bank, p.lo));
+        p.center = if p.use_lo { below } else { p.first };
+        p
+    }
+
+    pub fn step(&mut self, i: &MapleInputs) -> MapleOutputs {
+        let cfg = self.cfg.clone();
+        let (h, w) = (cfg.store.hashes, cfg.store.word_bits);
+        let m_seg = cfg.store.segment_bits();
+        let conf = self.csr.config().to_vec();
+        let status = self.status();
+        let rmw_ready = self.banks[0].ready(i.reset);
+        let F1Handover { in_ready, accept, transfer } =
+            F1Handover::new(i.reset, self.started, self.f1.is_some(), rmw_ready, i.in_valid);
+        // M3 = S0: the packet into its bank; else a flush op into the walk's bank.
+        let m3 = self.m[2].filter(|_| !i.reset);
+        let room = self.records.level() + WALK_IN_FLIGHT <= self.records.depth();
+        let walk_issue = self.walk.issue(i.reset, m3.map(|p| p.bank), room);
+        let mut ops: [MultiRmwInputs<Op>; 2] = Default::default();
+        self.last_insert = None;
+        for (b, op) in ops.iter_mut().enumerate() {
+            op.reset = i.reset;
+            if let Some(p) = m3.filter(|p| p.bank == b) {
+                let mut bit = [0u8; MAX_HASHES];
+                let mut ins = Insert { bank: b, center: p.center, addr: vec![], wrapped: vec![] };
+                for (bj, &base) in bit.iter_mut().zip(&p.bases[..h]) {
+                    let q = base + p.center;
+                    let pos = q % m_seg;
+                    *bj = (pos % w) as u8;
+                    ins.addr.push(pos / w);
+                    ins.wrapped.push(q >= m_seg);
+                }
+                op.in_valid = true;
+                op.in_index = ins.addr.iter().copied().chain([p.center]).collect();
+                op.in_payload = Op::Packet { latency: p.latency, bit };
+                self.last_insert = Some(ins);
+            } else if let Some(wk) = walk_issue.filter(|wk| wk.bank == b) {
+                op.in_valid = true;
+                op.in_index = vec![wk.index; h + 1];
+                op.in_payload = Op::Walk(wk.row);
+            }
+        }
+        // S2 of both banks.
+        let mut record = None;
+        for (bank, op) in self.banks.iter_mut().zip(&ops) {
+            bank.step(op, |st| {
+                let mut writes = vec![None; h + 1];
+                match st.payload {
+                    Op::Packet { latency, bit } => {
+                        for j in 0..h {
+                            writes[j] = Some(st.old[j] | 1 << bit[j]);
+                        }
+                        let c = st.old[h];
+                        let count = (c + 1) & mask128(COUNT_BITS);
+                        let sum = ((c >> COUNT_BITS) + latency as u128) & mask128(SUM_BITS);
+                        writes[h] = Some(count | sum << COUNT_BITS);
+                    }
+                    Op::Walk(row) => {
+                        record = Some(Record { row, addr: st.index[row], data: st.old[row] });
+                        writes[row] = Some(0);
+                    }
+                    Op::Idle => unreachable!("idle ops are never issued"),
+                }
+                writes
+            });
+        }
+        let smp_out = self.samples.step(&FifoInputs {
+            reset: i.reset,
+            in_valid: self.smp_reg.is_some(),
+            in_data: self.smp_reg.unwrap_or_default() as u128,
+            out_ready: i.smp_ready,
+        });
+        let rec_out = self.records.step(&FifoInputs {
+            reset: i.reset,
+            in_valid: self.rec_reg.is_some(),
+            in_data: self.rec_reg.map(|r| r.pack(&cfg)).unwrap_or_default(),
+            out_ready: i.rec_ready,
+        });
+        let csr_out = self.csr.step(&CsrInputs {
+            reset: i.reset,
+            addr: i.csr_addr,
+            wr_en: i.csr_wr_en,
+            wr_data: i.csr_wr_data,
+            rd_en: i.csr_rd_en,
+            status,
+        });
+        let res = self.m[2];
+        let was_started = self.started;
+        // Edge.
+        self.walk.edge(i.reset, rmw_ready == Some(true), self.start_q[FLUSH_START_DELAY - 1], self.active, walk_issue);
+        if i.reset {
+            self.f1 = None;
+            self.m = [None; 3];
+            self.prng = PRNG_DEFAULT_SEED;
+            self.smp_reg = None;
+            self.rec_reg = None;
+            self.seed_pending = false;
+            self.epoch_pending = false;
+            self.start_q = [false; FLUSH_START_DELAY];
+            self.active = 0;
+            self.centers = [[0; MAX_CENTERS]; 2];
+            self.k = [1; 2];
+            self.shadow = [0; MAX_CENTERS];
+            self.widx = 0;
+            self.stats = CycleStats::default();
+            self.started = true;
+        } else if self.started {
+            self.stats.samples += self.smp_reg.is_some() as u64;
+            self.stats.records += self.rec_reg.is_some() as u64;
+            self.rec_reg = record;
+            // The match pipeline (each stage reads its bank's centers now).
+            let m2 = self.m[1].map(|p| self.m2(p));
+            let m1 = self.m[0].map(|p| self.m1(p));
+            let f1 = self.f1.filter(|_| transfer).map(|(key, latency)| {
+                let mut bases = [0usize; MAX_HASHES];
+                for (b, hf) in bases.iter_mut().zip(&self.hashes) {
+                    *b = hf.eval(key) as usize;
+                }
+                let bank = self.active;
+                InFlight { bank, latency, bases, lt: self.lt(bank, latency), first: 0, lo: 0, use_lo: false, center: 0 }
+            });
+            self.m = [f1, m1, m2];
+            // Sampling: the packet leaving F1 draws the PRNG.
+            self.smp_reg =
+                self.f1.filter(|_| transfer && self.prng <= conf[CSR_SAMPLE_THRESHOLD as usize]).map(|f| f.1);
+            self.prng = if self.seed_pending {
+                seed_state(conf[CSR_PRNG_SEED as usize])
+            } else if transfer {
+                xorshift32(self.prng)
+            } else {
+                self.prng
+            };
+            // Epochs: the registered marker swaps the banks; the flush starts FLUSH_START_DELAY cycles later.
+            if self.epoch_pending {
+                self.active ^= 1;
+                self.centers[self.active] = self.shadow;
+                self.k[self.active] = (conf[CSR_CENTER_COUNT as usize] as usize).clamp(1, cfg.max_centers);
+                self.stats.epochs += 1;
+            }
+            self.start_q.rotate_right(1);
+            self.start_q[0] = self.epoch_pending;
+            let wr = |addr: u8| i.csr_wr_en && i.csr_addr == addr;
+            self.seed_pending = wr(CSR_PRNG_SEED);
+            self.epoch_pending = wr(CSR_EPOCH);
+            // Shadow centers.
+            if wr(CSR_CENTER_INDEX) {
+                self.widx = i.csr_wr_data as u8;
+            } else if wr(CSR_CENTER_VALUE) {
+                if (self.widx as usize) < cfg.max_centers {
+                    self.shadow[self.widx as usize] = i.csr_wr_data;
+                }
+                self.widx = self.widx.wrapping_add(1);
+            }
+            if accept {
+                self.f1 = Some((i.key & mask128(cfg.store.key_bits), i.latency));
+                self.stats.packets += 1;
+            } else if transfer {
+                self.f1 = None;
+            }
+        }
+        MapleOutputs {
+            in_ready,
+            swept: rmw_ready,
+            res_valid: was_started.then_some(res.is_some()),
+            res_center: res.map(|p| p.center as u64),
+            smp_valid: smp_out.map(|o| o.out_valid),
+            smp_data: smp_out.and_then(|o| o.out_data).map(|v| v as u32),
+            rec_valid: rec_out.map(|o| o.out_valid),
+            rec_data: rec_out.and_then(|o| o.out_data),
+            csr_rd_valid: csr_out.as_ref().map(|o| o.rd_valid),
+            csr_rd_data: csr_out.map(|o| o.rd_data),
+        }
+    }
+}

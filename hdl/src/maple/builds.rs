@@ -1,0 +1,128 @@
+//! The MAPLE core's builds (see [`crate::registry`]): each declared once, its independent parameters written
+//! once — [`maple_core!`] builds both the [`MapleHwConfig`] and the `MapleCore` type.
+
+use super::Mutant;
+use crate::registry::{Build, MemoryNeed};
+use golden::maple::cycle::{sizes, MapleHwConfig, COUNTER_BITS};
+use golden::maple::{MapleConfig, SvbfLayout};
+
+/// `(configuration, constructor)` of a MAPLE core: `hashes` segments of `2^addr_bits` words of `2^word_log2`
+/// bits, `centers` held.
+macro_rules! maple_core {
+    (key_bits: $k:literal, hashes: $h:literal, addr_bits: $a:literal, word_log2: $lw:literal, centers: $c:literal,
+     sample_fifo_bits: $s:literal, record_fifo_bits: $f:literal, mutant: $m:expr) => {{
+        let cfg = MapleHwConfig {
+            store: MapleConfig {
+                key_bits: $k,
+                hashes: $h,
+                svbf_bits: $h << ($a + $lw),
+                layout: SvbfLayout::Partitioned,
+                word_bits: 1 << $lw,
+                sample_fifo_bits: $s,
+            },
+            max_centers: $c,
+            record_fifo_bits: $f,
+        };
+        let c = cfg.clone();
+        let make = move || {
+            $crate::maple::MapleCore::<
+                $k,
+                $h,
+                $a,
+                $lw,
+                { $a + $lw },
+                { 1 << $lw },
+                { $h * $a },
+                { $h << $lw },
+                { sizes::payload_bits($h, $lw) },
+                { sizes::record_bits($a) },
+                $s,
+                { $s + 1 },
+                $f,
+                { $f + 1 },
+            >::with_mutant(&c, $m)
+        };
+        (cfg, make)
+    }};
+}
+
+/// What a configuration stores: per bank `h` segment RAMs of `w`-bit words and the counter RAM; the FIFOs.
+pub fn memories(cfg: &MapleHwConfig) -> Vec<MemoryNeed> {
+    let words = 1u64 << cfg.addr_bits();
+    let mut m = Vec::new();
+    for b in 0..2 {
+        for j in 0..cfg.store.hashes {
+            m.push(MemoryNeed::new(format!("bank{b}_segment{j}"), words, cfg.store.word_bits as u64));
+        }
+        m.push(MemoryNeed::new(format!("bank{b}_counters"), cfg.max_centers as u64, COUNTER_BITS as u64));
+    }
+    m.push(MemoryNeed::new("sample_fifo", 1 << cfg.store.sample_fifo_bits, 32));
+    m.push(MemoryNeed::new("record_fifo", 1 << cfg.record_fifo_bits, cfg.record_bits() as u64));
+    m
+}
+
+fn build<U: rust_hdl::prelude::Block>(
+    name: &str,
+    cfg: &MapleHwConfig,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+) -> Build {
+    let desc = format!(
+        "MAPLE insert path: h = {} segments of 2^{} {}-bit words, {} centers, {}-bit keys, two banks",
+        cfg.store.hashes,
+        cfg.addr_bits(),
+        cfg.store.word_bits,
+        cfg.max_centers,
+        cfg.store.key_bits
+    );
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+}
+
+/// The test-only mutants of `maple_k8`: build name, mistake, what it is.
+pub const MUTANTS: [(&str, Mutant, &str); 4] = [
+    ("maple_k8_mut_offset", Mutant::NoOffset, "the center offset i dropped from (b_j + i) mod m_seg"),
+    ("maple_k8_mut_segment", Mutant::WrongSegment, "hash j's bit set in segment j + 1"),
+    ("maple_k8_mut_fwd", Mutant::Row0NoDist2, "segment row 0 without distance-2 forwarding"),
+    ("maple_k8_mut_ties", Mutant::TiesHigh, "a latency midway between two centers matched to the upper one"),
+];
+
+fn declared() -> Vec<(&'static str, MapleHwConfig, Build)> {
+    let mut out = Vec::new();
+    // k ≤ 8, h = 3 segments of 64 32-bit words, 64-bit keys.
+    let (cfg, make) = maple_core!(key_bits: 64, hashes: 3, addr_bits: 6, word_log2: 5, centers: 8,
+                                  sample_fifo_bits: 3, record_fifo_bits: 3, mutant: Mutant::None);
+    out.push(("maple_k8", cfg.clone(), build("maple_k8", &cfg, make)));
+    // k ≤ 64 (the paper's k = 50), h = 4 segments of 128 words, 128-bit keys.
+    let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 7, word_log2: 5, centers: 64,
+                                  sample_fifo_bits: 4, record_fifo_bits: 4, mutant: Mutant::None);
+    out.push(("maple_k64", cfg.clone(), build("maple_k64", &cfg, make)));
+    for (name, mutant, what) in MUTANTS {
+        let (cfg, make) = maple_core!(key_bits: 64, hashes: 3, addr_bits: 6, word_log2: 5, centers: 8,
+                                      sample_fifo_bits: 3, record_fifo_bits: 3, mutant: mutant);
+        let b = Build::new(name, format!("maple_k8 with a deliberate mistake (test-only): {what}"), &cfg, make);
+        out.push((name, cfg.clone(), b.csr(cfg.csr_layout()).test_only()));
+    }
+    out
+}
+
+/// The co-simulated builds as `(name, configuration)`.
+pub fn configs() -> Vec<(&'static str, MapleHwConfig)> {
+    declared().into_iter().map(|(n, c, _)| (n, c)).collect()
+}
+
+/// Every MAPLE build: the co-simulated ones and a synthesis size (h = 4 segments of 2^11 words, k ≤ 64;
+/// declared, not yet synthesized).
+pub fn builds() -> Result<Vec<Build>, String> {
+    let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
+    let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 11, word_log2: 5, centers: 64,
+                                  sample_fifo_bits: 8, record_fifo_bits: 4, mutant: Mutant::None);
+    out.push(build("", &cfg, make).synth_only("maple", "h4_a11_k64", true, memories(&cfg)));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn manifest_parameters_are_the_configuration() {
+        crate::registry::check_manifest_configs("maple", &super::configs()).unwrap();
+    }
+}

@@ -1,0 +1,402 @@
+//! `MapleCore`'s logic (stage table: `golden::maple::cycle`).
+
+use super::{maple_core_impl, MapleCore};
+use rust_hdl::prelude::*;
+
+maple_core_impl!(Logic for {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, seed_pending, epoch_pending, st1, st2, st3, active, widx, k0, k1, f1_valid, f1_key, f1_lat,
+            m1_v, m1_bank, m1_lat, m1_lt, m2_v, m2_bank, m2_lat, m2_first, m2_lo, m2_use_lo, m3_v, m3_bank, m3_lat,
+            m3_center, rec_v, rec_d, smp_v, smp_d
+        );
+        clock!(self, clock, shell, prng, walker, smp_fifo, rec_fifo);
+        for j in 0..self._h {
+            self.h_base[j].clock.next = self.clock.val();
+            self.m1_base[j].clock.next = self.clock.val();
+            self.m2_base[j].clock.next = self.clock.val();
+            self.m3_base[j].clock.next = self.clock.val();
+            self.m1_base[j].d.next = self.m1_base[j].q.val();
+            self.m2_base[j].d.next = self.m2_base[j].q.val();
+            self.m3_base[j].d.next = self.m3_base[j].q.val();
+        }
+        for i in 0..self._km {
+            self.c0[i].clock.next = self.clock.val();
+            self.c1[i].clock.next = self.clock.val();
+            self.sh[i].clock.next = self.clock.val();
+            self.c0[i].d.next = self.c0[i].q.val();
+            self.c1[i].d.next = self.c1[i].q.val();
+            self.sh[i].d.next = self.sh[i].q.val();
+        }
+        // CSR bank.
+        self.shell.reset.next = self.reset.val();
+        self.shell.csr.addr.next = self.csr_addr.val();
+        self.shell.csr.wr_en.next = self.csr_wr_en.val();
+        self.shell.csr.wr_data.next = self.csr_wr_data.val();
+        self.shell.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
+        self.csr_rd_data.next = self.shell.csr.rd_data.val();
+        self.cfg_threshold.din.next = self.shell.cfg.val();
+        self.cfg_seed.din.next = self.shell.cfg.val();
+        self.cfg_count.din.next = self.shell.cfg.val();
+        self.cfg_count7.din.next = self.shell.cfg.val();
+        self.wr_index8.din.next = self.csr_wr_data.val();
+        self.seed_pending.d.next =
+            self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
+        self.epoch_pending.d.next =
+            self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_epoch.val()) && !self.reset.val();
+        self.st1.d.next = self.epoch_pending.q.val() && !self.reset.val();
+        self.st2.d.next = self.st1.q.val() && !self.reset.val();
+        self.st3.d.next = self.st2.q.val() && !self.reset.val();
+        // k of the next epoch: center_count clamped to 1..=max_centers.
+        if self.cfg_count.out.val() == self.zero32.val() {
+            self.kk.next = self.one7.val();
+        } else if self.cfg_count.out.val() > self.km32.val() {
+            self.kk.next = self.km7.val();
+        } else {
+            self.kk.next = self.cfg_count7.out.val();
+        }
+        // Shadow centers, the epoch swap.
+        if self.reset.val() {
+            self.active.d.next = false;
+            self.widx.d.next = self.zero8.val();
+            self.k0.d.next = self.one7.val();
+            self.k1.d.next = self.one7.val();
+            for i in 0..self._km {
+                self.c0[i].d.next = self.zero32.val();
+                self.c1[i].d.next = self.zero32.val();
+                self.sh[i].d.next = self.zero32.val();
+            }
+        } else {
+            if self.epoch_pending.q.val() {
+                self.active.d.next = !self.active.q.val();
+                if self.active.q.val() {
+                    self.k0.d.next = self.kk.val();
+                    for i in 0..self._km {
+                        self.c0[i].d.next = self.sh[i].q.val();
+                    }
+                } else {
+                    self.k1.d.next = self.kk.val();
+                    for i in 0..self._km {
+                        self.c1[i].d.next = self.sh[i].q.val();
+                    }
+                }
+            }
+            if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_cidx.val()) {
+                self.widx.d.next = self.wr_index8.out.val();
+            } else if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_cval.val()) {
+                self.widx.d.next = self.widx.q.val() + self.one8.val();
+                for i in 0..self._km {
+                    if self.widx.q.val() == self.idx8[i].val() {
+                        self.sh[i].d.next = self.csr_wr_data.val();
+                    }
+                }
+            }
+        }
+        // F1 and the hand-over into the match pipeline.
+        self.transfer.next = self.f1_valid.q.val() && self.svbf[0].in_ready.val();
+        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.svbf[0].in_ready.val());
+        self.swept.next = self.svbf[0].in_ready.val();
+        self.accept.next = self.in_valid.val() && self.in_ready.val();
+        if self.reset.val() {
+            self.f1_valid.d.next = false;
+        } else if self.accept.val() {
+            self.f1_valid.d.next = true;
+        } else if self.transfer.val() {
+            self.f1_valid.d.next = false;
+        }
+        if self.accept.val() {
+            self.f1_key.d.next = self.in_key.val();
+            self.f1_lat.d.next = self.in_latency.val();
+        }
+        for j in 0..self._h {
+            self.h_base[j].key.next = self.in_key.val();
+            self.h_base[j].load.next = self.accept.val();
+        }
+        // Sampling: the packet leaving F1 draws the PRNG.
+        self.prng.reset.next = self.reset.val();
+        self.prng.seed_load.next = self.seed_pending.q.val();
+        self.prng.seed.next = self.cfg_seed.out.val();
+        self.prng.advance.next = self.transfer.val();
+        self.smp_v.d.next =
+            self.transfer.val() && (self.prng.value.val() <= self.cfg_threshold.out.val()) && !self.reset.val();
+        self.smp_d.d.next = self.f1_lat.q.val();
+        self.smp_fifo.reset.next = self.reset.val();
+        self.smp_fifo.in_valid.next = self.smp_v.q.val();
+        self.smp_fifo.in_data.next = self.smp_d.q.val();
+        self.smp_fifo.out_ready.next = self.smp_ready.val();
+        self.smp_valid.next = self.smp_fifo.out_valid.val();
+        self.smp_data.next = self.smp_fifo.out_data.val();
+        // F1 stage: lt[i] = i < k && c[i] < latency over the active bank.
+        self.lt_f1.next = self.zero64.val();
+        for i in 0..self._km {
+            if self.active.q.val() {
+                if (self.idx7[i].val() < self.k1.q.val()) && (self.c1[i].q.val() < self.f1_lat.q.val()) {
+                    self.lt_f1.next = self.lt_f1.val() | self.bit64[i].val();
+                }
+            } else if (self.idx7[i].val() < self.k0.q.val()) && (self.c0[i].q.val() < self.f1_lat.q.val()) {
+                self.lt_f1.next = self.lt_f1.val() | self.bit64[i].val();
+            }
+        }
+        self.m1_v.d.next = self.transfer.val() && !self.reset.val();
+        self.m1_bank.d.next = self.active.q.val();
+        self.m1_lat.d.next = self.f1_lat.q.val();
+        self.m1_lt.d.next = self.lt_f1.val();
+        for j in 0..self._h {
+            self.m1_base[j].d.next = self.h_base[j].hash.val();
+        }
+        // M1: first = #{c < l}, the pair around it, which of the two.
+        self.first.next = self.zero7.val();
+        self.lo.next = self.zero32.val();
+        self.hi.next = self.zero32.val();
+        for i in 0..self._km {
+            if self.m1_lt.q.val().get_bit(i) {
+                self.first.next = self.idx7_next[i].val();
+            }
+        }
+        for i in 0..self._km {
+            if self.m1_bank.q.val() {
+                if self.first.val() == self.idx7_next[i].val() {
+                    self.lo.next = self.c1[i].q.val();
+                }
+                if self.first.val() == self.idx7[i].val() {
+                    self.hi.next = self.c1[i].q.val();
+                }
+            } else {
+                if self.first.val() == self.idx7_next[i].val() {
+                    self.lo.next = self.c0[i].q.val();
+                }
+                if self.first.val() == self.idx7[i].val() {
+                    self.hi.next = self.c0[i].q.val();
+                }
+            }
+        }
+        self.m2_v.d.next = self.m1_v.q.val() && !self.reset.val();
+        self.m2_bank.d.next = self.m1_bank.q.val();
+        self.m2_lat.d.next = self.m1_lat.q.val();
+        self.m2_first.d.next = self.first.val();
+        self.m2_lo.d.next = self.lo.val();
+        // Nearer to lo, ties to lo (the lower index).
+        self.d_lo.next = self.m1_lat.q.val() - self.lo.val();
+        self.d_hi.next = self.hi.val() - self.m1_lat.q.val();
+        self.closer_lo.next =
+            (self.d_lo.val() < self.d_hi.val()) || (self.ties_low.val() && (self.d_lo.val() == self.d_hi.val()));
+        if self.m1_bank.q.val() {
+            self.m2_use_lo.d.next = (self.first.val() != self.zero7.val())
+                && ((self.first.val() >= self.k1.q.val()) || self.closer_lo.val());
+        } else {
+            self.m2_use_lo.d.next = (self.first.val() != self.zero7.val())
+                && ((self.first.val() >= self.k0.q.val()) || self.closer_lo.val());
+        }
+        for j in 0..self._h {
+            self.m2_base[j].d.next = self.m1_base[j].q.val();
+        }
+        // M2: below = #{c < lo} (the lowest index holding lo), the center.
+        self.below.next = self.zero7.val();
+        for i in 0..self._km {
+            if self.m2_bank.q.val() {
+                if (self.idx7[i].val() < self.k1.q.val()) && (self.c1[i].q.val() < self.m2_lo.q.val()) {
+                    self.below.next = self.idx7_next[i].val();
+                }
+            } else if (self.idx7[i].val() < self.k0.q.val()) && (self.c0[i].q.val() < self.m2_lo.q.val()) {
+                self.below.next = self.idx7_next[i].val();
+            }
+        }
+        self.m3_v.d.next = self.m2_v.q.val() && !self.reset.val();
+        self.m3_bank.d.next = self.m2_bank.q.val();
+        self.m3_lat.d.next = self.m2_lat.q.val();
+        if self.m2_use_lo.q.val() {
+            self.m3_center.d.next = self.below.val();
+        } else {
+            self.m3_center.d.next = self.m2_first.q.val();
+        }
+        for j in 0..self._h {
+            self.m3_base[j].d.next = self.m2_base[j].q.val();
+        }
+        self.res_valid.next = self.m3_v.q.val();
+        self.res_center.next = self.m3_center.q.val();
+        // M3 = S0: (b_j + i) mod m_seg per segment.
+        self.zx_center.din.next = self.m3_center.q.val();
+        self.cidx.din.next = self.zx_center.out.val();
+        self.zx_lat.din.next = self.m3_lat.q.val();
+        self.pkt_index.next = self.zero_ha.val();
+        self.pkt_payload.next = self.zx_lat.out.val();
+        for j in 0..self._h {
+            if self.offset_on.val() {
+                self.pos[j].next = self.m3_base[j].q.val() + self.zx_center.out.val();
+            } else {
+                self.pos[j].next = self.m3_base[j].q.val();
+            }
+            self.pos_addr[j].din.next = self.pos[j].val();
+            self.pos_bit[j].din.next = self.pos[j].val();
+            self.zx_addr[j].din.next = self.pos_addr[j].out.val();
+            self.zx_bit[j].din.next = self.pos_bit[j].out.val();
+            self.pkt_index.next = self.pkt_index.val() | (self.zx_addr[j].out.val() << self.off_addr[j].val());
+            self.pkt_payload.next = self.pkt_payload.val() | (self.zx_bit[j].out.val() << self.off_bit[j].val());
+        }
+        // The flush: one (row, addr) per cycle into the walk's bank when no packet enters it and the record
+        // FIFO has room for every op in flight.
+        self.walker.reset.next = self.reset.val();
+        self.walker.start.next = self.st3.q.val();
+        self.walker.active.next = self.active.q.val();
+        self.walker.ready.next = self.svbf[0].in_ready.val();
+        self.walk_issue.next = self.walker.busy.val()
+            && self.walker.primed.val()
+            && (self.rec_fifo.level.val() <= self.room_level.val())
+            && !(self.m3_v.q.val() && (self.m3_bank.q.val() == self.walker.bank.val()));
+        self.walker.issue.next = self.walk_issue.val();
+        self.zx_walk_addr.din.next = self.walker.addr.val();
+        self.walk_index.next = self.zero_ha.val();
+        for j in 0..self._h {
+            self.walk_index.next = self.walk_index.val() | (self.zx_walk_addr.out.val() << self.off_addr[j].val());
+        }
+        self.zx_walk_row.din.next = self.walker.row.val();
+        self.walk_payload.next =
+            (self.one_p.val() << self.off_walk.val()) | (self.zx_walk_row.out.val() << self.off_walk_row.val());
+        for b in 0..2 {
+            self.svbf[b].clock.next = self.clock.val();
+            self.svbf[b].reset.next = self.reset.val();
+            self.cnt[b].clock.next = self.clock.val();
+            self.cnt[b].reset.next = self.reset.val();
+            if self.m3_v.q.val() && (self.m3_bank.q.val() == self.bank_ids[b].val()) {
+                self.svbf[b].in_valid.next = true;
+                self.svbf[b].in_index.next = self.pkt_index.val();
+                self.svbf[b].in_payload.next = self.pkt_payload.val();
+                self.cnt[b].in_valid.next = true;
+                self.cnt[b].in_index.next = self.cidx.out.val();
+                self.cnt[b].in_payload.next = self.pkt_payload.val();
+            } else {
+                self.svbf[b].in_valid.next = self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val());
+                self.svbf[b].in_index.next = self.walk_index.val();
+                self.svbf[b].in_payload.next = self.walk_payload.val();
+                self.cnt[b].in_valid.next = self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val());
+                self.cnt[b].in_index.next = self.walker.addr.val();
+                self.cnt[b].in_payload.next = self.walk_payload.val();
+            }
+        }
+        // S2 of both banks: packets OR their bits in and count; flush ops read and clear their row.
+        self.rec_walk.next = false;
+        self.rec_word.next = self.zero_c.val();
+        self.rec_addr.next = self.cnt[0].mod_index.val();
+        self.rec_row.next = self.pay_row[0].out.val();
+        for b in 0..2 {
+            self.pay_walk[b].din.next = self.svbf[b].mod_payload.val();
+            self.pay_row[b].din.next = self.svbf[b].mod_payload.val();
+            self.pay_lat[b].din.next = self.cnt[b].mod_payload.val();
+            self.cnt_count[b].din.next = self.cnt[b].mod_old.val();
+            self.cnt_sum[b].din.next = self.cnt[b].mod_old.val();
+            self.zx_cnt[b].din.next = self.cnt_count[b].out.val() + self.one32.val();
+            self.zx_lat64[b].din.next = self.pay_lat[b].out.val();
+            self.zx_sum[b].din.next = self.cnt_sum[b].out.val() + self.zx_lat64[b].out.val();
+        }
+        self.new_words[0].next = self.zero_hw.val();
+        self.new_words[1].next = self.zero_hw.val();
+        for j in 0..self._h {
+            self.pay_bit0[j].din.next = self.svbf[0].mod_payload.val();
+            self.pay_bit1[j].din.next = self.svbf[1].mod_payload.val();
+            self.old0[j].din.next = self.svbf[0].mod_old.val();
+            self.old1[j].din.next = self.svbf[1].mod_old.val();
+            self.zx_sh0[j].din.next = self.pay_bit0[j].out.val();
+            self.zx_sh1[j].din.next = self.pay_bit1[j].out.val();
+            self.zx_old0[j].din.next = self.old0[j].out.val() | (self.one_w.val() << self.zx_sh0[j].out.val());
+            self.zx_old1[j].din.next = self.old1[j].out.val() | (self.one_w.val() << self.zx_sh1[j].out.val());
+            self.new_words[0].next = self.new_words[0].val() | (self.zx_old0[j].out.val() << self.off_word[j].val());
+            self.new_words[1].next = self.new_words[1].val() | (self.zx_old1[j].out.val() << self.off_word[j].val());
+            self.zx_word0[j].din.next = self.old0[j].out.val();
+            self.zx_word1[j].din.next = self.old1[j].out.val();
+        }
+        for b in 0..2 {
+            self.svbf[b].mod_write.next = self.zero_h.val();
+            self.svbf[b].mod_new.next = self.zero_hw.val();
+            self.cnt[b].mod_write.next = false;
+            self.cnt[b].mod_new.next = self.zero_c.val();
+            if self.svbf[b].mod_valid.val() && !self.pay_walk[b].out.val().any() {
+                self.svbf[b].mod_write.next = self.ones_h.val();
+                self.svbf[b].mod_new.next = self.new_words[b].val();
+                self.cnt[b].mod_write.next = true;
+                self.cnt[b].mod_new.next = self.zx_cnt[b].out.val() | (self.zx_sum[b].out.val() << self.off_sum.val());
+            }
+            if self.svbf[b].mod_valid.val() && self.pay_walk[b].out.val().any() {
+                self.rec_walk.next = true;
+                self.rec_addr.next = self.cnt[b].mod_index.val();
+                self.rec_row.next = self.pay_row[b].out.val();
+                for j in 0..self._h {
+                    if self.pay_row[b].out.val() == self.row_ids[j].val() {
+                        self.svbf[b].mod_write.next = self.row_bits[j].val();
+                    }
+                }
+                if self.pay_row[b].out.val() == self.counter_row.val() {
+                    self.cnt[b].mod_write.next = true;
+                    self.rec_word.next = self.cnt[b].mod_old.val();
+                }
+            }
+        }
+        for j in 0..self._h {
+            if self.svbf[0].mod_valid.val()
+                && self.pay_walk[0].out.val().any()
+                && (self.pay_row[0].out.val() == self.row_ids[j].val())
+            {
+                self.rec_word.next = self.zx_word0[j].out.val();
+            }
+            if self.svbf[1].mod_valid.val()
+                && self.pay_walk[1].out.val().any()
+                && (self.pay_row[1].out.val() == self.row_ids[j].val())
+            {
+                self.rec_word.next = self.zx_word1[j].out.val();
+            }
+        }
+        // S3: the record into the record FIFO.
+        self.zx_rec_word.din.next = self.rec_word.val();
+        self.zx_rec_addr.din.next = self.rec_addr.val();
+        self.zx_rec_row.din.next = self.rec_row.val();
+        self.rec_v.d.next = self.rec_walk.val() && !self.reset.val();
+        self.rec_d.d.next = self.zx_rec_word.out.val()
+            | (self.zx_rec_addr.out.val() << self.off_rec_addr.val())
+            | (self.zx_rec_row.out.val() << self.off_rec_row.val());
+        self.rec_fifo.reset.next = self.reset.val();
+        self.rec_fifo.in_valid.next = self.rec_v.q.val();
+        self.rec_fifo.in_data.next = self.rec_d.q.val();
+        self.rec_fifo.out_ready.next = self.rec_ready.val();
+        self.rec_valid.next = self.rec_fifo.out_valid.val();
+        self.rec_data.next = self.rec_fifo.out_data.val();
+        self.unused_outputs.next = self.svbf[1].in_ready.val()
+            || self.cnt[0].in_ready.val()
+            || self.cnt[1].in_ready.val()
+            || self.prng.advanced_value.val().any()
+            || self.prng.seed_value.val().any()
+            || self.svbf[0].mod_index.val().any()
+            || self.svbf[1].mod_index.val().any();
+        for b in 0..2 {
+            self.unused_outputs.next = self.unused_outputs.val()
+                || self.cnt[b].mod_valid.val()
+                || self.cnt[b].mod_ram.val().any()
+                || self.cnt[b].mod_s3.val().any()
+                || self.cnt[b].mod_s4.val().any()
+                || self.cnt[b].mod_s5.val().any()
+                || self.cnt[b].mod_pick.val().any();
+        }
+        // Statistics (the counters are the shell's, in STATUS order).
+        self.shell.count[0].next = self.accept.val();
+        self.shell.count[1].next = self.epoch_pending.q.val();
+        self.shell.count[2].next = self.smp_v.q.val();
+        self.shell.count[3].next = false;
+        self.shell.count[4].next = false;
+        self.shell.count[5].next = false;
+        self.shell.count[6].next = false;
+        self.shell.count[7].next = self.rec_v.q.val();
+        self.shell.flag[0].next = self.walker.busy.val();
+        self.shell.status[0].next = self.smp_fifo.drops.val();
+        self.zx_slevel.din.next = self.smp_fifo.level.val();
+        self.shell.status[1].next = self.zx_slevel.out.val();
+        if self.active.q.val() {
+            self.zx_k.din.next = self.k1.q.val();
+        } else {
+            self.zx_k.din.next = self.k0.q.val();
+        }
+        self.shell.status[2].next = self.zx_k.out.val();
+        self.shell.status[3].next = self.rec_fifo.drops.val();
+        self.zx_rlevel.din.next = self.rec_fifo.level.val();
+        self.shell.status[4].next = self.zx_rlevel.out.val();
+    }
+});

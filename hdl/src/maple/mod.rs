@@ -1,0 +1,323 @@
+//! MAPLE packet latency store, insert path (`MapleCore`): descriptors `{key, latency}` at one per cycle, a
+//! three-stage center match over the active bank's sorted centers, the SVBF insert as `h` segment rows of a
+//! [`MultiRmw`] per bank (the modify ORs the bit in; forwarding keeps back-to-back inserts into one word
+//! correct) beside a per-center counter [`RmwPipeline`] (`count | sum << 32`), PRNG sampling into the sample
+//! FIFO, and epochs: two banks, shadow centers loaded through the CSR port, and the flush of the frozen bank
+//! (a [`BankWalker`] read-and-clear walk into the record FIFO). Specification and stage table:
+//! `golden::maple::cycle`. No lookup port yet (its status registers read 0).
+//!
+//! Generics: `K` key, `H` hashes, `A` segment address bits, `LW` log2 of the word width `W`, `MB = A + LW`
+//! base bits, `HA = H·A`, `HW = H·W`, `P` bank payload, `R` record, `SA`/`SL` sample FIFO address/level bits,
+//! `FA`/`FL` record FIFO address/level bits. The number of centers held is a constructor parameter.
+
+pub mod builds;
+
+use crate::common::bits::{constant, consts, Slice, ZeroExt};
+use crate::common::fifo::ReportFifo;
+use crate::common::hash::HashUnit;
+use crate::common::multi_rmw::MultiRmw;
+use crate::common::prng::Prng;
+use crate::common::reg::Reg;
+use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
+use crate::common::shell::{cfg_field, CoreShell, StatusSources};
+use crate::common::walk::BankWalker;
+use crate::declare_block;
+use golden::common::config::ConfigError;
+use golden::common::csr::CsrLayout;
+use golden::common::sram::RamPorts;
+use golden::maple::cycle::{
+    MapleHwConfig, COUNTER_BITS, COUNT_BITS, CSR_CENTER_INDEX, CSR_CENTER_VALUE, CSR_EPOCH, CSR_PRNG_SEED,
+    RECORD_ROW_BITS, WALK_IN_FLIGHT,
+};
+use rust_hdl::prelude::*;
+
+/// Status registers (14 × 32 bits) and config registers (7 × 32 bits) of the CSR bank.
+pub const STATUS_BITS: usize = 448;
+pub const CONFIG_BITS: usize = 224;
+/// Bits of a center index (0..=64).
+const CB: usize = 7;
+
+/// A deliberate design mistake, for test-only builds that prove the co-simulation catches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mutant {
+    #[default]
+    None,
+    /// The center offset dropped: bit `b_j` instead of `b_j + i`.
+    NoOffset,
+    /// Hash `j`'s base written into segment `j + 1`.
+    WrongSegment,
+    /// Segment row 0 of both banks without the distance-2 forwarding path.
+    Row0NoDist2,
+    /// A latency midway between two centers goes to the upper one.
+    TiesHigh,
+}
+
+const STATUS: StatusSources = StatusSources {
+    counters: &["packets", "epochs", "samples", "lookups", "lookup_match", "lookup_multi", "lookup_none", "records"],
+    doubled: 0,
+    flags: &["flush_busy"],
+    words: &["sample_drops", "sample_fifo_level", "active_centers", "record_drops", "record_fifo_level"],
+};
+
+fn field<const N: usize>(layout: &CsrLayout, name: &str) -> Slice<CONFIG_BITS, N> {
+    cfg_field(layout, name).expect("the core's own register map")
+}
+
+declare_block! {
+    #[derive(LogicBlock)]
+    pub struct MapleCore<
+        const K: usize, const H: usize, const A: usize, const LW: usize, const MB: usize, const W: usize,
+        const HA: usize, const HW: usize, const P: usize, const R: usize, const SA: usize, const SL: usize,
+        const FA: usize, const FL: usize,
+    > fn build(
+        cfg: &MapleHwConfig,
+        layout: &CsrLayout,
+        shell: CoreShell<CONFIG_BITS, STATUS_BITS>,
+        h_base: Vec<HashUnit<K, MB>>,
+        svbf: Vec<MultiRmw<A, W, P, H, HA, HW>>,
+        walker: BankWalker<A, RECORD_ROW_BITS>,
+        mutant: Mutant
+    ) {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        pub in_valid: Signal<In, bool>,
+        pub in_key: Signal<In, Bits<K>>,
+        pub in_latency: Signal<In, Bits<32>>,
+        pub in_ready: Signal<Out, bool>,
+        pub swept: Signal<Out, bool>,
+        /// The packet entering its bank and its center.
+        pub res_valid: Signal<Out, bool>,
+        pub res_center: Signal<Out, Bits<CB>>,
+        pub smp_valid: Signal<Out, bool>,
+        pub smp_data: Signal<Out, Bits<32>>,
+        pub smp_ready: Signal<In, bool>,
+        pub rec_valid: Signal<Out, bool>,
+        pub rec_data: Signal<Out, Bits<R>>,
+        pub rec_ready: Signal<In, bool>,
+        pub csr_addr: Signal<In, Bits<8>>,
+        pub csr_wr_en: Signal<In, bool>,
+        pub csr_wr_data: Signal<In, Bits<32>>,
+        pub csr_rd_en: Signal<In, bool>,
+        pub csr_rd_valid: Signal<Out, bool>,
+        pub csr_rd_data: Signal<Out, Bits<32>>,
+        shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
+        h_base: Vec<HashUnit<K, MB>> = h_base,
+        prng: Prng,
+        svbf: Vec<MultiRmw<A, W, P, H, HA, HW>> = svbf,
+        cnt: Vec<RmwPipeline<A, COUNTER_BITS, P>> = (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
+        walker: BankWalker<A, RECORD_ROW_BITS> = walker,
+        smp_fifo: ReportFifo<SA, 32, SL>,
+        rec_fifo: ReportFifo<FA, R, FL>,
+        cfg_threshold: Slice<CONFIG_BITS, 32> = field(layout, "sample_threshold"),
+        cfg_seed: Slice<CONFIG_BITS, 32> = field(layout, "prng_seed"),
+        cfg_count: Slice<CONFIG_BITS, 32> = field(layout, "center_count"),
+        cfg_count7: Slice<CONFIG_BITS, CB> = field(layout, "center_count"),
+        wr_index8: Slice<32, 8> = Slice::new(0),
+        seed_pending: Reg<bool>,
+        epoch_pending: Reg<bool>,
+        st1: Reg<bool>,
+        st2: Reg<bool>,
+        st3: Reg<bool>,
+        active: Reg<bool>,
+        widx: Reg<Bits<8>>,
+        k0: Reg<Bits<CB>>,
+        k1: Reg<Bits<CB>>,
+        kk: Signal<Local, Bits<CB>>,
+        c0: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
+        c1: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
+        sh: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
+        f1_valid: Reg<bool>,
+        f1_key: Reg<Bits<K>>,
+        f1_lat: Reg<Bits<32>>,
+        accept: Signal<Local, bool>,
+        transfer: Signal<Local, bool>,
+        lt_f1: Signal<Local, Bits<64>>,
+        m1_v: Reg<bool>,
+        m1_bank: Reg<bool>,
+        m1_lat: Reg<Bits<32>>,
+        m1_lt: Reg<Bits<64>>,
+        m1_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
+        first: Signal<Local, Bits<CB>>,
+        lo: Signal<Local, Bits<32>>,
+        hi: Signal<Local, Bits<32>>,
+        d_lo: Signal<Local, Bits<32>>,
+        d_hi: Signal<Local, Bits<32>>,
+        closer_lo: Signal<Local, bool>,
+        m2_v: Reg<bool>,
+        m2_bank: Reg<bool>,
+        m2_lat: Reg<Bits<32>>,
+        m2_first: Reg<Bits<CB>>,
+        m2_lo: Reg<Bits<32>>,
+        m2_use_lo: Reg<bool>,
+        m2_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
+        below: Signal<Local, Bits<CB>>,
+        m3_v: Reg<bool>,
+        m3_bank: Reg<bool>,
+        m3_lat: Reg<Bits<32>>,
+        m3_center: Reg<Bits<CB>>,
+        m3_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
+        // S0: word address and bit per segment, the bank inputs.
+        zx_center: ZeroExt<CB, MB>,
+        pos: Vec<Signal<Local, Bits<MB>>> = (0..H).map(|_| Default::default()).collect(),
+        pos_addr: Vec<Slice<MB, A>> = (0..H).map(|_| Slice::new(LW)).collect(),
+        pos_bit: Vec<Slice<MB, LW>> = (0..H).map(|_| Slice::new(0)).collect(),
+        zx_addr: Vec<ZeroExt<A, HA>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        zx_bit: Vec<ZeroExt<LW, P>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        zx_lat: ZeroExt<32, P>,
+        cidx: Slice<MB, A> = Slice::new(0),
+        pkt_index: Signal<Local, Bits<HA>>,
+        pkt_payload: Signal<Local, Bits<P>>,
+        walk_issue: Signal<Local, bool>,
+        zx_walk_addr: ZeroExt<A, HA>,
+        zx_walk_row: ZeroExt<RECORD_ROW_BITS, P>,
+        walk_index: Signal<Local, Bits<HA>>,
+        walk_payload: Signal<Local, Bits<P>>,
+        // S2, per bank: the payload's fields, the segment words.
+        pay_walk: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(32 + H * LW)).collect(),
+        pay_row: Vec<Slice<P, RECORD_ROW_BITS>> = (0..2).map(|_| Slice::new(33 + H * LW)).collect(),
+        pay_lat: Vec<Slice<P, 32>> = (0..2).map(|_| Slice::new(0)).collect(),
+        pay_bit0: Vec<Slice<P, LW>> = (0..H).map(|j| Slice::new(32 + j * LW)).collect(),
+        pay_bit1: Vec<Slice<P, LW>> = (0..H).map(|j| Slice::new(32 + j * LW)).collect(),
+        old0: Vec<Slice<HW, W>> = (0..H).map(|j| Slice::new(j * W)).collect(),
+        old1: Vec<Slice<HW, W>> = (0..H).map(|j| Slice::new(j * W)).collect(),
+        zx_old0: Vec<ZeroExt<W, HW>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        zx_old1: Vec<ZeroExt<W, HW>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        zx_sh0: Vec<ZeroExt<LW, 16>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        zx_sh1: Vec<ZeroExt<LW, 16>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        zx_word0: Vec<ZeroExt<W, COUNTER_BITS>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        zx_word1: Vec<ZeroExt<W, COUNTER_BITS>> = (0..H).map(|_| ZeroExt::default()).collect(),
+        new_words: Vec<Signal<Local, Bits<HW>>> = (0..2).map(|_| Default::default()).collect(),
+        cnt_count: Vec<Slice<COUNTER_BITS, 32>> = (0..2).map(|_| Slice::new(0)).collect(),
+        cnt_sum: Vec<Slice<COUNTER_BITS, 64>> = (0..2).map(|_| Slice::new(COUNT_BITS)).collect(),
+        zx_cnt: Vec<ZeroExt<32, COUNTER_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        zx_sum: Vec<ZeroExt<64, COUNTER_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        zx_lat64: Vec<ZeroExt<32, 64>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        // S3: the record.
+        rec_walk: Signal<Local, bool>,
+        rec_word: Signal<Local, Bits<COUNTER_BITS>>,
+        rec_addr: Signal<Local, Bits<A>>,
+        rec_row: Signal<Local, Bits<RECORD_ROW_BITS>>,
+        zx_rec_addr: ZeroExt<A, R>,
+        zx_rec_row: ZeroExt<RECORD_ROW_BITS, R>,
+        zx_rec_word: ZeroExt<COUNTER_BITS, R>,
+        rec_v: Reg<bool>,
+        rec_d: Reg<Bits<R>>,
+        smp_v: Reg<bool>,
+        smp_d: Reg<Bits<32>>,
+        zx_slevel: ZeroExt<SL, 32>,
+        zx_rlevel: ZeroExt<FL, 32>,
+        zx_k: ZeroExt<CB, 32>,
+        /// Outputs read in part only: bank 1's and the counter pipelines' `in_ready` (the same sweep), the
+        /// PRNG's look-ahead values, the segment rows' `mod_index` (the counter row's carries the walk
+        /// address), the counter pipelines' forward candidates and `mod_valid` (lockstep with the rows').
+        unused_outputs: Signal<Local, bool>,
+        // Constants.
+        idx7: Vec<Constant<Bits<CB>>> = consts(0..cfg.max_centers as u64),
+        idx7_next: Vec<Constant<Bits<CB>>> = consts(1..=cfg.max_centers as u64),
+        idx8: Vec<Constant<Bits<8>>> = consts(0..cfg.max_centers as u64),
+        bit64: Vec<Constant<Bits<64>>> = consts((0..cfg.max_centers).map(|i| 1u64 << i)),
+        row_ids: Vec<Constant<Bits<RECORD_ROW_BITS>>> = consts(0..H as u64),
+        counter_row: Constant<Bits<RECORD_ROW_BITS>> = constant(H as u64),
+        row_bits: Vec<Constant<Bits<H>>> = consts((0..H).map(|j| 1u64 << j)),
+        off_addr: Vec<Constant<Bits<16>>> = consts((0..H).map(|j| (j * A) as u64)),
+        off_bit: Vec<Constant<Bits<16>>> = consts((0..H).map(|j| (32 + j * LW) as u64)),
+        off_word: Vec<Constant<Bits<16>>> = consts((0..H).map(|j| (j * W) as u64)),
+        off_walk: Constant<Bits<16>> = constant((32 + H * LW) as u64),
+        off_walk_row: Constant<Bits<16>> = constant((33 + H * LW) as u64),
+        off_sum: Constant<Bits<16>> = constant(COUNT_BITS as u64),
+        off_rec_addr: Constant<Bits<16>> = constant(COUNTER_BITS as u64),
+        off_rec_row: Constant<Bits<16>> = constant((COUNTER_BITS + A) as u64),
+        km32: Constant<Bits<32>> = constant(cfg.max_centers as u64),
+        km7: Constant<Bits<CB>> = constant(cfg.max_centers as u64),
+        zero32: Constant<Bits<32>> = constant(0),
+        zero8: Constant<Bits<8>> = constant(0),
+        bank_ids: Vec<Constant<bool>> = vec![Constant::new(false), Constant::new(true)],
+        zero7: Constant<Bits<CB>> = constant(0),
+        one7: Constant<Bits<CB>> = constant(1),
+        one8: Constant<Bits<8>> = constant(1),
+        one32: Constant<Bits<32>> = constant(1),
+        zero64: Constant<Bits<64>> = constant(0),
+        one_w: Constant<Bits<W>> = constant(1),
+        one_p: Constant<Bits<P>> = constant(1),
+        zero_ha: Constant<Bits<HA>> = Constant::new(Bits::default()),
+        zero_hw: Constant<Bits<HW>> = Constant::new(Bits::default()),
+        zero_h: Constant<Bits<H>> = constant(0),
+        ones_h: Constant<Bits<H>> = constant((1u64 << H) - 1),
+        zero_c: Constant<Bits<COUNTER_BITS>> = Constant::new(Bits::default()),
+        room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
+        csr_seed: Constant<Bits<8>> = constant(CSR_PRNG_SEED as u64),
+        csr_epoch: Constant<Bits<8>> = constant(CSR_EPOCH as u64),
+        csr_cidx: Constant<Bits<8>> = constant(CSR_CENTER_INDEX as u64),
+        csr_cval: Constant<Bits<8>> = constant(CSR_CENTER_VALUE as u64),
+        offset_on: Constant<bool> = Constant::new(mutant != Mutant::NoOffset),
+        ties_low: Constant<bool> = Constant::new(mutant != Mutant::TiesHigh),
+        _h: usize = H,
+        _km: usize = cfg.max_centers,
+        _cfg: MapleHwConfig = cfg.clone(),
+    }
+}
+
+mod logic;
+
+macro_rules! maple_core_impl {
+    ($($tr:ident for)? { $($body:tt)* }) => {
+        impl<
+                const K: usize, const H: usize, const A: usize, const LW: usize, const MB: usize, const W: usize,
+                const HA: usize, const HW: usize, const P: usize, const R: usize, const SA: usize,
+                const SL: usize, const FA: usize, const FL: usize,
+            > $($tr for)? MapleCore<K, H, A, LW, MB, W, HA, HW, P, R, SA, SL, FA, FL>
+        {
+            $($body)*
+        }
+    };
+}
+pub(crate) use maple_core_impl;
+
+maple_core_impl!({
+    pub fn new(cfg: &MapleHwConfig) -> Result<Self, ConfigError> {
+        Self::with_mutant(cfg, Mutant::None)
+    }
+    /// Test-only: the core with a deliberate mistake (see [`Mutant`]).
+    pub fn with_mutant(cfg: &MapleHwConfig, mutant: Mutant) -> Result<Self, ConfigError> {
+        cfg.check()?;
+        let (a, lw) = (cfg.addr_bits(), cfg.word_log2());
+        let expect = [
+            ("K", K, cfg.store.key_bits),
+            ("H", H, cfg.store.hashes),
+            ("A", A, a),
+            ("LW", LW, lw),
+            ("MB", MB, a + lw),
+            ("W", W, cfg.store.word_bits),
+            ("HA", HA, H * a),
+            ("HW", HW, H * cfg.store.word_bits),
+            ("P", P, golden::maple::cycle::sizes::payload_bits(H, lw)),
+            ("R", R, cfg.record_bits()),
+            ("SA", SA, cfg.store.sample_fifo_bits),
+            ("SL", SL, cfg.store.sample_fifo_bits + 1),
+            ("FA", FA, cfg.record_fifo_bits),
+            ("FL", FL, cfg.record_fifo_bits + 1),
+        ];
+        for (name, got, want) in expect {
+            if got != want {
+                return Err(ConfigError(format!("MapleCore generic {name} = {got}, the configuration needs {want}")));
+            }
+        }
+        if H > 8 || R > 128 {
+            return Err(ConfigError("MapleCore: at most 8 hashes and 128-bit records".into()));
+        }
+        let layout = cfg.csr_layout();
+        let shell = CoreShell::new(layout.clone(), &STATUS)?;
+        let src = |j: usize| if mutant == Mutant::WrongSegment { (j + 1) % H } else { j };
+        let h_base = (0..H).map(|j| HashUnit::from_fn(cfg.base_hash(src(j))?)).collect::<Result<Vec<_>, _>>()?;
+        let mut forward = vec![FORWARD_ALL; H];
+        if mutant == Mutant::Row0NoDist2 {
+            forward[0] &= !0b010;
+        }
+        let svbf = vec![MultiRmw::with_forwarding(&forward)?, MultiRmw::with_forwarding(&forward)?];
+        let walker = BankWalker::new(H + 1).map_err(ConfigError)?;
+        Ok(Self::build(cfg, &layout, shell, h_base, svbf, walker, mutant))
+    }
+    pub fn config(&self) -> &MapleHwConfig {
+        &self._cfg
+    }
+});

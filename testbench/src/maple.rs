@@ -1,0 +1,268 @@
+//! MAPLE core co-simulation: the Verilated `MapleCore` against `golden::maple::cycle`, cycle by cycle, on
+//! randomized traffic.
+//!
+//! Traffic: a small key pool over segments of 64–128 words, so that different packets hit the same SVBF word
+//! 1–3 cycles apart (counted per distance from golden's inserts); ≥10 % of packets repeat the previous key
+//! (same words back to back), ~10 % a key 2–3 packets back. Latencies near a center, exactly between two
+//! centers (ties), on a center, below the first and above the last, and anywhere in 32 bits. Center sets
+//! (sorted, sometimes with duplicates, k from 1 to the build's maximum) are loaded through the CSR port under
+//! traffic and swapped in by epoch markers, mostly after the last flush ended, now and then during one; the
+//! flush streams under traffic with a record reader that stalls for long phases; the sample reader stalls
+//! too (sample FIFO overflow, drops counted); sampling rate and seed drawn at every reset and rewritten;
+//! resets in the middle; garbage on the descriptor lines while `in_valid` is low; random CSR reads.
+
+use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::harness::{RunConfig, RunReport};
+use crate::models::{MapleK64, MapleK8, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutTies};
+use golden::maple::cycle::{
+    MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_CENTER_COUNT, CSR_CENTER_INDEX, CSR_CENTER_VALUE,
+    CSR_EPOCH, CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD,
+};
+use rand::Rng;
+
+crate::coverage_names! {
+    resets, same_key_back, key_2_3_back, same_word_dist1, same_word_dist2, same_word_dist3, segment_wraps,
+    center_reloads, epochs, epochs_during_flush, flush_records, flush_reader_stalls, samples, sample_drops,
+    tie_latencies, idle_cycles,
+}
+
+crate::top_outputs! {
+    /// Outputs of a MAPLE top during one cycle.
+    pub struct MapleTopOutputs {
+        in_ready: bool,
+        swept: bool,
+        res_valid: bool,
+        res_center: u64 [when res_valid],
+        smp_valid: bool,
+        smp_data: u32 [when smp_valid],
+        rec_valid: bool,
+        rec_data: u128 [when rec_valid],
+        csr_rd_valid: bool,
+        csr_rd_data: u32,
+    }
+    compared with MapleOutputs;
+    read from MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies
+}
+
+/// A descriptor (the garbage type too).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Desc {
+    pub key: u128,
+    pub latency: u32,
+}
+
+crate::core_top! {
+    MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies
+        => MapleInputs, Desc, MapleOutputs, MapleTopOutputs;
+    |m, i, garbage| {
+        let d = if i.in_valid { Desc { key: i.key, latency: i.latency } } else { *garbage };
+        m.set_reset(i.reset as u64);
+        m.set_in_valid(i.in_valid as u64);
+        m.set_in_key((d.key & golden::common::mask128(m.key_bits())) as _);
+        m.set_in_latency(d.latency as u64);
+        m.set_smp_ready(i.smp_ready as u64);
+        m.set_rec_ready(i.rec_ready as u64);
+        crate::drive_csr_pins!(m, i);
+    }
+}
+
+/// The key width of a top (its `in_key` port).
+trait KeyBits {
+    fn key_bits(&self) -> usize;
+}
+crate::impl_for! { impl KeyBits => MapleK8, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies; {
+    fn key_bits(&self) -> usize { 64 }
+} }
+crate::impl_for! { impl KeyBits => MapleK64; { fn key_bits(&self) -> usize { 128 } } }
+
+/// A Verilated MAPLE top.
+pub trait MapleTop:
+    crate::core_run::CoreTop<Inputs = MapleInputs, Garbage = Desc, Expected = MapleOutputs, Outputs = MapleTopOutputs>
+{
+}
+impl<T> MapleTop for T where
+    T: crate::core_run::CoreTop<
+        Inputs = MapleInputs,
+        Garbage = Desc,
+        Expected = MapleOutputs,
+        Outputs = MapleTopOutputs,
+    >
+{
+}
+
+pub fn top_config(name: &str) -> MapleHwConfig {
+    crate::harness::top_config(name)
+}
+
+/// A random center set: sorted, sometimes with duplicates, sometimes not sorted at all (the hardware does
+/// not check; golden's cycle model computes what the RTL computes).
+fn centers(cfg: &MapleHwConfig, r: &mut impl Rng) -> Vec<u32> {
+    let k = if r.gen_bool(0.2) { cfg.max_centers } else { r.gen_range(1..=cfg.max_centers) };
+    let scale = [1_000u32, 100_000, u32::MAX / 2][r.gen_range(0..3)];
+    let mut v: Vec<u32> = (0..k).map(|_| r.gen_range(0..scale)).collect();
+    if k > 2 && r.gen_bool(0.3) {
+        v[k / 2] = v[k / 2 - 1];
+    }
+    if !r.gen_bool(0.05) {
+        v.sort_unstable();
+    }
+    v
+}
+
+struct Traffic {
+    pool: Vec<u128>,
+    history: [u128; 3],
+    centers: Vec<u32>,
+}
+
+impl Traffic {
+    fn next(&mut self, run: &mut crate::blocks::Run) -> Desc {
+        let r = &mut run.rng;
+        let key = match r.gen_range(0..100) {
+            0..=14 => self.history[0],
+            15..=24 => self.history[r.gen_range(1..3)],
+            25..=94 => self.pool[r.gen_range(0..self.pool.len())],
+            _ => r.gen(),
+        };
+        if key == self.history[0] {
+            run.count(cov::same_key_back, 1);
+        } else if self.history[1..].contains(&key) {
+            run.count(cov::key_2_3_back, 1);
+        }
+        self.history = [key, self.history[0], self.history[1]];
+        let r = &mut run.rng;
+        let c = &self.centers;
+        let pick = |r: &mut crate::blocks::Run| c[r.rng.gen_range(0..c.len())];
+        let latency = match r.gen_range(0..10) {
+            0..=3 => pick(run).saturating_add(run.rng.gen_range(0..64)).saturating_sub(32),
+            4 => pick(run),
+            5..=6 => {
+                let (a, b) = (pick(run) as u64, pick(run) as u64);
+                let mid = ((a + b) / 2) as u32;
+                run.count(cov::tie_latencies, ((a + b) % 2 == 0 && a != b) as u64);
+                mid
+            }
+            7 => run.rng.gen_range(0..4),
+            8 => u32::MAX - run.rng.gen_range(0..4),
+            _ => run.rng.gen(),
+        };
+        Desc { key, latency }
+    }
+}
+
+/// Runs `cfg.transactions` accepted packets through a MAPLE top and compares every cycle.
+pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
+    let mcfg = top_config(name);
+    let gold = MapleCycleModel::new(&mcfg).expect("valid configuration");
+    let mut cr = CoreRun::new(name, cfg, make(cfg.x_seed), gold, &mcfg.csr_layout());
+    let key_mask = golden::common::mask128(mcfg.store.key_bits);
+    let pool: Vec<u128> = (0..24).map(|_| cr.run.rng.gen::<u128>() & key_mask).collect();
+    let mut traffic = Traffic { pool, history: [0; 3], centers: vec![0] };
+    let mut held: Held<Desc> = Held::new();
+    let mut smp_stall = Stall::new(3000, 50..2000);
+    let mut rec_stall = Stall::new(500, 20..600);
+    let mut mid_reset = MidReset::default();
+    let mut recent: Vec<(u64, usize, Vec<usize>)> = Vec::new();
+    let (mut drops, mut loaded) = (0u32, false);
+    let dist = [cov::same_word_dist1, cov::same_word_dist2, cov::same_word_dist3];
+    while cr.run.transactions < cfg.transactions {
+        let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
+        let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 300_000);
+        let r = &mut cr.run.rng;
+        if reset {
+            let s = vec![(CSR_SAMPLE_THRESHOLD, r.gen::<u32>() >> r.gen_range(0..8)), (CSR_PRNG_SEED, r.gen())];
+            cr.csr.load(s);
+            cr.run.count(cov::resets, 1);
+            held.drop_held();
+            (drops, loaded) = (0, false);
+            traffic.centers = vec![0];
+        } else if cr.csr.is_idle() && !loaded && r.gen_ratio(1, 200) {
+            // The next epoch's centers, under traffic.
+            let c = centers(&mcfg, r);
+            cr.csr.push(CSR_CENTER_COUNT, c.len() as u32);
+            cr.csr.push(CSR_CENTER_INDEX, 0);
+            for &v in &c {
+                cr.csr.push(CSR_CENTER_VALUE, v);
+            }
+            traffic.centers = c;
+            loaded = true;
+            cr.run.count(cov::center_reloads, 1);
+        } else if cr.csr.is_idle() && (loaded || r.gen_bool(0.1)) && r.gen_ratio(1, 1_500) {
+            let busy = cr.gold.flush_busy();
+            if !busy || r.gen_ratio(1, 10) {
+                cr.csr.push(CSR_EPOCH, 1);
+                cr.run.count(if busy { cov::epochs_during_flush } else { cov::epochs }, 1);
+                loaded = false;
+            }
+        } else if r.gen_ratio(1, 50_000) {
+            cr.csr.push(CSR_SAMPLE_THRESHOLD, r.gen::<u32>() >> r.gen_range(0..8));
+        }
+        let r = &mut cr.run.rng;
+        smp_stall.step(r);
+        if rec_stall.step(r) {
+            cr.run.count(cov::flush_reader_stalls, 1);
+        }
+        let r = &mut cr.run.rng;
+        let mut i = MapleInputs {
+            reset,
+            smp_ready: smp_stall.ready(r, 0.9),
+            rec_ready: rec_stall.ready(r, 0.8),
+            ..Default::default()
+        };
+        if !reset && !cr.csr.write_next(&mut i) && r.gen_ratio(1, 20) {
+            cr.csr.random_read(&mut i, r);
+        }
+        let garbage = Desc { key: r.gen(), latency: r.gen() };
+        if held.is_free() && cr.run.rng.gen_bool(0.92) {
+            held.hold(traffic.next(&mut cr.run));
+        }
+        let d = held.get();
+        (i.in_valid, i.key, i.latency) = (d.is_some(), d.map_or(0, |d| d.key), d.map_or(0, |d| d.latency));
+        if !i.in_valid {
+            cr.count(cov::idle_cycles, 1);
+        }
+        let cy = cr.step(&i, &garbage);
+        if let Some(ins) = cr.gold.last_insert.clone() {
+            cr.count(cov::segment_wraps, ins.wrapped.iter().any(|&w| w) as u64);
+            recent.retain(|e| cy.c - e.0 <= 3);
+            for (c, bank, addr) in &recent {
+                if *bank == ins.bank && addr.iter().zip(&ins.addr).any(|(a, b)| a == b) {
+                    cr.run.count(dist[(cy.c - c - 1) as usize], 1);
+                }
+            }
+            recent.push((cy.c, ins.bank, ins.addr));
+        }
+        if cy.e.rec_valid == Some(true) && i.rec_ready {
+            cr.count(cov::flush_records, 1);
+        }
+        if cy.e.smp_valid == Some(true) && i.smp_ready {
+            cr.count(cov::samples, 1);
+        }
+        let now = cr.gold.samples.drops();
+        cr.count(cov::sample_drops, now.wrapping_sub(drops) as u64);
+        drops = now;
+        if held.accepted(reset, cy.e.in_ready).is_some() {
+            cr.run.transactions += 1;
+        }
+    }
+    assert_eq!(cr.gold.records.drops(), 0, "{name}: the flush never drops a record");
+    cr.finish()
+}
+
+pub fn run_maple_k8(cfg: &RunConfig) -> RunReport {
+    run_top("maple_k8", cfg, MapleK8::new)
+}
+pub fn run_maple_k64(cfg: &RunConfig) -> RunReport {
+    run_top("maple_k64", cfg, MapleK64::new)
+}
+
+/// The test-only mutants of `maple_k8` (`hdl::maple::builds::MUTANTS`): the co-simulation must fail on each.
+pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
+    ("maple_k8_mut_offset", |c| run_top("maple_k8_mut_offset", c, MapleK8MutOffset::new)),
+    ("maple_k8_mut_segment", |c| run_top("maple_k8_mut_segment", c, MapleK8MutSegment::new)),
+    ("maple_k8_mut_fwd", |c| run_top("maple_k8_mut_fwd", c, MapleK8MutFwd::new)),
+    ("maple_k8_mut_ties", |c| run_top("maple_k8_mut_ties", c, MapleK8MutTies::new)),
+];
+
+/// The MAPLE runners (demo order).
+pub const ALL: &[crate::blocks::Runner] = &[("maple_k8", run_maple_k8), ("maple_k64", run_maple_k64)];
