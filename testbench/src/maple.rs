@@ -75,20 +75,10 @@ crate::impl_for! { impl KeyBits => MapleK8, MapleK8MutOffset, MapleK8MutSegment,
 } }
 crate::impl_for! { impl KeyBits => MapleK64; { fn key_bits(&self) -> usize { 128 } } }
 
-/// A Verilated MAPLE top.
-pub trait MapleTop:
-    crate::core_run::CoreTop<Inputs = MapleInputs, Garbage = Desc, Expected = MapleOutputs, Outputs = MapleTopOutputs>
-{
-}
-impl<T> MapleTop for T where
-    T: crate::core_run::CoreTop<
-        Inputs = MapleInputs,
-        Garbage = Desc,
-        Expected = MapleOutputs,
-        Outputs = MapleTopOutputs,
-    >
-{
-}
+crate::top_trait!(
+    /// A Verilated MAPLE top.
+    pub MapleTop => MapleInputs, Desc, MapleOutputs, MapleTopOutputs
+);
 
 pub fn top_config(name: &str) -> MapleHwConfig {
     crate::harness::top_config(name)

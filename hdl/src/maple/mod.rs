@@ -77,7 +77,7 @@ declare_block! {
         svbf: Vec<MultiRmw<A, W, P, H, HA, HW>>,
         walker: BankWalker<A, RECORD_ROW_BITS>,
         mutant: Mutant
-    ) {
+    ) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         pub in_valid: Signal<In, bool>,
@@ -94,12 +94,6 @@ declare_block! {
         pub rec_valid: Signal<Out, bool>,
         pub rec_data: Signal<Out, Bits<R>>,
         pub rec_ready: Signal<In, bool>,
-        pub csr_addr: Signal<In, Bits<8>>,
-        pub csr_wr_en: Signal<In, bool>,
-        pub csr_wr_data: Signal<In, Bits<32>>,
-        pub csr_rd_en: Signal<In, bool>,
-        pub csr_rd_valid: Signal<Out, bool>,
-        pub csr_rd_data: Signal<Out, Bits<32>>,
         shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
         h_base: Vec<HashUnit<K, MB>> = h_base,
         prng: Prng,
