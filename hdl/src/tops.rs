@@ -10,7 +10,7 @@ use crate::common::multi_rmw::MultiRmw;
 use crate::common::rmw::RmwPipeline;
 use crate::declare_block;
 use golden::common::config::ConfigError;
-use golden::common::sram::RamPorts;
+use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
 
 pub use golden::common::tops::*;
@@ -91,7 +91,8 @@ pub struct RmwAddTop<const A: usize, const W: usize> {
 }
 
 impl<const A: usize, const W: usize> RmwAddTop<A, W> {
-    pub fn new(ports: RamPorts, forward_enable: u64) -> Self {
+    /// `forward_enable`: [`crate::common::rmw::FORWARD_ALL`] except in the test-only broken builds.
+    pub fn new(ports: RamPorts, timing: RamTiming, forward_enable: u64) -> Self {
         RmwAddTop {
             clock: Default::default(),
             reset: Default::default(),
@@ -103,7 +104,7 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
             out_index: Default::default(),
             out_old: Default::default(),
             out_new: Default::default(),
-            rmw: RmwPipeline::with_forwarding(ports, forward_enable),
+            rmw: RmwPipeline::with_timing(ports, timing, forward_enable),
             new_value: Default::default(),
             unused_candidates: Default::default(),
             r_valid: Default::default(),
@@ -128,9 +129,11 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
         self.rmw.mod_new.next = self.new_value.val();
         self.rmw.mod_write.next = self.rmw.mod_payload.val().any();
         self.unused_candidates.next = self.rmw.mod_ram.val().any()
-            || self.rmw.mod_s3.val().any()
-            || self.rmw.mod_s4.val().any()
-            || self.rmw.mod_s5.val().any()
+            || self.rmw.mod_fwd1.val().any()
+            || self.rmw.mod_fwd2.val().any()
+            || self.rmw.mod_fwd3.val().any()
+            || self.rmw.mod_fwd4.val().any()
+            || self.rmw.mod_fwd5.val().any()
             || self.rmw.mod_pick.val().any();
         self.r_valid.d.next = self.rmw.mod_valid.val() && !self.reset.val();
         self.r_index.d.next = self.rmw.mod_index.val();
@@ -184,11 +187,11 @@ impl<const A: usize, const W: usize, const D: usize, const DA: usize, const DW: 
     MultiRmwAddTop<A, W, D, DA, DW, P>
 {
     /// `forward_enable` per row (see [`MultiRmw::with_forwarding`]).
-    pub fn new(forward_enable: &[u64]) -> Result<Self, ConfigError> {
+    pub fn new(timing: RamTiming, forward_enable: &[u64]) -> Result<Self, ConfigError> {
         if P != W + D {
             return Err(ConfigError(format!("MultiRmwAddTop: P = {P}, needs W + D = {}", W + D)));
         }
-        Ok(Self::build(MultiRmw::with_forwarding(forward_enable)?))
+        Ok(Self::build(MultiRmw::with_timing(timing, forward_enable)?))
     }
 }
 

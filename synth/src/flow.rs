@@ -44,6 +44,10 @@ pub struct SynthArgs {
     /// List the cores and configurations and exit.
     #[arg(long)]
     pub list: bool,
+    /// Timing gate: fail (exit status 1, after the table) when a configuration's median Fmax is below this
+    /// many MHz, naming it and its critical path. CI runs `scripts/timing_gate.sh` with 150.
+    #[arg(long, value_name = "MHZ")]
+    pub min_fmax: Option<f64>,
 }
 
 /// One placement-and-route run.
@@ -383,7 +387,28 @@ pub fn run(args: &SynthArgs) -> Result<(), String> {
             eprintln!("[synth] wrote {}", md.display());
         }
     }
-    Ok(())
+    match args.min_fmax {
+        Some(min) => gate(&results, min).inspect(|m| say(m)).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
+/// The timing gate: `Ok(summary)` when every result's median Fmax is at least `min` MHz, else an error
+/// naming each configuration below it with its critical path.
+fn gate(results: &[SynthResult], min: f64) -> Result<String, String> {
+    let below: Vec<String> = results
+        .iter()
+        .filter(|r| r.fmax_mhz < min)
+        .map(|r| {
+            let path = r.crit.as_ref().map(|c| c.summary()).unwrap_or_else(|| "(no critical path reported)".into());
+            format!("  {} {}: {:.1} MHz; critical path {path}", r.core, r.config, r.fmax_mhz)
+        })
+        .collect();
+    if below.is_empty() {
+        Ok(format!("timing gate: all {} configuration(s) at or above {min} MHz", results.len()))
+    } else {
+        Err(format!("timing gate: {} of {} configuration(s) below {min} MHz:\n{}", below.len(), results.len(), below.join("\n")))
+    }
 }
 
 #[cfg(test)]
@@ -416,6 +441,15 @@ mod tests {
     }
 
     #[test]
+    fn timing_gate_names_what_is_below() {
+        let rs = [result("dp_a10_w32", 194.4, 36864), result("dp_a16_w32", 106.0, 0)];
+        assert!(gate(&rs[..1], 150.0).unwrap().contains("all 1 configuration(s)"));
+        let err = gate(&rs, 150.0).unwrap_err();
+        assert!(err.contains("1 of 2") && err.contains("rmw dp_a16_w32: 106.0 MHz"), "{err}");
+        assert!(!err.contains("dp_a10_w32"), "{err}");
+    }
+
+    #[test]
     fn text_and_markdown_tables_show_the_same_cells() {
         let rs = [result("dp_a10_w32", 194.4, 36864), result("dp_a16_w32", 106.0, 0)];
         let t = results_table(&rs);
@@ -445,6 +479,7 @@ mod tests {
             markdown: None,
             out: PathBuf::from("out/synth"),
             list: false,
+            min_fmax: None,
         }
     }
 

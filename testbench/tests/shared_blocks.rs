@@ -47,6 +47,24 @@ fn sram_single_port_matches_golden() {
 }
 
 #[test]
+fn sram_registered_dual_port_matches_golden() {
+    run(
+        "sram_registered_dual_port_matches_golden",
+        blocks::sram::run_dual_registered,
+        &["resets", "writes_during_sweep", "read_during_write_same_address"],
+    );
+}
+
+#[test]
+fn sram_registered_single_port_matches_golden() {
+    run(
+        "sram_registered_single_port_matches_golden",
+        blocks::sram::run_single_registered,
+        &["resets", "writes_during_sweep", "read_during_write_same_address"],
+    );
+}
+
+#[test]
 fn fifo_matches_golden() {
     run(
         "fifo_matches_golden",
@@ -65,20 +83,18 @@ fn csr_matches_golden() {
     run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle", "identity_read"]);
 }
 
-/// The RMW runners' demands beyond the shared checker: the forwarding distances 1, 2 and 3 are exercised.
+/// The RMW runners' demands beyond the shared checker: the forwarding distances 1..5 are exercised (the
+/// short pipeline forwards 1–3, the registered one 1–5).
 fn check_rmw_traffic(test: &str, f: fn(&RunConfig) -> RunReport, must_cover: &[&str]) -> RunReport {
     let r = run(test, f, &[&["accepted"], must_cover].concat());
     let accepted = r.covered("accepted");
     let frac = |what: &str| r.covered(what) as f64 / accepted as f64;
-    eprintln!(
-        "[{test}] accepted {accepted}, same index as 1/2/3 packets back: {:.1}% / {:.1}% / {:.1}%, resets {}",
-        100.0 * frac("same_index_1_back"),
-        100.0 * frac("same_index_2_back"),
-        100.0 * frac("same_index_3_back"),
-        r.covered("resets")
-    );
+    let back: Vec<String> = (1..=5).map(|k| format!("{:.1}%", 100.0 * frac(&format!("same_index_{k}_back")))).collect();
+    eprintln!("[{test}] accepted {accepted}, same index as 1..5 packets back: {}, resets {}", back.join(" / "), r.covered("resets"));
     assert!(frac("same_index_1_back") >= 0.10, "too few back-to-back same-index packets");
-    assert!(frac("same_index_2_back") >= 0.05 && frac("same_index_3_back") >= 0.05);
+    for k in 2..=5 {
+        assert!(frac(&format!("same_index_{k}_back")) >= 0.05, "too few packets with the index of {k} back");
+    }
     assert!(r.covered("resets") >= 3, "no reset in the middle of traffic or during a sweep");
     r
 }
@@ -96,19 +112,38 @@ fn rmw_single_port_matches_golden_ii2() {
     assert!(r.cycles >= 2 * r.transactions, "{} cycles for {} packets", r.cycles, r.transactions);
 }
 
-/// The RMW test is not vacuous: with forwarding across any one distance (1, 2 or 3 cycles) disabled, it
-/// must fail, and on the data the missing path should have supplied.
+#[test]
+fn rmw_registered_dual_port_matches_golden_ii1() {
+    let r = check_rmw_traffic("rmw_registered_dual_port_matches_golden_ii1", rmw::run_dual_registered, &["reset_during_sweep"]);
+    assert_eq!(r.covered("final_entries_read_back"), 64);
+}
+
+#[test]
+fn rmw_registered_single_port_matches_golden_ii2() {
+    let r = check_rmw_traffic("rmw_registered_single_port_matches_golden_ii2", rmw::run_single_registered, &[]);
+    assert!(r.cycles >= 2 * r.transactions, "{} cycles for {} packets", r.cycles, r.transactions);
+}
+
+/// The RMW test is not vacuous: with forwarding across any one distance disabled (1, 2 or 3 of the short
+/// pipeline; 1, 4 or 5 of the registered one), it must fail, and on the data the missing path should have
+/// supplied.
 #[test]
 fn rmw_broken_forwarding_is_caught() {
     let base = RunConfig::for_test("rmw_broken_forwarding_is_caught", 20_000);
-    let broken: [(u32, fn(&RunConfig) -> RunReport); 3] =
-        [(1, rmw::run_broken_distance1), (2, rmw::run_broken_distance2), (3, rmw::run_broken_distance3)];
+    let broken: [(&str, fn(&RunConfig) -> RunReport); 6] = [
+        ("short, distance 1", rmw::run_broken_distance1),
+        ("short, distance 2", rmw::run_broken_distance2),
+        ("short, distance 3", rmw::run_broken_distance3),
+        ("registered, distance 1", rmw::run_broken_registered_distance1),
+        ("registered, distance 4", rmw::run_broken_registered_distance4),
+        ("registered, distance 5", rmw::run_broken_registered_distance5),
+    ];
     for (distance, f) in broken {
         let r = f(&base);
         let first = r.scoreboard.first.clone().unwrap_or_else(|| {
-            panic!("a pipeline without distance-{distance} forwarding passed the test")
+            panic!("a pipeline without forwarding ({distance}) passed the test")
         });
-        eprintln!("[rmw_broken_forwarding_is_caught] distance {distance} caught as expected: {}", r.scoreboard);
+        eprintln!("[rmw_broken_forwarding_is_caught] {distance} caught as expected: {}", r.scoreboard);
         assert!(["out_old", "out_new"].contains(&first.signal.as_str()), "{}", r.scoreboard);
     }
 }
@@ -132,6 +167,24 @@ fn multi_rmw_matches_golden() {
     for c in [cov::row_collision_1_back, cov::row_collision_2_back, cov::row_collision_3_back] {
         assert!(frac(c) >= 0.10, "{c}: {:.3}", frac(c));
     }
+    assert_eq!(r.covered(cov::final_buckets_read_back), 1 << golden::common::tops::MULTI_RMW_TOP_ADDR_BITS);
+}
+
+/// The multi-row RMW on registered RAMs: the same traffic, collisions up to five packets back (distances
+/// 4 and 5 exist only in this pipeline).
+#[test]
+fn multi_rmw_registered_matches_golden() {
+    use multi_rmw::cov;
+    let must = [
+        cov::accepted,
+        cov::same_key_back,
+        cov::row_collision_1_back,
+        cov::row_collision_3_back,
+        cov::row_collision_4_back,
+        cov::row_collision_5_back,
+        cov::resets,
+    ];
+    let r = run("multi_rmw_registered_matches_golden", multi_rmw::run_registered, &must);
     assert_eq!(r.covered(cov::final_buckets_read_back), 1 << golden::common::tops::MULTI_RMW_TOP_ADDR_BITS);
 }
 

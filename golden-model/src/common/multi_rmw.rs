@@ -9,10 +9,10 @@
 //! of the single-row pipeline is exactly the cross-row hazard scheme, so it is not written twice.
 //!
 //! The RTL is `hdl::common::multi_rmw::MultiRmw` (`D` `RmwPipeline`s sharing one input handshake);
-//! timing as in [`super::rmw`]: accept at S0, modify at S2, write at S3.
+//! timing as in [`super::rmw`]: accept at S0, modify at SM (M = 2, or 4 with [`RamTiming::Registered`]).
 
 use super::rmw::{RmwInputs, RmwModel, RmwStage};
-use super::sram::RamPorts;
+use super::sram::{RamPorts, RamTiming};
 use super::Word;
 
 /// One cycle's inputs: one index per row, one payload for all rows.
@@ -46,7 +46,11 @@ pub struct MultiRmwModel<T: Word = u128, P: Word = u128> {
 
 impl<T: Word, P: Word> MultiRmwModel<T, P> {
     pub fn new(ports: RamPorts, rows: usize, addr_bits: usize, width: usize) -> Self {
-        MultiRmwModel { rows: (0..rows).map(|_| RmwModel::new(ports, addr_bits, width)).collect() }
+        Self::with_timing(ports, RamTiming::Short, rows, addr_bits, width)
+    }
+
+    pub fn with_timing(ports: RamPorts, timing: RamTiming, rows: usize, addr_bits: usize, width: usize) -> Self {
+        MultiRmwModel { rows: (0..rows).map(|_| RmwModel::with_timing(ports, timing, addr_bits, width)).collect() }
     }
 
     /// `in_ready` during this cycle (all rows agree: they share reset, sweep length and phase).

@@ -1,21 +1,38 @@
 //! Read-modify-write pipeline with forwarding: the one hazard-handling pattern every table core uses.
 //!
-//! A packet accepted in cycle `t` (stage S0) reads its word; the core sees it in stage S2 (cycle `t+2`)
-//! as `old`, decides `new` (and whether to write) combinationally, and the write lands in S3 (`t+3`).
-//! Semantically every packet sees the table exactly as if all earlier packets had finished: the RTL
-//! forwards the S3, S4 and S5 write registers for packets to the same index 1, 2 and 3 cycles apart, and
-//! the RAM itself serves anything older. This model is that sequential semantics plus the timing:
+//! A packet accepted in cycle `t` (stage S0) reads its word; the core sees it at the modify stage SM
+//! (cycle `t+M`) as `old`, decides `new` (and whether to write) combinationally, and the write register
+//! takes it at the end of SM. Semantically every packet sees the table exactly as if all earlier packets had
+//! finished: the RTL forwards the write registers of the packets 1..=M+1 cycles ahead to the same index,
+//! and the RAM itself serves anything older. This model is that sequential semantics plus the timing.
+//!
+//! `M` depends on the RAM's timing ([`RamTiming`], a generation parameter): [`RamTiming::Short`] has
+//! `M = 2` (RAM read, then a register after the block RAM) and forwards distances 1–3;
+//! [`RamTiming::Registered`] has `M = 4` (its RAM's read latency; the RAM's last register is the modify
+//! stage's input) and forwards distances 1–5. See [`modify_stage`].
+//!
 //!
 //! - `ready` is false in a reset cycle, during the RAM's reset sweep (`depth` cycles), and — single-port
 //!   only — in every other cycle (II = 2: reads in even phases, writes in odd ones).
 //! - a reset drops every packet in flight; nothing is presented in a reset cycle.
 //! - before the first reset, nothing is defined (`ready` is `None`).
 
-use super::sram::RamPorts;
+use super::sram::{RamPorts, RamTiming};
 use super::Word;
 
-/// Pipeline depth from acceptance to the modify stage S2.
-pub const RMW_MODIFY_STAGE: usize = 2;
+/// Pipeline depth `M` from acceptance to the modify stage for a RAM timing: 2 (short) or 4 (registered).
+pub const fn modify_stage(timing: RamTiming) -> usize {
+    match timing {
+        RamTiming::Short => timing.read_latency() + 1,
+        RamTiming::Registered { .. } => timing.read_latency(),
+    }
+}
+
+/// How many cycles apart two packets must be for the later one to read the earlier one's write from the
+/// RAM; every smaller distance (1..=`M+1`) is forwarded.
+pub const fn forward_distances(timing: RamTiming) -> usize {
+    modify_stage(timing) + 1
+}
 
 /// One cycle's inputs; `P` is the payload that travels with the packet to the modify stage.
 #[derive(Debug, Clone, Copy, Default)]
@@ -45,26 +62,37 @@ pub struct RmwOutputs<T = u128, P = u128> {
 #[derive(Debug, Clone)]
 pub struct RmwModel<T: Word = u128, P: Word = u128> {
     pub ports: RamPorts,
+    pub timing: RamTiming,
     pub mem: Vec<T>,
     width: usize,
     /// Sweep cycles left; `None` before the first reset.
     busy_left: Option<usize>,
     /// Single-port phase (false = even = may accept).
     phase: bool,
-    /// Packets in S1 and S2.
-    pipe: [Option<(usize, P)>; RMW_MODIFY_STAGE],
+    /// Packets in S1..=SM.
+    pipe: Vec<Option<(usize, P)>>,
 }
 
 impl<T: Word, P: Word> RmwModel<T, P> {
     pub fn new(ports: RamPorts, addr_bits: usize, width: usize) -> Self {
+        Self::with_timing(ports, RamTiming::Short, addr_bits, width)
+    }
+
+    pub fn with_timing(ports: RamPorts, timing: RamTiming, addr_bits: usize, width: usize) -> Self {
         RmwModel {
             ports,
+            timing,
             mem: vec![T::default(); 1 << addr_bits],
             width,
             busy_left: None,
             phase: false,
-            pipe: [None; RMW_MODIFY_STAGE],
+            pipe: vec![None; modify_stage(timing)],
         }
+    }
+
+    /// The modify stage `M` of this pipeline.
+    pub fn modify_stage(&self) -> usize {
+        self.pipe.len()
     }
 
     /// `in_ready` during this cycle (what [`RmwModel::step`] will report), for cores whose own input
@@ -80,7 +108,7 @@ impl<T: Word, P: Word> RmwModel<T, P> {
     /// present), without clocking.
     pub fn peek_stage(&self) -> Option<RmwStage<T, P>> {
         self.busy_left?;
-        self.pipe[RMW_MODIFY_STAGE - 1].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
+        self.pipe[self.pipe.len() - 1].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
     }
 
     /// One cycle. `modify(stage)` is the core's combinational decision: `Some(new)` writes `new`.
@@ -88,7 +116,7 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         if i.reset {
             self.busy_left = Some(self.mem.len());
             self.phase = false;
-            self.pipe = [None; RMW_MODIFY_STAGE];
+            self.pipe.iter_mut().for_each(|p| *p = None);
             self.mem.iter_mut().for_each(|w| *w = T::default());
             return RmwOutputs { ready: Some(false), stage: None };
         }
@@ -106,5 +134,36 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         self.busy_left = Some(busy_left.saturating_sub(1));
         self.phase = !self.phase;
         RmwOutputs { ready: Some(ready), stage }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registered pipeline presents exactly the short pipeline's modify stages, two cycles later: the
+    /// depth changes the timing, never what a packet sees.
+    #[test]
+    fn registered_is_short_two_cycles_later() {
+        let timing = RamTiming::registered(4, 16);
+        assert_eq!((modify_stage(RamTiming::Short), forward_distances(RamTiming::Short)), (2, 3));
+        assert_eq!((modify_stage(timing), forward_distances(timing)), (4, 5));
+        let mut short = RmwModel::<u128, u128>::new(RamPorts::Dual, 4, 16);
+        let mut reg = RmwModel::<u128, u128>::with_timing(RamPorts::Dual, timing, 4, 16);
+        let add = |st: &RmwStage| Some(st.old + st.payload);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for c in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let i = RmwInputs { reset: c == 0, in_valid: x % 10 != 0, in_index: (x >> 8) as usize % 4, in_payload: 1 };
+            let (s, r) = (short.step(&i, add), reg.step(&i, add));
+            assert_eq!(s.ready, r.ready, "cycle {c}");
+            a.push(s.stage);
+            b.push(r.stage);
+        }
+        assert_eq!(&a[..a.len() - 2], &b[2..]);
+        assert!(a.iter().filter(|s| s.is_some()).count() > 2000);
     }
 }

@@ -4,11 +4,17 @@
 
 use super::csr::{CoreIdent, CsrLayout};
 use super::hash::HashKind;
+use super::sram::RamTiming;
 
 /// Address bits of the SRAM test tops.
 pub const SRAM_TOP_ADDR_BITS: usize = 6;
 /// Word width of the SRAM test tops.
 pub const SRAM_TOP_WIDTH: usize = 40;
+/// The registered timing of the SRAM and RMW test tops: four banks of 16 words (the bank mux and the
+/// per-bank write enables are exercised; the default bank size would make a 64-word table one bank).
+pub const RAM_TOP_REGISTERED: RamTiming = RamTiming::Registered { bank_addr_bits: 4 };
+/// The registered timing of the multi-row RMW test tops: four banks of 4 words per row.
+pub const MULTI_RMW_TOP_REGISTERED: RamTiming = RamTiming::Registered { bank_addr_bits: 2 };
 /// Address bits of the RMW test tops (64 entries: many natural hazards).
 pub const RMW_TOP_ADDR_BITS: usize = 6;
 /// Counter width of the RMW test tops.

@@ -11,7 +11,7 @@ use crate::common::rmw::FORWARD_ALL;
 use crate::common::sram::Sram;
 use crate::registry::{Build, MemoryNeed};
 use crate::tops::*;
-use golden::common::sram::RamPorts;
+use golden::common::sram::{RamPorts, RamTiming};
 use serde_json::json;
 
 fn table(entries: u64, width: u64) -> Vec<MemoryNeed> {
@@ -66,35 +66,41 @@ pub fn prng() -> Result<Vec<Build>, String> {
     ])
 }
 
-/// The SRAM with reset sweep, dual- and single-port (co-simulation only).
+/// The SRAM with reset sweep, dual- and single-port, short and registered timing (co-simulation only).
 pub fn sram() -> Result<Vec<Build>, String> {
-    let build = |name: &str, ports: RamPorts| {
+    let build = |name: &str, ports: RamPorts, timing: RamTiming| {
         Build::new(
             name,
             "SRAM register file with reset sweep",
-            json!({"addr_bits": SRAM_TOP_ADDR_BITS, "width": SRAM_TOP_WIDTH, "ports": ports, "sweep": true}),
-            move || Ok(Sram::<SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH>::new(ports, true)),
+            json!({"addr_bits": SRAM_TOP_ADDR_BITS, "width": SRAM_TOP_WIDTH, "ports": ports, "timing": timing, "sweep": true}),
+            move || Ok(Sram::<SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH>::with_timing(ports, timing, true)),
         )
     };
-    Ok(vec![build("sram_dp", RamPorts::Dual), build("sram_sp", RamPorts::Single)])
+    Ok(vec![
+        build("sram_dp", RamPorts::Dual, RamTiming::Short),
+        build("sram_sp", RamPorts::Single, RamTiming::Short),
+        build("sram_dp_reg", RamPorts::Dual, RAM_TOP_REGISTERED),
+        build("sram_sp_reg", RamPorts::Single, RAM_TOP_REGISTERED),
+    ])
 }
 
 /// Counter width of the RMW synthesis builds (a packet or byte counter per entry).
 pub const RMW_SYNTH_WIDTH: usize = 32;
 
-fn rmw_synth<const A: usize>(ports: RamPorts) -> Build {
+fn rmw_synth<const A: usize>(ports: RamPorts, registered: bool) -> Build {
     const W: usize = RMW_SYNTH_WIDTH;
     let (tag, ii1) = match ports {
         RamPorts::Dual => ("dp", true),
         RamPorts::Single => ("sp", false),
     };
+    let (timing, suffix) = if registered { (RamTiming::registered(A, W), "_reg") } else { (RamTiming::Short, "") };
     Build::new(
         "",
         "RMW counter table (old + delta) with forwarding",
-        json!({"addr_bits": A, "width": W, "ports": ports}),
-        move || Ok(RmwAddTop::<A, W>::new(ports, FORWARD_ALL)),
+        json!({"addr_bits": A, "width": W, "ports": ports, "timing": timing}),
+        move || Ok(RmwAddTop::<A, W>::new(ports, timing, FORWARD_ALL)),
     )
-    .synth_only("rmw", format!("{tag}_a{A}_w{W}"), ii1, table(1 << A, W as u64))
+    .synth_only("rmw", format!("{tag}_a{A}_w{W}{suffix}"), ii1, table(1 << A, W as u64))
 }
 
 /// The RMW pipeline as a counter table: the co-simulation tops (64 entries, and three test-only builds
@@ -102,28 +108,38 @@ fn rmw_synth<const A: usize>(ports: RamPorts) -> Build {
 /// power of two of 32-bit words that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual- and single-port.
 pub fn rmw() -> Result<Vec<Build>, String> {
     let mut out = Vec::new();
-    for (name, ports, fwd, test_only) in [
-        ("rmw_dp", RamPorts::Dual, FORWARD_ALL, false),
-        ("rmw_sp", RamPorts::Single, FORWARD_ALL, false),
-        ("rmw_dp_nofwd1", RamPorts::Dual, FORWARD_ALL & !0b001, true),
-        ("rmw_dp_nofwd2", RamPorts::Dual, FORWARD_ALL & !0b010, true),
-        ("rmw_dp_nofwd3", RamPorts::Dual, FORWARD_ALL & !0b100, true),
+    const SHORT: RamTiming = RamTiming::Short;
+    const REG: RamTiming = RAM_TOP_REGISTERED;
+    for (name, ports, timing, fwd, test_only) in [
+        ("rmw_dp", RamPorts::Dual, SHORT, FORWARD_ALL, false),
+        ("rmw_sp", RamPorts::Single, SHORT, FORWARD_ALL, false),
+        ("rmw_dp_nofwd1", RamPorts::Dual, SHORT, FORWARD_ALL & !0b001, true),
+        ("rmw_dp_nofwd2", RamPorts::Dual, SHORT, FORWARD_ALL & !0b010, true),
+        ("rmw_dp_nofwd3", RamPorts::Dual, SHORT, FORWARD_ALL & !0b100, true),
+        ("rmw_dp_reg", RamPorts::Dual, REG, FORWARD_ALL, false),
+        ("rmw_sp_reg", RamPorts::Single, REG, FORWARD_ALL, false),
+        ("rmw_dp_reg_nofwd1", RamPorts::Dual, REG, FORWARD_ALL & !0b00001, true),
+        ("rmw_dp_reg_nofwd4", RamPorts::Dual, REG, FORWARD_ALL & !0b01000, true),
+        ("rmw_dp_reg_nofwd5", RamPorts::Dual, REG, FORWARD_ALL & !0b10000, true),
     ] {
         let desc = if test_only {
             "RMW counter table with one forwarding distance disabled (deliberately broken, test-only)"
         } else {
             "read-modify-write pipeline with forwarding, as a counter table (old + delta)"
         };
-        let params =
-            json!({"addr_bits": RMW_TOP_ADDR_BITS, "width": RMW_TOP_WIDTH, "ports": ports, "forward_enable": fwd});
-        let b =
-            Build::new(name, desc, params, move || Ok(RmwAddTop::<RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH>::new(ports, fwd)));
+        let params = json!({"addr_bits": RMW_TOP_ADDR_BITS, "width": RMW_TOP_WIDTH, "ports": ports,
+            "timing": timing, "forward_enable": fwd});
+        let b = Build::new(name, desc, params, move || {
+            Ok(RmwAddTop::<RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH>::new(ports, timing, fwd))
+        });
         out.push(if test_only { b.test_only() } else { b });
     }
-    out.push(rmw_synth::<10>(RamPorts::Dual));
-    out.push(rmw_synth::<10>(RamPorts::Single));
-    out.push(rmw_synth::<16>(RamPorts::Dual));
-    out.push(rmw_synth::<16>(RamPorts::Single));
+    out.push(rmw_synth::<10>(RamPorts::Dual, false));
+    out.push(rmw_synth::<10>(RamPorts::Single, false));
+    out.push(rmw_synth::<16>(RamPorts::Dual, false));
+    out.push(rmw_synth::<16>(RamPorts::Single, false));
+    out.push(rmw_synth::<16>(RamPorts::Dual, true));
+    out.push(rmw_synth::<16>(RamPorts::Single, true));
     Ok(out)
 }
 
@@ -133,15 +149,15 @@ pub fn multi_rmw() -> Result<Vec<Build>, String> {
     const A: usize = MULTI_RMW_TOP_ADDR_BITS;
     const W: usize = MULTI_RMW_TOP_WIDTH;
     const D: usize = MULTI_RMW_TOP_ROWS;
-    let build = |name: &'static str, fwd: [u64; D], test_only: bool| {
+    let build = |name: &'static str, timing: RamTiming, fwd: [u64; D], test_only: bool| {
         let desc = if test_only {
             "multi-row RMW counter sketch with row 1's distance-2 forwarding disabled (deliberately broken, test-only)"
         } else {
             "multi-row RMW counter sketch: a delta added to any subset of the rows, forwarding per row"
         };
-        let params = json!({"rows": D, "addr_bits": A, "width": W, "forward_enable": fwd});
+        let params = json!({"rows": D, "addr_bits": A, "width": W, "timing": timing, "forward_enable": fwd});
         let b = Build::new(name, desc, params, move || {
-            MultiRmwAddTop::<A, W, D, { D * A }, { D * W }, { W + D }>::new(&fwd)
+            MultiRmwAddTop::<A, W, D, { D * A }, { D * W }, { W + D }>::new(timing, &fwd)
         });
         if test_only {
             b.test_only()
@@ -150,8 +166,9 @@ pub fn multi_rmw() -> Result<Vec<Build>, String> {
         }
     };
     Ok(vec![
-        build("multi_rmw", [FORWARD_ALL; D], false),
-        build("multi_rmw_nofwd", [FORWARD_ALL, FORWARD_ALL & !0b010, FORWARD_ALL], true),
+        build("multi_rmw", RamTiming::Short, [FORWARD_ALL; D], false),
+        build("multi_rmw_nofwd", RamTiming::Short, [FORWARD_ALL, FORWARD_ALL & !0b010, FORWARD_ALL], true),
+        build("multi_rmw_reg", MULTI_RMW_TOP_REGISTERED, [FORWARD_ALL; D], false),
     ])
 }
 

@@ -9,7 +9,8 @@
 //! Ports are packed, row `i` at a fixed offset (rust-hdl has no arrays of ports):
 //! `in_index` / `mod_index` row `i` at bits `[i·A, (i+1)·A)` (`DA = D·A`), `mod_old` / `mod_new` row `i` at
 //! `[i·W, (i+1)·W)` (`DW = D·W`), `mod_write` bit `i`. The payload is shared. Timing as the RMW pipeline:
-//! accept at S0, `mod_*` at S2 (the core answers `mod_write`/`mod_new` combinationally), write at S3.
+//! accept at S0, `mod_*` at the modify stage SM (M = 2, or 4 with `RamTiming::Registered`; the core
+//! answers `mod_write`/`mod_new` combinationally), write at SM+1.
 //!
 //! `forward_enable` per row is test-only (as in [`RmwPipeline::with_forwarding`]): the co-simulation suite
 //! builds one variant with a forwarding distance missing in one row, to prove its test catches it.
@@ -18,14 +19,14 @@ use super::bits::{consts, Slice, ZeroExt};
 use super::rmw::{RmwPipeline, FORWARD_ALL};
 use crate::declare_block;
 use golden::common::config::ConfigError;
-use golden::common::sram::RamPorts;
+use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
 
 declare_block! {
     /// See the [module docs](self).
     #[derive(LogicBlock)]
     pub struct MultiRmw<const A: usize, const W: usize, const P: usize, const D: usize, const DA: usize, const DW: usize>
-    fn build(forward_enable: &[u64]) {
+    fn build(timing: RamTiming, forward_enable: &[u64]) {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         pub in_valid: Signal<In, bool>,
@@ -39,7 +40,7 @@ declare_block! {
         pub mod_write: Signal<In, Bits<D>>,
         pub mod_new: Signal<In, Bits<DW>>,
         rows: Vec<RmwPipeline<A, W, P>> =
-            forward_enable.iter().map(|&f| RmwPipeline::with_forwarding(RamPorts::Dual, f)).collect(),
+            forward_enable.iter().map(|&f| RmwPipeline::with_timing(RamPorts::Dual, timing, f)).collect(),
         index_in: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
         new_in: Vec<Slice<DW, W>> = (0..D).map(|i| Slice::new(i * W)).collect(),
         zx_index: Vec<ZeroExt<A, DA>> = (0..D).map(|_| ZeroExt::default()).collect(),
@@ -67,13 +68,17 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
     }
     /// Test-only: per-row `forward_enable` (see [`RmwPipeline::with_forwarding`]).
     pub fn with_forwarding(forward_enable: &[u64]) -> Result<Self, ConfigError> {
+        Self::with_timing(RamTiming::Short, forward_enable)
+    }
+    /// `D` rows on RAMs of the given timing; `forward_enable` per row ([`FORWARD_ALL`] except in tests).
+    pub fn with_timing(timing: RamTiming, forward_enable: &[u64]) -> Result<Self, ConfigError> {
         if D == 0 || D > 8 || DA != D * A || DW != D * W || forward_enable.len() != D {
             return Err(ConfigError(format!(
                 "MultiRmw<A={A}, W={W}, P={P}, D={D}, DA={DA}, DW={DW}>: needs 1 ≤ D ≤ 8, DA = D·A, DW = D·W and \
                  one forward_enable per row"
             )));
         }
-        Ok(Self::build(forward_enable))
+        Ok(Self::build(timing, forward_enable))
     }
 }
 
@@ -104,9 +109,11 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
                 || self.rows[i].mod_valid.val()
                 || self.rows[i].mod_payload.val().any()
                 || self.rows[i].mod_ram.val().any()
-                || self.rows[i].mod_s3.val().any()
-                || self.rows[i].mod_s4.val().any()
-                || self.rows[i].mod_s5.val().any()
+                || self.rows[i].mod_fwd1.val().any()
+                || self.rows[i].mod_fwd2.val().any()
+                || self.rows[i].mod_fwd3.val().any()
+                || self.rows[i].mod_fwd4.val().any()
+                || self.rows[i].mod_fwd5.val().any()
                 || self.rows[i].mod_pick.val().any();
         }
         self.mod_index.next = self.index_bus.val();

@@ -1,41 +1,48 @@
 //! Read-modify-write pipeline with forwarding (`RmwPipeline<A, W, P>`): the one place hazards are handled.
 //!
-//! A core puts a packet in (`in_index`, `in_payload`, valid/ready), sees it again two cycles later at the
-//! modify stage S2 with the table word `mod_old`, and answers in the same cycle with `mod_write` and
-//! `mod_new`. The pipeline guarantees `mod_old` is the word as if every earlier packet had completed:
+//! A core puts a packet in (`in_index`, `in_payload`, valid/ready), sees it again `M` cycles later at the
+//! modify stage SM with the table word `mod_old`, and answers in the same cycle with `mod_write` and
+//! `mod_new`. The pipeline guarantees `mod_old` is the word as if every earlier packet had completed.
+//! `M` follows the RAM's timing, a generation parameter ([`RamTiming`]; model: `golden::common::rmw`):
 //!
-//! | stage | cycle | what happens |
+//! | stage | `Short` (M = 2) | `Registered` (M = 4) |
 //! |---|---|---|
-//! | S0 | t   | accept; RAM read address = `in_index` |
-//! | S1 | t+1 | RAM data out; compare index with the packets now in S2, S3, S4 (they will be in S3, S4, S5) |
-//! | S2 | t+2 | RAM data registered; forward mux (S3 > S4 > S5 > RAM) → `mod_old`; core computes `mod_new` |
-//! | S3 | t+3 | write register → RAM write port |
-//! | S4, S5 | t+4, t+5 | write history: a packet 2 or 3 cycles behind read the RAM before this write landed |
+//! | S0 | accept; RAM read address = `in_index` | accept; RAM read address = `in_index` |
+//! | S1 .. SM-1 | RAM data out; at SM-1 compare the index with the packets in SM .. S2M | the RAM's address, bank and bank-mux registers; compare at S3 |
+//! | SM | RAM data registered; forward mux → `mod_old`; core computes `mod_new` | RAM data (the RAM's own last register); forward mux; core decides |
+//! | SM+1 | write register → RAM write port | write register → RAM (registered again inside, per bank) |
+//! | SM+2 .. S2M+1 | write history: packets 2..M+1 cycles behind read the RAM before this write landed | the same |
 //!
-//! The index compares sit in S1, a stage before the forward mux; the mux and the core's modify logic
-//! share S2 (registered into S3), so that stage's depth is mux + the core's arithmetic. Whether that meets
-//! the 150 MHz target is measured by the synthesis flow (`netmeas synth`), not assumed.
-//! Dual-port RAM: one packet per cycle (II = 1). Single-port RAM: `in_ready` only in even phases (II = 2),
-//! so reads (even) and S3 writes (odd) never collide. `in_ready` is low during reset and the RAM's reset
-//! sweep. Model: `golden::common::rmw`.
+//! A packet `k` cycles behind another (k = 1..=M+1) meets that packet's write from the history register of
+//! distance k (nearest wins), older writes from the RAM. The index compares sit a stage before the forward
+//! mux, registered; the mux and the core's modify logic share SM (registered into SM+1), so that stage's
+//! depth is mux + the core's arithmetic. Whether that meets the 150 MHz target is measured by the synthesis
+//! flow (`netmeas synth`), not assumed. Dual-port RAM: one packet per cycle (II = 1). Single-port RAM:
+//! `in_ready` only in even phases (II = 2), so reads (even) and writes (odd: M is even) never collide.
+//! `in_ready` is low during reset and the RAM's reset sweep.
 //!
 //! Cores whose decision after the mux is deep (compares on carry chains) can take the mux off that path:
-//! `mod_ram`, `mod_s3`, `mod_s4`, `mod_s5` are the four candidates for `mod_old` (all registers) and
-//! `mod_pick` says one-hot which one `mod_old` is (bit 0 RAM, 1 S3, 2 S4, 3 S5; from six register bits),
-//! so the core can decide on each candidate in parallel and pick the one-bit answer. Cores that do not
-//! use them name them `unused_*` for the lint.
+//! `mod_ram` and `mod_fwd1` .. `mod_fwd5` are the candidates for `mod_old` (all registers; distances 4
+//! and 5 only exist with `Registered` timing, otherwise they are never picked) and `mod_pick` says
+//! one-hot which one `mod_old` is (bit 0 RAM, bit k distance k), so the core can decide on each candidate
+//! in parallel and pick the one-bit answer. Cores that do not use them name them `unused_*` for the lint.
 //!
 //! `forward_enable` is a test-only generation parameter (bit k-1 enables forwarding across distance k);
-//! production builds pass [`FORWARD_ALL`] and the constant folds away. The co-simulation suite builds one
-//! deliberately broken variant to prove its RMW test catches a missing forwarding path.
+//! production builds pass [`FORWARD_ALL`] and the constant folds away. The co-simulation suite builds
+//! deliberately broken variants to prove its RMW test catches a missing forwarding path.
 
 use super::reg::Reg;
 use super::sram::Sram;
-use golden::common::sram::RamPorts;
+use golden::common::rmw::{forward_distances, modify_stage};
+use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
 
-/// Forward across distances 1, 2 and 3 (the only correct setting).
-pub const FORWARD_ALL: u64 = 0b111;
+/// Forward across every distance the pipeline has (1–3 short, 1–5 registered): the only correct setting.
+pub const FORWARD_ALL: u64 = 0b11111;
+
+/// Forwarding distances of the deepest timing: the write history every pipeline keeps (the short one
+/// masks distances 4 and 5 off, so one port list and one mux serve both).
+const HISTORY: usize = 5;
 
 #[derive(LogicBlock)]
 pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
@@ -50,39 +57,45 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     pub mod_payload: Signal<Out, Bits<P>>,
     pub mod_old: Signal<Out, Bits<W>>,
     pub mod_ram: Signal<Out, Bits<W>>,
-    pub mod_s3: Signal<Out, Bits<W>>,
-    pub mod_s4: Signal<Out, Bits<W>>,
-    pub mod_s5: Signal<Out, Bits<W>>,
-    pub mod_pick: Signal<Out, Bits<4>>,
+    pub mod_fwd1: Signal<Out, Bits<W>>,
+    pub mod_fwd2: Signal<Out, Bits<W>>,
+    pub mod_fwd3: Signal<Out, Bits<W>>,
+    pub mod_fwd4: Signal<Out, Bits<W>>,
+    pub mod_fwd5: Signal<Out, Bits<W>>,
+    pub mod_pick: Signal<Out, Bits<6>>,
     pub mod_write: Signal<In, bool>,
     pub mod_new: Signal<In, Bits<W>>,
     ram: Sram<A, W>,
     accept: Signal<Local, bool>,
     phase: Reg<bool>,
-    s1_valid: Reg<bool>,
-    s1_index: Reg<Bits<A>>,
-    s1_payload: Reg<Bits<P>>,
-    s2_valid: Reg<bool>,
-    s2_index: Reg<Bits<A>>,
-    s2_payload: Reg<Bits<P>>,
-    s2_data: Reg<Bits<W>>,
-    fwd3: Reg<bool>,
-    fwd4: Reg<bool>,
-    fwd5: Reg<bool>,
-    s3_we: Reg<bool>,
-    s3_index: Reg<Bits<A>>,
-    s3_data: Reg<Bits<W>>,
-    s4_we: Reg<bool>,
-    s4_index: Reg<Bits<A>>,
-    s4_data: Reg<Bits<W>>,
-    s5_we: Reg<bool>,
-    s5_data: Reg<Bits<W>>,
+    /// Stages S1..=SM-1: valid, payload and index (`[s-1]` = stage s); SM's valid and payload registers
+    /// are named (the modify stage reads them directly: a loop result there would tie the core's answer
+    /// to the outputs in the simulator's view), SM..=SM+4's index is `tail[s-M]`.
+    valid: Vec<Reg<bool>>,
+    payload: Vec<Reg<Bits<P>>>,
+    head: Vec<Reg<Bits<A>>>,
+    valid_m: Reg<bool>,
+    payload_m: Reg<Bits<P>>,
+    tail: Vec<Reg<Bits<A>>>,
+    /// Stage SM-1's valid, payload and index (loop results; the index is the compare stage's).
+    pre_valid: Signal<Local, bool>,
+    pre_payload: Signal<Local, Bits<P>>,
+    cmp_index: Signal<Local, Bits<A>>,
+    /// Short timing: the register after the block RAM (registered timing: the RAM's own last register).
+    ram_data: Reg<Bits<W>>,
+    ram_word: Signal<Local, Bits<W>>,
+    /// Per distance k = 1..=5 at `[k-1]`: index match (registered at SM-1), write flag and word of the
+    /// packet k cycles ahead (stage SM+k).
+    fwd: Vec<Reg<bool>>,
+    wr_we: Vec<Reg<bool>>,
+    wr_data: Vec<Reg<Bits<W>>>,
+    taken: Signal<Local, bool>,
+    pick: Vec<Constant<Bits<6>>>,
+    pick_ram: Constant<Bits<6>>,
     single_port: Constant<bool>,
-    pick_ram: Constant<Bits<4>>,
-    pick_s3: Constant<Bits<4>>,
-    pick_s4: Constant<Bits<4>>,
-    pick_s5: Constant<Bits<4>>,
-    forward_enable: Constant<Bits<3>>,
+    registered: Constant<bool>,
+    forward_enable: Constant<Bits<5>>,
+    _head: usize,
 }
 
 impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
@@ -91,6 +104,12 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
     }
     /// Test-only: `forward_enable` other than [`FORWARD_ALL`] builds a broken pipeline.
     pub fn with_forwarding(ports: RamPorts, forward_enable: u64) -> Self {
+        Self::with_timing(ports, RamTiming::Short, forward_enable)
+    }
+    /// The pipeline on a RAM of the given timing (`forward_enable`: [`FORWARD_ALL`] except in tests).
+    pub fn with_timing(ports: RamPorts, timing: RamTiming, forward_enable: u64) -> Self {
+        let m = modify_stage(timing);
+        let enable = forward_enable & ((1u64 << forward_distances(timing)) - 1);
         RmwPipeline {
             clock: Default::default(),
             reset: Default::default(),
@@ -103,39 +122,38 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             mod_payload: Default::default(),
             mod_old: Default::default(),
             mod_ram: Default::default(),
-            mod_s3: Default::default(),
-            mod_s4: Default::default(),
-            mod_s5: Default::default(),
+            mod_fwd1: Default::default(),
+            mod_fwd2: Default::default(),
+            mod_fwd3: Default::default(),
+            mod_fwd4: Default::default(),
+            mod_fwd5: Default::default(),
             mod_pick: Default::default(),
             mod_write: Default::default(),
             mod_new: Default::default(),
-            ram: Sram::new(ports, true),
+            ram: Sram::with_timing(ports, timing, true),
             accept: Default::default(),
             phase: Default::default(),
-            s1_valid: Default::default(),
-            s1_index: Default::default(),
-            s1_payload: Default::default(),
-            s2_valid: Default::default(),
-            s2_index: Default::default(),
-            s2_payload: Default::default(),
-            s2_data: Default::default(),
-            fwd3: Default::default(),
-            fwd4: Default::default(),
-            fwd5: Default::default(),
-            s3_we: Default::default(),
-            s3_index: Default::default(),
-            s3_data: Default::default(),
-            s4_we: Default::default(),
-            s4_index: Default::default(),
-            s4_data: Default::default(),
-            s5_we: Default::default(),
-            s5_data: Default::default(),
+            valid: (0..m - 1).map(|_| Reg::default()).collect(),
+            payload: (0..m - 1).map(|_| Reg::default()).collect(),
+            head: (0..m - 1).map(|_| Reg::default()).collect(),
+            valid_m: Default::default(),
+            payload_m: Default::default(),
+            tail: (0..HISTORY).map(|_| Reg::default()).collect(),
+            pre_valid: Default::default(),
+            pre_payload: Default::default(),
+            cmp_index: Default::default(),
+            ram_data: Default::default(),
+            ram_word: Default::default(),
+            fwd: (0..HISTORY).map(|_| Reg::default()).collect(),
+            wr_we: (0..HISTORY).map(|_| Reg::default()).collect(),
+            wr_data: (0..HISTORY).map(|_| Reg::default()).collect(),
+            taken: Default::default(),
+            pick: (0..HISTORY).map(|k| Constant::new(Bits::from(2u64 << k))).collect(),
+            pick_ram: Constant::new(Bits::from(1u64)),
             single_port: Constant::new(ports == RamPorts::Single),
-            pick_ram: Constant::new(Bits::from(0b0001u64)),
-            pick_s3: Constant::new(Bits::from(0b0010u64)),
-            pick_s4: Constant::new(Bits::from(0b0100u64)),
-            pick_s5: Constant::new(Bits::from(0b1000u64)),
-            forward_enable: Constant::new(Bits::from(forward_enable)),
+            registered: Constant::new(timing != RamTiming::Short),
+            forward_enable: Constant::new(Bits::from(enable)),
+            _head: m - 1,
         }
     }
 }
@@ -143,62 +161,88 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
 impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W, P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, phase, s1_valid, s1_index, s1_payload, s2_valid, s2_index, s2_payload, s2_data,
-            fwd3, fwd4, fwd5, s3_we, s3_index, s3_data, s4_we, s4_index, s4_data, s5_we, s5_data
-        );
+        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m);
         clock!(self, clock, ram);
+        for s in 0..self._head {
+            self.valid[s].clock.next = self.clock.val();
+            self.payload[s].clock.next = self.clock.val();
+            self.head[s].clock.next = self.clock.val();
+        }
+        for k in 0..5 {
+            self.tail[k].clock.next = self.clock.val();
+            self.fwd[k].clock.next = self.clock.val();
+            self.wr_we[k].clock.next = self.clock.val();
+            self.wr_data[k].clock.next = self.clock.val();
+        }
         self.ram.reset.next = self.reset.val();
         // S0: accept and issue the read.
-        self.in_ready.next = !self.reset.val()
-            && !self.ram.busy.val()
-            && (!self.single_port.val() || !self.phase.q.val());
+        self.in_ready.next =
+            !self.reset.val() && !self.ram.busy.val() && (!self.single_port.val() || !self.phase.q.val());
         self.accept.next = self.in_valid.val() && self.in_ready.val();
         self.ram.raddr.next = self.in_index.val();
         self.phase.d.next = !self.reset.val() && !self.phase.q.val();
-        self.s1_valid.d.next = self.accept.val();
-        self.s1_index.d.next = self.in_index.val();
-        self.s1_payload.d.next = self.in_payload.val();
-        // S1: compare against the packets that will be in S3, S4, S5 when this one is in S2.
-        self.s2_valid.d.next = self.s1_valid.q.val() && !self.reset.val();
-        self.s2_index.d.next = self.s1_index.q.val();
-        self.s2_payload.d.next = self.s1_payload.q.val();
-        self.s2_data.d.next = self.ram.rdata.val();
-        self.fwd3.d.next = self.s1_index.q.val() == self.s2_index.q.val() && self.forward_enable.val().get_bit(0);
-        self.fwd4.d.next = self.s1_index.q.val() == self.s3_index.q.val() && self.forward_enable.val().get_bit(1);
-        self.fwd5.d.next = self.s1_index.q.val() == self.s4_index.q.val() && self.forward_enable.val().get_bit(2);
-        // S2: forward mux; the core decides.
-        self.mod_valid.next = self.s2_valid.q.val() && !self.reset.val();
-        self.mod_index.next = self.s2_index.q.val();
-        self.mod_payload.next = self.s2_payload.q.val();
-        self.mod_ram.next = self.s2_data.q.val();
-        self.mod_s3.next = self.s3_data.q.val();
-        self.mod_s4.next = self.s4_data.q.val();
-        self.mod_s5.next = self.s5_data.q.val();
-        if self.fwd3.q.val() && self.s3_we.q.val() {
-            self.mod_old.next = self.s3_data.q.val();
-            self.mod_pick.next = self.pick_s3.val();
-        } else if self.fwd4.q.val() && self.s4_we.q.val() {
-            self.mod_old.next = self.s4_data.q.val();
-            self.mod_pick.next = self.pick_s4.val();
-        } else if self.fwd5.q.val() && self.s5_we.q.val() {
-            self.mod_old.next = self.s5_data.q.val();
-            self.mod_pick.next = self.pick_s5.val();
-        } else {
-            self.mod_old.next = self.s2_data.q.val();
-            self.mod_pick.next = self.pick_ram.val();
+        // S1..SM: the packet travels; the index on through the write history.
+        self.valid[0].d.next = self.accept.val();
+        self.payload[0].d.next = self.in_payload.val();
+        self.head[0].d.next = self.in_index.val();
+        for s in 1..self._head {
+            self.valid[s].d.next = self.valid[s - 1].q.val() && !self.reset.val();
+            self.payload[s].d.next = self.payload[s - 1].q.val();
+            self.head[s].d.next = self.head[s - 1].q.val();
         }
-        // S3: write; S4, S5: write history for forwarding.
-        self.s3_we.d.next = self.s2_valid.q.val() && self.mod_write.val() && !self.reset.val();
-        self.s3_index.d.next = self.s2_index.q.val();
-        self.s3_data.d.next = self.mod_new.val();
-        self.ram.we.next = self.s3_we.q.val();
-        self.ram.waddr.next = self.s3_index.q.val();
-        self.ram.wdata.next = self.s3_data.q.val();
-        self.s4_we.d.next = self.s3_we.q.val() && !self.reset.val();
-        self.s4_index.d.next = self.s3_index.q.val();
-        self.s4_data.d.next = self.s3_data.q.val();
-        self.s5_we.d.next = self.s4_we.q.val() && !self.reset.val();
-        self.s5_data.d.next = self.s4_data.q.val();
+        self.pre_valid.next = false;
+        self.pre_payload.next = self.payload[0].q.val();
+        self.cmp_index.next = self.head[0].q.val();
+        for s in 0..self._head {
+            self.pre_valid.next = self.valid[s].q.val();
+            self.pre_payload.next = self.payload[s].q.val();
+            self.cmp_index.next = self.head[s].q.val();
+        }
+        self.valid_m.d.next = self.pre_valid.val() && !self.reset.val();
+        self.payload_m.d.next = self.pre_payload.val();
+        self.tail[0].d.next = self.cmp_index.val();
+        for k in 1..5 {
+            self.tail[k].d.next = self.tail[k - 1].q.val();
+        }
+        // SM-1: compare against the packets that will be 1..5 stages ahead when this one is at SM.
+        for k in 0..5 {
+            self.fwd[k].d.next = self.cmp_index.val() == self.tail[k].q.val() && self.forward_enable.val().get_bit(k);
+        }
+        // SM: the RAM word, the forward mux (nearest write wins); the core decides.
+        self.ram_data.d.next = self.ram.rdata.val();
+        if self.registered.val() {
+            self.ram_word.next = self.ram.rdata.val();
+        } else {
+            self.ram_word.next = self.ram_data.q.val();
+        }
+        self.mod_valid.next = self.valid_m.q.val() && !self.reset.val();
+        self.mod_index.next = self.tail[0].q.val();
+        self.mod_payload.next = self.payload_m.q.val();
+        self.mod_ram.next = self.ram_word.val();
+        self.mod_fwd1.next = self.wr_data[0].q.val();
+        self.mod_fwd2.next = self.wr_data[1].q.val();
+        self.mod_fwd3.next = self.wr_data[2].q.val();
+        self.mod_fwd4.next = self.wr_data[3].q.val();
+        self.mod_fwd5.next = self.wr_data[4].q.val();
+        self.mod_old.next = self.ram_word.val();
+        self.mod_pick.next = self.pick_ram.val();
+        self.taken.next = false;
+        for k in 0..5 {
+            if !self.taken.val() && self.fwd[k].q.val() && self.wr_we[k].q.val() {
+                self.mod_old.next = self.wr_data[k].q.val();
+                self.mod_pick.next = self.pick[k].val();
+            }
+            self.taken.next = self.taken.val() || (self.fwd[k].q.val() && self.wr_we[k].q.val());
+        }
+        // SM+1: write; SM+2 ..: write history for forwarding.
+        self.wr_we[0].d.next = self.valid_m.q.val() && self.mod_write.val() && !self.reset.val();
+        self.wr_data[0].d.next = self.mod_new.val();
+        for k in 1..5 {
+            self.wr_we[k].d.next = self.wr_we[k - 1].q.val() && !self.reset.val();
+            self.wr_data[k].d.next = self.wr_data[k - 1].q.val();
+        }
+        self.ram.we.next = self.wr_we[0].q.val();
+        self.ram.waddr.next = self.tail[1].q.val();
+        self.ram.wdata.next = self.wr_data[0].q.val();
     }
 }

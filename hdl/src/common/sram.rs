@@ -9,9 +9,17 @@
 //! `rmw`, `fifo`). The co-simulation flavour (no initial values) makes that word `x`, which Verilator's
 //! `--x-assign unique` turns into random bits, so a user that relied on it fails its test.
 //! Single-port: one address per cycle, `waddr` when writing, else `raddr`.
+//!
+//! Timing is a generation parameter ([`RamTiming`], model and rationale in `golden::common::sram`):
+//! `Short` is the block above (one array, read data from the block RAM's own register). `Registered`
+//! splits the array into banks of `2^bank_addr_bits` words; each bank has its own read-address, write-enable
+//! and write-address registers (`keep`, so synthesis neither merges them nor lets one register drive every
+//! block RAM of a large table) and a fabric register right after its block RAMs; a bank-select delay line
+//! picks the bank whose word goes into the `rdata` register. Read data arrives four cycles after the
+//! address; a read still sees every write presented in an earlier cycle (both ports gained one register).
 
 use super::reg::initial_values;
-use golden::common::sram::RamPorts;
+use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -25,14 +33,25 @@ pub struct Sram<const A: usize, const W: usize> {
     pub wdata: Signal<In, Bits<W>>,
     pub busy: Signal<Out, bool>,
     _ports: RamPorts,
+    _timing: RamTiming,
     _sweep: bool,
     _mem: Vec<Bits<W>>,
     _sweep_addr: usize,
+    /// Registered timing: read words on their way to `rdata` (the simulation model's delay line).
+    _read_pipe: Vec<Bits<W>>,
 }
 
 impl<const A: usize, const W: usize> Sram<A, W> {
     /// A RAM of the given port structure; `sweep` = clear every word after reset.
     pub fn new(ports: RamPorts, sweep: bool) -> Self {
+        Self::with_timing(ports, RamTiming::Short, sweep)
+    }
+    /// A RAM of the given port structure and timing (`Registered` bank size clamped to `1..=A`).
+    pub fn with_timing(ports: RamPorts, timing: RamTiming, sweep: bool) -> Self {
+        let timing = match timing {
+            RamTiming::Registered { bank_addr_bits } => RamTiming::Registered { bank_addr_bits: bank_addr_bits.clamp(1, A) },
+            t => t,
+        };
         Sram {
             clock: Default::default(),
             reset: Default::default(),
@@ -43,9 +62,11 @@ impl<const A: usize, const W: usize> Sram<A, W> {
             wdata: Default::default(),
             busy: Default::default(),
             _ports: ports,
+            _timing: timing,
             _sweep: sweep,
             _mem: vec![Bits::default(); 1 << A],
             _sweep_addr: 0,
+            _read_pipe: vec![Bits::default(); timing.read_latency() - 1],
         }
     }
 }
@@ -61,7 +82,8 @@ impl<const A: usize, const W: usize> Logic for Sram<A, W> {
                 (self.waddr.val().index(), self.wdata.val())
             };
             let ra = if self._ports == RamPorts::Single && we { wa } else { self.raddr.val().index() };
-            self.rdata.next = self._mem[ra];
+            self._read_pipe.push(self._mem[ra]);
+            self.rdata.next = self._read_pipe.remove(0);
             if we {
                 self._mem[wa] = wd;
             }
@@ -79,6 +101,36 @@ impl<const A: usize, const W: usize> Logic for Sram<A, W> {
         self.busy.connect();
     }
     fn hdl(&self) -> Verilog {
+        match self._timing {
+            RamTiming::Short => self.short_hdl(),
+            RamTiming::Registered { bank_addr_bits } => self.registered_hdl(bank_addr_bits),
+        }
+    }
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "sram".into(),
+            clock: "clock".into(),
+            inputs: vec!["raddr".into(), "we".into(), "waddr".into(), "wdata".into(), "reset".into()],
+            outputs: vec!["rdata".into(), "busy".into()],
+        }]
+    }
+}
+
+impl<const A: usize, const W: usize> Sram<A, W> {
+    /// The sweep: `busy` and `sweep_addr` after reset (or constant idle without a sweep).
+    fn sweep_hdl(&self) -> &'static str {
+        if self._sweep {
+            "always @(posedge clock) begin\n   if (reset) begin\n      busy <= 1'b1;\n      sweep_addr <= 0;\n   end else if (busy) begin\n      sweep_addr <= sweep_addr + 1'b1;\n      if (&sweep_addr) busy <= 1'b0;\n   end\nend\n"
+        } else {
+            "always @(posedge clock) begin\n   busy <= 1'b0;\n   sweep_addr <= 0;\nend\n"
+        }
+    }
+
+    /// The effective write port (the sweep's zero writes while busy, nothing in a reset cycle).
+    const WRITE_PORT: &'static str = "wire we_eff = !reset && (busy || we);\nwire [A-1:0] waddr_eff = busy ? sweep_addr : waddr;\n\
+wire [W-1:0] wdata_eff = busy ? {W{1'b0}} : wdata;\n";
+
+    fn short_hdl(&self) -> Verilog {
         let depth = 1usize << A;
         // The array's zero-init loop is for simulators only (`ifndef SYNTHESIS`; Yosys defines SYNTHESIS,
         // Verilator does not): Yosys' frontend unrolls it word by word and does not finish a 2^16-word
@@ -90,11 +142,8 @@ initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
         } else {
             ""
         };
-        let sweep = if self._sweep {
-            "always @(posedge clock) begin\n   if (reset) begin\n      busy <= 1'b1;\n      sweep_addr <= 0;\n   end else if (busy) begin\n      sweep_addr <= sweep_addr + 1'b1;\n      if (&sweep_addr) busy <= 1'b0;\n   end\nend\n"
-        } else {
-            "always @(posedge clock) begin\n   busy <= 1'b0;\n   sweep_addr <= 0;\nend\n"
-        };
+        let sweep = self.sweep_hdl();
+        let write = Self::WRITE_PORT;
         // Read data: the word, or in the co-simulation flavour `x` when the same address is written.
         let read = match (self._ports, initial_values()) {
             (RamPorts::Dual, true) => "mem[raddr]",
@@ -112,17 +161,57 @@ initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
         };
         Verilog::Custom(format!(
             "localparam A = {A};\nlocalparam W = {W};\nlocalparam DEPTH = {depth};\n\
-(* no_rw_check *)\nreg [W-1:0] mem [0:DEPTH-1];\nreg [A-1:0] sweep_addr;\n{init}\
-wire we_eff = !reset && (busy || we);\nwire [A-1:0] waddr_eff = busy ? sweep_addr : waddr;\n\
-wire [W-1:0] wdata_eff = busy ? {{W{{1'b0}}}} : wdata;\n{sweep}{access}"
+(* no_rw_check *)\nreg [W-1:0] mem [0:DEPTH-1];\nreg [A-1:0] sweep_addr;\n{init}{write}{sweep}{access}"
         ))
     }
-    fn timing(&self) -> Vec<TimingInfo> {
-        vec![TimingInfo {
-            name: "sram".into(),
-            clock: "clock".into(),
-            inputs: vec!["raddr".into(), "we".into(), "waddr".into(), "wdata".into(), "reset".into()],
-            outputs: vec!["rdata".into(), "busy".into()],
-        }]
+
+    /// The registered block: banks of `2^ba` words (see the module docs).
+    fn registered_hdl(&self, ba: usize) -> Verilog {
+        let nb = 1usize << (A - ba);
+        let init = if initial_values() {
+            "`ifndef SYNTHESIS\ninteger i;\ninitial for (i = 0; i < BDEPTH; i = i + 1) mem[i] = 0;\n`endif\n\
+initial begin\n   ra = 0;\n   wen = 0;\n   wa = 0;\n   wd = 0;\n   q = 0;\n   q2 = 0;\nend\n"
+        } else {
+            ""
+        };
+        let top_init = if initial_values() {
+            "initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
+        } else {
+            ""
+        };
+        // One bank: the write enable for its own addresses, the single-port address mux after the registers,
+        // and in the co-simulation flavour `x` for a read of the word written in the same cycle.
+        let bank_we = if nb == 1 { "we_eff" } else { "we_eff && waddr_eff[A-1:BA] == BANK" };
+        let bank_id = if nb == 1 { "" } else { "   localparam [A-BA-1:0] BANK = g;\n" };
+        let (addr, rd_addr, collide) = match self._ports {
+            RamPorts::Dual => ("", "ra", "wen && wa == ra"),
+            RamPorts::Single => ("   wire [BA-1:0] addr = wen ? wa : ra;\n", "addr", "wen"),
+        };
+        let wr_addr = if self._ports == RamPorts::Dual { "wa" } else { "addr" };
+        let read = if initial_values() { format!("mem[{rd_addr}]") } else { format!("({collide}) ? {{W{{1'bx}}}} : mem[{rd_addr}]") };
+        // The bank select, three cycles behind the address (aligned with the bank registers); none for one bank.
+        let (sel_decl, sel_regs, sel) = if nb == 1 {
+            (String::new(), String::new(), "0")
+        } else {
+            let init = if initial_values() { "initial begin\n   rsel1 = 0;\n   rsel2 = 0;\n   rsel3 = 0;\nend\n" } else { "" };
+            (
+                format!("reg [A-BA-1:0] rsel1, rsel2, rsel3;\n{init}"),
+                "   rsel1 <= raddr[A-1:BA];\n   rsel2 <= rsel1;\n   rsel3 <= rsel2;\n".to_string(),
+                "rsel3",
+            )
+        };
+        Verilog::Custom(format!(
+            "localparam A = {A};\nlocalparam W = {W};\nlocalparam BA = {ba};\nlocalparam NB = {nb};\n\
+reg [A-1:0] sweep_addr;\n{sel_decl}wire [W-1:0] bank_q [0:NB-1];\n{top_init}{write}{sweep}\
+always @(posedge clock) begin\n{sel_regs}   rdata <= bank_q[{sel}];\nend\n\
+genvar g;\ngenerate for (g = 0; g < NB; g = g + 1) begin : bank\n\
+   localparam BDEPTH = 1 << BA;\n{bank_id}   (* keep *) reg [BA-1:0] ra;\n   (* keep *) reg wen;\n   (* keep *) reg [BA-1:0] wa;\n\
+   reg [W-1:0] wd;\n   (* no_rw_check *) reg [W-1:0] mem [0:BDEPTH-1];\n   reg [W-1:0] q, q2;\n{init}{addr}\
+   always @(posedge clock) begin\n      ra <= raddr[BA-1:0];\n      wen <= {bank_we};\n      wa <= waddr_eff[BA-1:0];\n\
+      wd <= wdata_eff;\n      if (wen) mem[{wr_addr}] <= wd;\n      q <= {read};\n      q2 <= q;\n   end\n\
+   assign bank_q[g] = q2;\nend\nendgenerate\n",
+            write = Self::WRITE_PORT,
+            sweep = self.sweep_hdl(),
+        ))
     }
 }

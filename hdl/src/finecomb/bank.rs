@@ -157,18 +157,22 @@ impl<const IA: usize> Logic for FcBank<IA> {
         for p in 0..self.tsc.len() {
             self.unused_candidates.next = self.unused_candidates.val()
                 || self.tsc[p].mod_ram.val().any()
-                || self.tsc[p].mod_s3.val().any()
-                || self.tsc[p].mod_s4.val().any()
-                || self.tsc[p].mod_s5.val().any()
+                || self.tsc[p].mod_fwd1.val().any()
+                || self.tsc[p].mod_fwd2.val().any()
+                || self.tsc[p].mod_fwd3.val().any()
+                || self.tsc[p].mod_fwd4.val().any()
+                || self.tsc[p].mod_fwd5.val().any()
                 || self.tsc[p].mod_pick.val().any()
                 || self.tsc[p].mod_index.val().any();
         }
         for p in 0..self._ni {
             self.unused_candidates.next = self.unused_candidates.val()
                 || self.isd[p].mod_ram.val().any()
-                || self.isd[p].mod_s3.val().any()
-                || self.isd[p].mod_s4.val().any()
-                || self.isd[p].mod_s5.val().any()
+                || self.isd[p].mod_fwd1.val().any()
+                || self.isd[p].mod_fwd2.val().any()
+                || self.isd[p].mod_fwd3.val().any()
+                || self.isd[p].mod_fwd4.val().any()
+                || self.isd[p].mod_fwd5.val().any()
                 || self.isd[p].mod_pick.val().any()
                 || self.isd[p].mod_index.val().any();
         }

@@ -157,8 +157,9 @@ declare_block! {
         d2_ts_max: Reg<bool>,
         d2_never: Reg<bool>,
         // S2: modify.
-        /// The write decision on each candidate for the table entry (RAM word, S3, S4, S5: the RMW
-        /// pipeline's `mod_pick` order), so the forward mux is off the compare path.
+        /// The write decision on each candidate for the table entry (RAM word, forwarding distances 1–3:
+        /// the RMW pipeline's `mod_pick` order), so the forward mux is off the compare path. The fridge's
+        /// RAM has short timing, so distances 4 and 5 never occur (`unused_mod_index` reads them).
         decide: Vec<WriteDecision<E, S, T>> = (0..4).map(|_| WriteDecision::new()).collect(),
         /// The decision on the entry the pipeline picked.
         write: Signal<Local, bool>,
@@ -456,9 +457,9 @@ fridge_core_impl!(Logic for {
         // S2: the table entry meets the packet. The write decision is taken on each forward candidate
         // in parallel and picked; the report fields come from the forwarded entry (registered in S3).
         self.decide[0].old.next = self.rmw.mod_ram.val();
-        self.decide[1].old.next = self.rmw.mod_s3.val();
-        self.decide[2].old.next = self.rmw.mod_s4.val();
-        self.decide[3].old.next = self.rmw.mod_s5.val();
+        self.decide[1].old.next = self.rmw.mod_fwd1.val();
+        self.decide[2].old.next = self.rmw.mod_fwd2.val();
+        self.decide[3].old.next = self.rmw.mod_fwd3.val();
         self.write.next = false;
         self.sig_match.next = false;
         for j in 0..4 {
@@ -479,7 +480,11 @@ fridge_core_impl!(Logic for {
         self.old_ts.din.next = self.rmw.mod_old.val();
         self.old_count.din.next = self.rmw.mod_old.val();
         self.age.next = self.d2_ts.q.val() - self.old_ts.out.val();
-        self.unused_mod_index.next = self.rmw.mod_index.val().any();
+        self.unused_mod_index.next = self.rmw.mod_index.val().any()
+            || self.rmw.mod_fwd4.val().any()
+            || self.rmw.mod_fwd5.val().any()
+            || self.rmw.mod_pick.val().get_bit(4)
+            || self.rmw.mod_pick.val().get_bit(5);
         self.zx_valid.din.next = self.one_1.val();
         self.zx_sig.din.next = self.d2_sig.q.val();
         self.zx_ts.din.next = self.d2_ts.q.val();

@@ -262,9 +262,11 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
             self.banks[b].mod_write.next = true;
             self.unused_candidates.next = self.unused_candidates.val()
                 || self.banks[b].mod_ram.val().any()
-                || self.banks[b].mod_s3.val().any()
-                || self.banks[b].mod_s4.val().any()
-                || self.banks[b].mod_s5.val().any()
+                || self.banks[b].mod_fwd1.val().any()
+                || self.banks[b].mod_fwd2.val().any()
+                || self.banks[b].mod_fwd3.val().any()
+                || self.banks[b].mod_fwd4.val().any()
+                || self.banks[b].mod_fwd5.val().any()
                 || self.banks[b].mod_pick.val().any();
             if self.banks[b].mod_payload.val().get_bit(0) {
                 self.banks[b].mod_new.next = self.zero_word.val();

@@ -371,9 +371,11 @@ maple_core_impl!(Logic for {
             self.unused_outputs.next = self.unused_outputs.val()
                 || self.cnt[b].mod_valid.val()
                 || self.cnt[b].mod_ram.val().any()
-                || self.cnt[b].mod_s3.val().any()
-                || self.cnt[b].mod_s4.val().any()
-                || self.cnt[b].mod_s5.val().any()
+                || self.cnt[b].mod_fwd1.val().any()
+                || self.cnt[b].mod_fwd2.val().any()
+                || self.cnt[b].mod_fwd3.val().any()
+                || self.cnt[b].mod_fwd4.val().any()
+                || self.cnt[b].mod_fwd5.val().any()
                 || self.cnt[b].mod_pick.val().any();
         }
         // Statistics (the counters are the shell's, in STATUS order).

@@ -415,9 +415,11 @@ reorder_core_impl!(Logic for {
             self.unused_bank_outputs.next = self.unused_bank_outputs.val()
                 || self.banks[b].mod_index.val().any()
                 || self.banks[b].mod_ram.val().any()
-                || self.banks[b].mod_s3.val().any()
-                || self.banks[b].mod_s4.val().any()
-                || self.banks[b].mod_s5.val().any()
+                || self.banks[b].mod_fwd1.val().any()
+                || self.banks[b].mod_fwd2.val().any()
+                || self.banks[b].mod_fwd3.val().any()
+                || self.banks[b].mod_fwd4.val().any()
+                || self.banks[b].mod_fwd5.val().any()
                 || self.banks[b].mod_pick.val().any();
         }
         self.decide.timeout.next = self.cfg_timeout.out.val();

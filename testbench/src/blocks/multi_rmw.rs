@@ -1,20 +1,23 @@
 //! Multi-row RMW as a sketch of counters: each packet has its own index in each of the rows and adds its
 //! delta to the rows of its mask (an empty mask only reads).
 //!
-//! Traffic: ~90 % valid cycles. A packet repeats a packet 1, 2 or 3 back in every row (the same key again)
-//! in ~10 %, ~6 %, ~6 % of packets; otherwise each row independently takes the index that row had 1–3
-//! packets back with probability 0.3 (a different key colliding in that row only), else a uniform index.
+//! Traffic: ~90 % valid cycles. A packet repeats a packet 1, 2, 3, 4 or 5 back in every row (the same key
+//! again) in ~10 %, ~6 %, ~6 %, ~4 %, ~4 % of packets; otherwise each row independently takes the index that
+//! row had 1–5 packets back with probability 0.3 (a different key colliding in that row only), else a
+//! uniform index. `run_registered` drives the build on registered RAMs (distances 1–5 are forwarded).
 //! Resets at the start, halfway and at random. At the end every bucket of every row is read back.
 //! `run_broken` drives the build whose row 1 lacks distance-2 forwarding.
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
-use crate::models::{MultiRmw, MultiRmwNofwd};
+use crate::models::{MultiRmw, MultiRmwNofwd, MultiRmwReg};
 use crate::ports::ReadOutputs;
 use golden::common::mask128;
 use golden::common::multi_rmw::{MultiRmwInputs, MultiRmwModel, MultiRmwStage};
-use golden::common::sram::RamPorts;
-use golden::common::tops::{MULTI_RMW_TOP_ADDR_BITS as A, MULTI_RMW_TOP_ROWS as D, MULTI_RMW_TOP_WIDTH as W};
+use golden::common::sram::{RamPorts, RamTiming};
+use golden::common::tops::{
+    MULTI_RMW_TOP_ADDR_BITS as A, MULTI_RMW_TOP_REGISTERED, MULTI_RMW_TOP_ROWS as D, MULTI_RMW_TOP_WIDTH as W,
+};
 use rand::Rng;
 
 crate::coverage_names!(
@@ -23,6 +26,8 @@ crate::coverage_names!(
     row_collision_1_back,
     row_collision_2_back,
     row_collision_3_back,
+    row_collision_4_back,
+    row_collision_5_back,
     resets,
     final_buckets_read_back
 );
@@ -36,7 +41,7 @@ crate::top_outputs! {
         out_old: u64,
         out_new: u64,
     }
-    read from MultiRmw, MultiRmwNofwd
+    read from MultiRmw, MultiRmwNofwd, MultiRmwReg
 }
 
 /// Ports of the multi-row RMW test tops.
@@ -45,7 +50,7 @@ pub trait MultiRmwTop: crate::harness::Model + ReadOutputs<Outputs = MultiRmwOut
 }
 
 crate::impl_for! {
-    impl MultiRmwTop => MultiRmw, MultiRmwNofwd; {
+    impl MultiRmwTop => MultiRmw, MultiRmwNofwd, MultiRmwReg; {
         fn drive(&mut self, i: &MultiRmwInputs) {
             self.set_reset(i.reset as u64);
             self.set_in_valid(i.in_valid as u64);
@@ -69,20 +74,24 @@ fn packed(words: impl IntoIterator<Item = u128>, width: usize) -> u128 {
 }
 
 pub fn run(cfg: &RunConfig) -> RunReport {
-    run_top(cfg, MultiRmw::new)
+    run_top(cfg, RamTiming::Short, MultiRmw::new)
 }
 
 pub fn run_broken(cfg: &RunConfig) -> RunReport {
-    run_top(cfg, MultiRmwNofwd::new)
+    run_top(cfg, RamTiming::Short, MultiRmwNofwd::new)
 }
 
-fn run_top<M: MultiRmwTop>(cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
+pub fn run_registered(cfg: &RunConfig) -> RunReport {
+    run_top(cfg, MULTI_RMW_TOP_REGISTERED, MultiRmwReg::new)
+}
+
+fn run_top<M: MultiRmwTop>(cfg: &RunConfig, timing: RamTiming, make: impl FnOnce(u64) -> M) -> RunReport {
     let m = make(cfg.x_seed);
     let mut run = Run::new(m.name(), cfg);
     let mut sim = Sim::new(m, cfg.vcd.clone());
-    let mut gold = MultiRmwModel::<u128, u128>::new(RamPorts::Dual, D, A, W);
+    let mut gold = MultiRmwModel::<u128, u128>::with_timing(RamPorts::Dual, timing, D, A, W);
     let depth = 1usize << A;
-    let mut history: [Vec<usize>; 3] = Default::default();
+    let mut history: [Vec<usize>; 5] = Default::default();
     let mut prev: Option<Option<(MultiRmwStage, Vec<u128>)>> = None;
     let mut pending: Option<MultiRmwInputs> = None;
     let mut mid_reset = crate::core_run::MidReset::default();
@@ -99,11 +108,13 @@ fn run_top<M: MultiRmwTop>(cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunR
                 pending = Some(MultiRmwInputs { in_valid: true, in_index: vec![b; D], ..Default::default() });
             }
         } else if pending.is_none() && r.gen_bool(0.9) {
-            let back = |r: &mut rand::rngs::SmallRng| r.gen_range(0..3usize);
+            let back = |r: &mut rand::rngs::SmallRng| r.gen_range(0..5usize);
             let in_index: Vec<usize> = match r.gen_range(0..100) {
                 0..=9 if !history[0].is_empty() => history[0].clone(),
                 10..=15 if !history[1].is_empty() => history[1].clone(),
                 16..=21 if !history[2].is_empty() => history[2].clone(),
+                22..=25 if !history[3].is_empty() => history[3].clone(),
+                26..=29 if !history[4].is_empty() => history[4].clone(),
                 _ => (0..D)
                     .map(|row| {
                         let h = &history[back(r)];
@@ -150,12 +161,19 @@ fn run_top<M: MultiRmwTop>(cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunR
         } else if inp.in_valid && out.ready == Some(true) {
             run.count(cov::accepted, 1);
             run.count(cov::same_key_back, history.iter().any(|h| *h == inp.in_index) as u64);
-            let names = [cov::row_collision_1_back, cov::row_collision_2_back, cov::row_collision_3_back];
+            let names = [
+                cov::row_collision_1_back,
+                cov::row_collision_2_back,
+                cov::row_collision_3_back,
+                cov::row_collision_4_back,
+                cov::row_collision_5_back,
+            ];
             for (what, h) in names.into_iter().zip(&history) {
                 let partial = !h.is_empty() && *h != inp.in_index && h.iter().zip(&inp.in_index).any(|(a, b)| a == b);
                 run.count(what, partial as u64);
             }
-            history = [inp.in_index.clone(), history[0].clone(), history[1].clone()];
+            history.rotate_right(1);
+            history[0] = inp.in_index.clone();
             run.transactions += 1;
             readback_seen += (run.transactions > cfg.transactions) as u64;
             pending = None;
@@ -163,7 +181,7 @@ fn run_top<M: MultiRmwTop>(cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunR
         sim.tick();
     }
     // Let the last read-back packets reach the outputs and be compared.
-    for _ in 0..4 {
+    for _ in 0..gold.rows[0].modify_stage() + 2 {
         let idle = MultiRmwInputs::default();
         sim.m.drive(&idle);
         sim.settle();

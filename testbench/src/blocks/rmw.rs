@@ -1,18 +1,23 @@
 //! Read-modify-write pipeline as a counter table (`old + delta`, a zero delta only reads).
 //!
-//! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets and the one
-//! two and three packets back in ~8% each (the forwarding distances), the rest uniform over 64 entries;
+//! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets, the one two and
+//! three packets back in ~8% each and four and five back in ~6% each (the forwarding distances of the short
+//! and the registered pipeline), the rest uniform over 64 entries;
 //! 20% read-only packets; resets mid-stream, sometimes a second one during the reset sweep. At the end
 //! every entry is read back (final memory contents). The `run_broken_*` runners drive pipelines with
-//! one forwarding distance disabled, to prove the comparison catches each.
+//! one forwarding distance disabled, to prove the comparison catches each. Every runner is run for both
+//! RAM timings (`*_registered`: `RamTiming::Registered`, modify stage 4, distances 1–5).
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
+use crate::models::{
+    RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegNofwd1, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp,
+    RmwSpReg,
+};
 use crate::ports::ReadOutputs;
-use crate::models::{RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwSp};
 use golden::common::rmw::{RmwInputs, RmwModel, RmwStage};
-use golden::common::sram::RamPorts;
-use golden::common::tops::{RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH};
+use golden::common::sram::{RamPorts, RamTiming};
+use golden::common::tops::{RAM_TOP_REGISTERED, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH};
 use rand::Rng;
 
 /// The counter-table decision: write `old + delta` unless delta is zero.
@@ -21,18 +26,25 @@ pub fn add_modify(st: &RmwStage) -> Option<u128> {
 }
 
 macro_rules! rmw_runner {
-    ($fn_name:ident, $model:ident, $ports:expr) => {
+    ($fn_name:ident, $model:ident, $ports:expr, $timing:expr) => {
         pub fn $fn_name(cfg: &RunConfig) -> RunReport {
-            run_top::<$model>(cfg, $ports, $model::new)
+            run_top::<$model>(cfg, $ports, $timing, $model::new)
         }
     };
 }
 
-rmw_runner!(run_dual, RmwDp, RamPorts::Dual);
-rmw_runner!(run_single, RmwSp, RamPorts::Single);
-rmw_runner!(run_broken_distance1, RmwDpNofwd1, RamPorts::Dual);
-rmw_runner!(run_broken_distance2, RmwDpNofwd2, RamPorts::Dual);
-rmw_runner!(run_broken_distance3, RmwDpNofwd3, RamPorts::Dual);
+const SHORT: RamTiming = RamTiming::Short;
+const REG: RamTiming = RAM_TOP_REGISTERED;
+rmw_runner!(run_dual, RmwDp, RamPorts::Dual, SHORT);
+rmw_runner!(run_single, RmwSp, RamPorts::Single, SHORT);
+rmw_runner!(run_broken_distance1, RmwDpNofwd1, RamPorts::Dual, SHORT);
+rmw_runner!(run_broken_distance2, RmwDpNofwd2, RamPorts::Dual, SHORT);
+rmw_runner!(run_broken_distance3, RmwDpNofwd3, RamPorts::Dual, SHORT);
+rmw_runner!(run_dual_registered, RmwDpReg, RamPorts::Dual, REG);
+rmw_runner!(run_single_registered, RmwSpReg, RamPorts::Single, REG);
+rmw_runner!(run_broken_registered_distance1, RmwDpRegNofwd1, RamPorts::Dual, REG);
+rmw_runner!(run_broken_registered_distance4, RmwDpRegNofwd4, RamPorts::Dual, REG);
+rmw_runner!(run_broken_registered_distance5, RmwDpRegNofwd5, RamPorts::Dual, REG);
 
 crate::top_outputs! {
     /// Outputs of an RMW test top during one cycle (`out_*`: the registered modify stage of the cycle before).
@@ -43,7 +55,8 @@ crate::top_outputs! {
         out_old: u128,
         out_new: u128,
     }
-    read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3
+    read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1, RmwDpRegNofwd4,
+        RmwDpRegNofwd5
 }
 
 /// Ports common to the RMW test tops (generated per top; this trait lets one runner drive them all).
@@ -52,7 +65,8 @@ pub trait RmwTop: crate::harness::Model + ReadOutputs<Outputs = RmwOutputs> {
 }
 
 crate::impl_for! {
-    impl RmwTop => RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3; {
+    impl RmwTop => RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
+        RmwDpRegNofwd4, RmwDpRegNofwd5; {
         fn drive(&mut self, i: &RmwInputs) {
             self.set_reset(i.reset as u64);
             self.set_in_valid(i.in_valid as u64);
@@ -63,16 +77,21 @@ crate::impl_for! {
 }
 
 /// Runs an RMW top against [`RmwModel`] with [`add_modify`]. Coverage counters: `accepted` (every accepted
-/// packet, read-back included), `same_index_{1,2,3}_back` (accepted packets whose index equals that of the
-/// packet accepted 1, 2, 3 packets before), `resets`, `reset_during_sweep`, `final_entries_read_back`.
-pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u64) -> M) -> RunReport {
+/// packet, read-back included), `same_index_{1..5}_back` (accepted packets whose index equals that of the
+/// packet accepted 1..5 packets before), `resets`, `reset_during_sweep`, `final_entries_read_back`.
+pub fn run_top<M: RmwTop>(
+    cfg: &RunConfig,
+    ports: RamPorts,
+    timing: RamTiming,
+    make: impl FnOnce(u64) -> M,
+) -> RunReport {
     let m = make(cfg.x_seed);
     let mut run = Run::new(m.name(), cfg);
     let mut sim = Sim::new(m, cfg.vcd.clone());
-    let mut gold = RmwModel::new(ports, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH);
+    let mut gold = RmwModel::with_timing(ports, timing, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH);
     let depth = 1usize << RMW_TOP_ADDR_BITS;
-    let mut history = [0usize; 3]; // indices of the last three accepted packets
-    // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
+    let mut history = [0usize; 5]; // indices of the last five accepted packets
+                                   // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
     let mut mid_reset = crate::core_run::MidReset::default();
@@ -108,6 +127,8 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
                 0..=11 => history[0],
                 12..=19 => history[1],
                 20..=27 => history[2],
+                28..=33 => history[3],
+                34..=39 => history[4],
                 _ => r.gen_range(0..depth),
             };
             let in_payload = if r.gen_ratio(1, 5) { 0 } else { r.gen::<u32>() as u128 };
@@ -137,10 +158,18 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
             pending = None;
         } else if inp.in_valid && out.ready == Some(true) {
             run.count("accepted", 1);
-            for (what, h) in ["same_index_1_back", "same_index_2_back", "same_index_3_back"].into_iter().zip(history) {
+            let names = [
+                "same_index_1_back",
+                "same_index_2_back",
+                "same_index_3_back",
+                "same_index_4_back",
+                "same_index_5_back",
+            ];
+            for (what, h) in names.into_iter().zip(history) {
                 run.count(what, (h == inp.in_index) as u64);
             }
-            history = [inp.in_index, history[0], history[1]];
+            history.rotate_right(1);
+            history[0] = inp.in_index;
             run.transactions += 1;
             readback_seen += (run.transactions > cfg.transactions) as u64;
             pending = None;
@@ -148,7 +177,7 @@ pub fn run_top<M: RmwTop>(cfg: &RunConfig, ports: RamPorts, make: impl FnOnce(u6
         sim.tick();
     }
     // Let the last read-back packets reach the outputs and be compared.
-    for _ in 0..4 {
+    for _ in 0..gold.modify_stage() + 2 {
         sim.m.drive(&RmwInputs::default());
         sim.settle();
         let out = gold.step(&RmwInputs::default(), add_modify);

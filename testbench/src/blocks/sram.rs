@@ -3,18 +3,18 @@
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
-use crate::models::{SramDp, SramSp};
+use crate::models::{SramDp, SramDpReg, SramSp, SramSpReg};
 use golden::common::mask128;
-use golden::common::sram::{RamPorts, SramInputs, SramModel};
-use golden::common::tops::{SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH};
+use golden::common::sram::{RamPorts, RamTiming, SramInputs, SramModel};
+use golden::common::tops::{RAM_TOP_REGISTERED, SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH};
 use rand::Rng;
 
 macro_rules! sram_runner {
-    ($fn_name:ident, $model:ident, $ports:expr) => {
+    ($fn_name:ident, $model:ident, $ports:expr, $timing:expr) => {
         pub fn $fn_name(cfg: &RunConfig) -> RunReport {
             let mut run = Run::new($model::NAME, cfg);
             let mut sim = Sim::new($model::new(cfg.x_seed), cfg.vcd.clone());
-            let mut gold = SramModel::new($ports, SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH, true);
+            let mut gold = SramModel::with_timing($ports, $timing, SRAM_TOP_ADDR_BITS, SRAM_TOP_WIDTH, true);
             let depth = 1usize << SRAM_TOP_ADDR_BITS;
             let mut last_addr = 0usize;
             for i in 0..cfg.transactions {
@@ -56,5 +56,7 @@ macro_rules! sram_runner {
     };
 }
 
-sram_runner!(run_dual, SramDp, RamPorts::Dual);
-sram_runner!(run_single, SramSp, RamPorts::Single);
+sram_runner!(run_dual, SramDp, RamPorts::Dual, RamTiming::Short);
+sram_runner!(run_single, SramSp, RamPorts::Single, RamTiming::Short);
+sram_runner!(run_dual_registered, SramDpReg, RamPorts::Dual, RAM_TOP_REGISTERED);
+sram_runner!(run_single_registered, SramSpReg, RamPorts::Single, RAM_TOP_REGISTERED);
