@@ -15,8 +15,10 @@
 //!
 //! A packet `k` cycles behind another (k = 1..=M+1) meets that packet's write from the history register of
 //! distance k (nearest wins), older writes from the RAM. The index compares sit a stage before the forward
-//! mux, registered; the mux and the core's modify logic share SM (registered into SM+1), so that stage's
-//! depth is mux + the core's arithmetic. Whether that meets the 150 MHz target is measured by the synthesis
+//! mux, and so does the choice among distances 2..M+1 and the RAM, whose write flags are known a cycle
+//! early: the mux selects are flip-flops (one-hot, an AND-OR), and only distance 1 — whose write flag is
+//! the core's answer of the cycle before — is a 2:1 mux after it. The mux and the core's modify logic share
+//! SM (registered into SM+1), so that stage's depth is mux + the core's arithmetic. Whether that meets the 150 MHz target is measured by the synthesis
 //! flow (`netmeas synth`), not assumed. Dual-port RAM: one packet per cycle (II = 1). Single-port RAM:
 //! `in_ready` only in even phases (II = 2), so reads (even) and writes (odd: M is even) never collide.
 //! `in_ready` is low during reset and the RAM's reset sweep.
@@ -84,12 +86,19 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     /// Short timing: the register after the block RAM (registered timing: the RAM's own last register).
     ram_data: Reg<Bits<W>>,
     ram_word: Signal<Local, Bits<W>>,
-    /// Per distance k = 1..=5 at `[k-1]`: index match (registered at SM-1), write flag and word of the
-    /// packet k cycles ahead (stage SM+k).
-    fwd: Vec<Reg<bool>>,
+    /// Per distance k = 1..=5 at `[k-1]`: write flag and word of the packet k cycles ahead (stage SM+k).
     wr_we: Vec<Reg<bool>>,
     wr_data: Vec<Reg<Bits<W>>>,
+    /// The forward selects, registered at SM-1 so the mux's wide fan-out starts at flip-flops: distance 1
+    /// (`fwd1`: index match; its write flag is the core's answer of this very cycle, so it is ANDed at SM),
+    /// and one-hot over distances 2..=5 and the RAM (`psel[k-2]`, `use_ram`: nearest write wins; the write
+    /// flags of those packets are known a cycle early).
+    fwd1: Reg<bool>,
+    psel: Vec<Reg<bool>>,
+    use_ram: Reg<bool>,
     taken: Signal<Local, bool>,
+    far_word: Signal<Local, Bits<W>>,
+    zero_w: Constant<Bits<W>>,
     pick: Vec<Constant<Bits<6>>>,
     pick_ram: Constant<Bits<6>>,
     single_port: Constant<bool>,
@@ -144,10 +153,14 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             cmp_index: Default::default(),
             ram_data: Default::default(),
             ram_word: Default::default(),
-            fwd: (0..HISTORY).map(|_| Reg::default()).collect(),
             wr_we: (0..HISTORY).map(|_| Reg::default()).collect(),
             wr_data: (0..HISTORY).map(|_| Reg::default()).collect(),
+            fwd1: Default::default(),
+            psel: (1..HISTORY).map(|_| Reg::default()).collect(),
+            use_ram: Default::default(),
             taken: Default::default(),
+            far_word: Default::default(),
+            zero_w: Constant::new(Bits::default()),
             pick: (0..HISTORY).map(|k| Constant::new(Bits::from(2u64 << k))).collect(),
             pick_ram: Constant::new(Bits::from(1u64)),
             single_port: Constant::new(ports == RamPorts::Single),
@@ -161,7 +174,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
 impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W, P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m);
+        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m, fwd1, use_ram);
         clock!(self, clock, ram);
         for s in 0..self._head {
             self.valid[s].clock.next = self.clock.val();
@@ -170,7 +183,6 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         }
         for k in 0..5 {
             self.tail[k].clock.next = self.clock.val();
-            self.fwd[k].clock.next = self.clock.val();
             self.wr_we[k].clock.next = self.clock.val();
             self.wr_data[k].clock.next = self.clock.val();
         }
@@ -204,10 +216,25 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         for k in 1..5 {
             self.tail[k].d.next = self.tail[k - 1].q.val();
         }
-        // SM-1: compare against the packets that will be 1..5 stages ahead when this one is at SM.
-        for k in 0..5 {
-            self.fwd[k].d.next = self.cmp_index.val() == self.tail[k].q.val() && self.forward_enable.val().get_bit(k);
+        // SM-1: compare against the packets that will be 1..5 stages ahead when this one is at SM; for
+        // distances 2..5 their write flags are known now (next cycle's `wr_we[k]`), so the nearest match
+        // is picked here and registered one-hot.
+        self.fwd1.d.next = self.cmp_index.val() == self.tail[0].q.val() && self.forward_enable.val().get_bit(0);
+        self.taken.next = false;
+        for k in 1..5 {
+            self.psel[k - 1].clock.next = self.clock.val();
+            self.psel[k - 1].d.next = !self.taken.val()
+                && self.cmp_index.val() == self.tail[k].q.val()
+                && self.forward_enable.val().get_bit(k)
+                && self.wr_we[k - 1].q.val()
+                && !self.reset.val();
+            self.taken.next = self.taken.val()
+                || (self.cmp_index.val() == self.tail[k].q.val()
+                    && self.forward_enable.val().get_bit(k)
+                    && self.wr_we[k - 1].q.val()
+                    && !self.reset.val());
         }
+        self.use_ram.d.next = !self.taken.val();
         // SM: the RAM word, the forward mux (nearest write wins); the core decides.
         self.ram_data.d.next = self.ram.rdata.val();
         if self.registered.val() {
@@ -224,15 +251,22 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         self.mod_fwd3.next = self.wr_data[2].q.val();
         self.mod_fwd4.next = self.wr_data[3].q.val();
         self.mod_fwd5.next = self.wr_data[4].q.val();
-        self.mod_old.next = self.ram_word.val();
+        // The far candidates (RAM, distances 2..5) as an AND-OR on the one-hot selects, then distance 1.
+        self.far_word.next = self.zero_w.val();
         self.mod_pick.next = self.pick_ram.val();
-        self.taken.next = false;
-        for k in 0..5 {
-            if !self.taken.val() && self.fwd[k].q.val() && self.wr_we[k].q.val() {
-                self.mod_old.next = self.wr_data[k].q.val();
+        if self.use_ram.q.val() {
+            self.far_word.next = self.ram_word.val();
+        }
+        for k in 1..5 {
+            if self.psel[k - 1].q.val() {
+                self.far_word.next = self.far_word.val() | self.wr_data[k].q.val();
                 self.mod_pick.next = self.pick[k].val();
             }
-            self.taken.next = self.taken.val() || (self.fwd[k].q.val() && self.wr_we[k].q.val());
+        }
+        self.mod_old.next = self.far_word.val();
+        if self.fwd1.q.val() && self.wr_we[0].q.val() {
+            self.mod_old.next = self.wr_data[0].q.val();
+            self.mod_pick.next = self.pick[0].val();
         }
         // SM+1: write; SM+2 ..: write history for forwarding.
         self.wr_we[0].d.next = self.valid_m.q.val() && self.mod_write.val() && !self.reset.val();
