@@ -121,7 +121,13 @@ impl SramModel {
     pub fn new(ports: RamPorts, addr_bits: usize, width: usize, sweep_enabled: bool) -> Self {
         Self::with_timing(ports, RamTiming::Short, addr_bits, width, sweep_enabled)
     }
-    pub fn with_timing(ports: RamPorts, timing: RamTiming, addr_bits: usize, width: usize, sweep_enabled: bool) -> Self {
+    pub fn with_timing(
+        ports: RamPorts,
+        timing: RamTiming,
+        addr_bits: usize,
+        width: usize,
+        sweep_enabled: bool,
+    ) -> Self {
         SramModel {
             ports,
             timing,

@@ -86,7 +86,8 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     /// Short timing: the register after the block RAM (registered timing: the RAM's own last register).
     ram_data: Reg<Bits<W>>,
     ram_word: Signal<Local, Bits<W>>,
-    /// Per distance k = 1..=5 at `[k-1]`: write flag and word of the packet k cycles ahead (stage SM+k).
+    /// Per distance k = 1..=5 at `[k-1]`: write flag (k ≤ 4: distance 5's is only needed a cycle early, as
+    /// `wr_we[3]`) and word of the packet k cycles ahead (stage SM+k).
     wr_we: Vec<Reg<bool>>,
     wr_data: Vec<Reg<Bits<W>>>,
     /// The forward selects, registered at SM-1 so the mux's wide fan-out starts at flip-flops: distance 1
@@ -153,7 +154,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             cmp_index: Default::default(),
             ram_data: Default::default(),
             ram_word: Default::default(),
-            wr_we: (0..HISTORY).map(|_| Reg::default()).collect(),
+            wr_we: (1..HISTORY).map(|_| Reg::default()).collect(),
             wr_data: (0..HISTORY).map(|_| Reg::default()).collect(),
             fwd1: Default::default(),
             psel: (1..HISTORY).map(|_| Reg::default()).collect(),
@@ -183,8 +184,10 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         }
         for k in 0..5 {
             self.tail[k].clock.next = self.clock.val();
-            self.wr_we[k].clock.next = self.clock.val();
             self.wr_data[k].clock.next = self.clock.val();
+        }
+        for k in 0..4 {
+            self.wr_we[k].clock.next = self.clock.val();
         }
         self.ram.reset.next = self.reset.val();
         // S0: accept and issue the read.
@@ -271,8 +274,10 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         // SM+1: write; SM+2 ..: write history for forwarding.
         self.wr_we[0].d.next = self.valid_m.q.val() && self.mod_write.val() && !self.reset.val();
         self.wr_data[0].d.next = self.mod_new.val();
-        for k in 1..5 {
+        for k in 1..4 {
             self.wr_we[k].d.next = self.wr_we[k - 1].q.val() && !self.reset.val();
+        }
+        for k in 1..5 {
             self.wr_data[k].d.next = self.wr_data[k - 1].q.val();
         }
         self.ram.we.next = self.wr_we[0].q.val();

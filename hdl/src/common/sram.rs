@@ -49,7 +49,9 @@ impl<const A: usize, const W: usize> Sram<A, W> {
     /// A RAM of the given port structure and timing (`Registered` bank size clamped to `1..=A`).
     pub fn with_timing(ports: RamPorts, timing: RamTiming, sweep: bool) -> Self {
         let timing = match timing {
-            RamTiming::Registered { bank_addr_bits } => RamTiming::Registered { bank_addr_bits: bank_addr_bits.clamp(1, A) },
+            RamTiming::Registered { bank_addr_bits } => {
+                RamTiming::Registered { bank_addr_bits: bank_addr_bits.clamp(1, A) }
+            }
             t => t,
         };
         Sram {
@@ -76,11 +78,8 @@ impl<const A: usize, const W: usize> Logic for Sram<A, W> {
         if self.clock.pos_edge() {
             let busy = self.busy.val();
             let we = !self.reset.val() && (busy || self.we.val());
-            let (wa, wd) = if busy {
-                (self._sweep_addr, Bits::default())
-            } else {
-                (self.waddr.val().index(), self.wdata.val())
-            };
+            let (wa, wd) =
+                if busy { (self._sweep_addr, Bits::default()) } else { (self.waddr.val().index(), self.wdata.val()) };
             let ra = if self._ports == RamPorts::Single && we { wa } else { self.raddr.val().index() };
             self._read_pipe.push(self._mem[ra]);
             self.rdata.next = self._read_pipe.remove(0);
@@ -127,7 +126,8 @@ impl<const A: usize, const W: usize> Sram<A, W> {
     }
 
     /// The effective write port (the sweep's zero writes while busy, nothing in a reset cycle).
-    const WRITE_PORT: &'static str = "wire we_eff = !reset && (busy || we);\nwire [A-1:0] waddr_eff = busy ? sweep_addr : waddr;\n\
+    const WRITE_PORT: &'static str =
+        "wire we_eff = !reset && (busy || we);\nwire [A-1:0] waddr_eff = busy ? sweep_addr : waddr;\n\
 wire [W-1:0] wdata_eff = busy ? {W{1'b0}} : wdata;\n";
 
     fn short_hdl(&self) -> Verilog {
@@ -170,30 +170,40 @@ initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
         let nb = 1usize << (A - ba);
         let init = if initial_values() {
             "`ifndef SYNTHESIS\ninteger i;\ninitial for (i = 0; i < BDEPTH; i = i + 1) mem[i] = 0;\n`endif\n\
-initial begin\n   ra = 0;\n   wen = 0;\n   wa = 0;\n   wd = 0;\n   q = 0;\n   q2 = 0;\nend\n"
+initial begin\n   ra = 0;\n   wen = 0;\n   wd = 0;\n   q = 0;\n   q2 = 0;\nend\n"
         } else {
             ""
         };
-        let top_init = if initial_values() {
-            "initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
-        } else {
-            ""
-        };
-        // One bank: the write enable for its own addresses, the single-port address mux after the registers,
-        // and in the co-simulation flavour `x` for a read of the word written in the same cycle.
+        let top_init =
+            if initial_values() { "initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n" } else { "" };
+        // One bank: the write enable for its own addresses, and in the co-simulation flavour `x` for a read
+        // of the word written in the same cycle.
         let bank_we = if nb == 1 { "we_eff" } else { "we_eff && waddr_eff[A-1:BA] == BANK" };
         let bank_id = if nb == 1 { "" } else { "   localparam [A-BA-1:0] BANK = g;\n" };
-        let (addr, rd_addr, collide) = match self._ports {
-            RamPorts::Dual => ("", "ra", "wen && wa == ra"),
-            RamPorts::Single => ("   wire [BA-1:0] addr = wen ? wa : ra;\n", "addr", "wen"),
+        // Single-port: the port's one address is chosen before its register (`ra` then holds the write
+        // address in a writing cycle), so no logic sits between the register and the block RAMs.
+        let (wa_decl, wa_next) = match (self._ports, initial_values()) {
+            (RamPorts::Dual, false) => ("   (* keep *) reg [BA-1:0] wa;\n", "      wa <= waddr_eff[BA-1:0];\n"),
+            (RamPorts::Dual, true) => {
+                ("   (* keep *) reg [BA-1:0] wa;\n   initial wa = 0;\n", "      wa <= waddr_eff[BA-1:0];\n")
+            }
+            (RamPorts::Single, _) => ("", ""),
         };
-        let wr_addr = if self._ports == RamPorts::Dual { "wa" } else { "addr" };
-        let read = if initial_values() { format!("mem[{rd_addr}]") } else { format!("({collide}) ? {{W{{1'bx}}}} : mem[{rd_addr}]") };
+        let (ra_next, rd_addr, wr_addr, collide) = match self._ports {
+            RamPorts::Dual => ("raddr[BA-1:0]".to_string(), "ra", "wa", "wen && wa == ra"),
+            RamPorts::Single => (format!("({bank_we}) ? waddr_eff[BA-1:0] : raddr[BA-1:0]"), "ra", "ra", "wen"),
+        };
+        let read = if initial_values() {
+            format!("mem[{rd_addr}]")
+        } else {
+            format!("({collide}) ? {{W{{1'bx}}}} : mem[{rd_addr}]")
+        };
         // The bank select, three cycles behind the address (aligned with the bank registers); none for one bank.
         let (sel_decl, sel_regs, sel) = if nb == 1 {
             (String::new(), String::new(), "0")
         } else {
-            let init = if initial_values() { "initial begin\n   rsel1 = 0;\n   rsel2 = 0;\n   rsel3 = 0;\nend\n" } else { "" };
+            let init =
+                if initial_values() { "initial begin\n   rsel1 = 0;\n   rsel2 = 0;\n   rsel3 = 0;\nend\n" } else { "" };
             (
                 format!("reg [A-BA-1:0] rsel1, rsel2, rsel3;\n{init}"),
                 "   rsel1 <= raddr[A-1:BA];\n   rsel2 <= rsel1;\n   rsel3 <= rsel2;\n".to_string(),
@@ -205,9 +215,9 @@ initial begin\n   ra = 0;\n   wen = 0;\n   wa = 0;\n   wd = 0;\n   q = 0;\n   q2
 reg [A-1:0] sweep_addr;\n{sel_decl}wire [W-1:0] bank_q [0:NB-1];\n{top_init}{write}{sweep}\
 always @(posedge clock) begin\n{sel_regs}   rdata <= bank_q[{sel}];\nend\n\
 genvar g;\ngenerate for (g = 0; g < NB; g = g + 1) begin : bank\n\
-   localparam BDEPTH = 1 << BA;\n{bank_id}   (* keep *) reg [BA-1:0] ra;\n   (* keep *) reg wen;\n   (* keep *) reg [BA-1:0] wa;\n\
-   reg [W-1:0] wd;\n   (* no_rw_check *) reg [W-1:0] mem [0:BDEPTH-1];\n   reg [W-1:0] q, q2;\n{init}{addr}\
-   always @(posedge clock) begin\n      ra <= raddr[BA-1:0];\n      wen <= {bank_we};\n      wa <= waddr_eff[BA-1:0];\n\
+   localparam BDEPTH = 1 << BA;\n{bank_id}   (* keep *) reg [BA-1:0] ra;\n   (* keep *) reg wen;\n{wa_decl}\
+   reg [W-1:0] wd;\n   (* no_rw_check *) reg [W-1:0] mem [0:BDEPTH-1];\n   reg [W-1:0] q, q2;\n{init}\
+   always @(posedge clock) begin\n      ra <= {ra_next};\n      wen <= {bank_we};\n{wa_next}\
       wd <= wdata_eff;\n      if (wen) mem[{wr_addr}] <= wd;\n      q <= {read};\n      q2 <= q;\n   end\n\
    assign bank_q[g] = q2;\nend\nendgenerate\n",
             write = Self::WRITE_PORT,
