@@ -16,8 +16,8 @@
 //! A packet `k` cycles behind another (k = 1..=M+1) meets that packet's write from the history register of
 //! distance k (nearest wins), older writes from the RAM. The index compares sit a stage before the forward
 //! mux, and so does the choice among distances 2..M+1 and the RAM, whose write flags are known a cycle
-//! early: the mux selects are flip-flops (one-hot, an AND-OR), and only distance 1 — whose write flag is
-//! the core's answer of the cycle before — is a 2:1 mux after it. The mux and the core's modify logic share
+//! early: the mux selects are flip-flops (one-hot, an AND-OR), and distance 1 — whose write flag is the
+//! core's answer of the cycle before, ANDed into its select flip-flop — is a 2:1 mux after it. The mux and the core's modify logic share
 //! SM (registered into SM+1), so that stage's depth is mux + the core's arithmetic. Whether that meets the 150 MHz target is measured by the synthesis
 //! flow (`netmeas synth`), not assumed. Dual-port RAM: one packet per cycle (II = 1). Single-port RAM:
 //! `in_ready` only in even phases (II = 2), so reads (even) and writes (odd: M is even) never collide.
@@ -91,10 +91,11 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     wr_we: Vec<Reg<bool>>,
     wr_data: Vec<Reg<Bits<W>>>,
     /// The forward selects, registered at SM-1 so the mux's wide fan-out starts at flip-flops: distance 1
-    /// (`fwd1`: index match; its write flag is the core's answer of this very cycle, so it is ANDed at SM),
+    /// (`near_hit`: index match and the packet now at SM writes — the core's answer of this cycle, one AND
+    /// into this flip-flop),
     /// and one-hot over distances 2..=5 and the RAM (`psel[k-2]`, `use_ram`: nearest write wins; the write
     /// flags of those packets are known a cycle early).
-    fwd1: Reg<bool>,
+    near_hit: Reg<bool>,
     psel: Vec<Reg<bool>>,
     use_ram: Reg<bool>,
     taken: Signal<Local, bool>,
@@ -156,7 +157,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             ram_word: Default::default(),
             wr_we: (1..HISTORY).map(|_| Reg::default()).collect(),
             wr_data: (0..HISTORY).map(|_| Reg::default()).collect(),
-            fwd1: Default::default(),
+            near_hit: Default::default(),
             psel: (1..HISTORY).map(|_| Reg::default()).collect(),
             use_ram: Default::default(),
             taken: Default::default(),
@@ -175,7 +176,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
 impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W, P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m, fwd1, use_ram);
+        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m, near_hit, use_ram);
         clock!(self, clock, ram);
         for s in 0..self._head {
             self.valid[s].clock.next = self.clock.val();
@@ -222,7 +223,11 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         // SM-1: compare against the packets that will be 1..5 stages ahead when this one is at SM; for
         // distances 2..5 their write flags are known now (next cycle's `wr_we[k]`), so the nearest match
         // is picked here and registered one-hot.
-        self.fwd1.d.next = self.cmp_index.val() == self.tail[0].q.val() && self.forward_enable.val().get_bit(0);
+        self.near_hit.d.next = self.cmp_index.val() == self.tail[0].q.val()
+            && self.forward_enable.val().get_bit(0)
+            && self.valid_m.q.val()
+            && self.mod_write.val()
+            && !self.reset.val();
         self.taken.next = false;
         for k in 1..5 {
             self.psel[k - 1].clock.next = self.clock.val();
@@ -267,7 +272,7 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             }
         }
         self.mod_old.next = self.far_word.val();
-        if self.fwd1.q.val() && self.wr_we[0].q.val() {
+        if self.near_hit.q.val() {
             self.mod_old.next = self.wr_data[0].q.val();
             self.mod_pick.next = self.pick[0].val();
         }
