@@ -67,7 +67,8 @@ impl<const K: usize> Logic for HashTop<K> {
 }
 
 /// The RMW pipeline doing a core's job: a table of counters, `old + delta` written back when the delta is
-/// nonzero (a zero delta is a read-only lookup). The modify-stage view is registered onto the outputs.
+/// odd (an even delta is a read-only lookup, still presenting `old + delta` on `mod_new`). The modify-stage
+/// view is registered onto the outputs.
 #[derive(LogicBlock)]
 pub struct RmwAddTop<const A: usize, const W: usize> {
     pub clock: Signal<In, Clock>,
@@ -127,7 +128,7 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
         self.in_ready.next = self.rmw.in_ready.val();
         self.new_value.next = self.rmw.mod_old.val() + self.rmw.mod_payload.val();
         self.rmw.mod_new.next = self.new_value.val();
-        self.rmw.mod_write.next = self.rmw.mod_payload.val().any();
+        self.rmw.mod_write.next = self.rmw.mod_payload.val().get_bit(0);
         self.unused_candidates.next = self.rmw.mod_ram.val().any()
             || self.rmw.mod_fwd1.val().any()
             || self.rmw.mod_fwd2.val().any()

@@ -2,10 +2,10 @@
 //!
 //! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets, the one two and
 //! three packets back in ~8% each and four and five back in ~6% each (the forwarding distances of the short
-//! and the registered pipeline), the rest uniform over 64 entries;
-//! 20% read-only packets; resets mid-stream, sometimes a second one during the reset sweep. At the end
-//! every entry is read back (final memory contents). The `run_broken_*` runners drive pipelines with
-//! one forwarding distance disabled, to prove the comparison catches each. Every runner is run for both
+//! and the registered pipeline), the rest uniform over 64 entries; 20% read-only packets (even deltas, half
+//! of them nonzero); resets mid-stream, sometimes a second one during the reset sweep. At the end every entry
+//! is read back (final memory contents). The `run_broken_*` runners drive pipelines with one forwarding
+//! distance disabled, to prove the comparison catches each. Every runner is run for both
 //! RAM timings (`*_registered`: `RamTiming::Registered`, modify stage 4, distances 1–5).
 
 use super::Run;
@@ -20,9 +20,11 @@ use golden::common::sram::{RamPorts, RamTiming};
 use golden::common::tops::{RAM_TOP_REGISTERED, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH};
 use rand::Rng;
 
-/// The counter-table decision: write `old + delta` unless delta is zero.
+/// The counter-table decision: write `old + delta` when delta is odd; an even delta only reads (the top
+/// still presents `old + delta` as the new word, so a pipeline that forwarded a write it was not given
+/// would be seen).
 pub fn add_modify(st: &RmwStage) -> Option<u128> {
-    (st.payload != 0).then(|| (st.old + st.payload) & golden::common::mask128(RMW_TOP_WIDTH))
+    (st.payload & 1 == 1).then(|| (st.old + st.payload) & golden::common::mask128(RMW_TOP_WIDTH))
 }
 
 macro_rules! rmw_runner {
@@ -131,7 +133,12 @@ pub fn run_top<M: RmwTop>(
                 34..=39 => history[4],
                 _ => r.gen_range(0..depth),
             };
-            let in_payload = if r.gen_ratio(1, 5) { 0 } else { r.gen::<u32>() as u128 };
+            // 10 % zero and 10 % other even deltas (read-only), 80 % odd (writes).
+            let in_payload = match r.gen_range(0..10) {
+                0 => 0,
+                1 => (r.gen::<u32>() & !1) as u128,
+                _ => (r.gen::<u32>() | 1) as u128,
+            };
             pending = Some(RmwInputs { reset: false, in_valid: true, in_index, in_payload });
         }
         let inp = RmwInputs { reset, ..pending.unwrap_or_default() };
