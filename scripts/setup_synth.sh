@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! python3 -m pip --version >/dev/null 2>&1; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        apt-get update -qq && apt-get install -y -qq python3-pip >/dev/null
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
     else
         echo "netmeas setup_synth: python3 with pip is needed (apt-get install -y python3-pip)" >&2
         exit 1

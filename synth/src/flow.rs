@@ -401,7 +401,7 @@ fn gate(results: &[SynthResult], min: f64) -> Result<String, String> {
         .filter(|r| r.fmax_mhz < min)
         .map(|r| {
             let path = r.crit.as_ref().map(|c| c.summary()).unwrap_or_else(|| "(no critical path reported)".into());
-            format!("  {} {}: {:.1} MHz; critical path {path}", r.core, r.config, r.fmax_mhz)
+            format!("  {} {}: {:.2} MHz; critical path {path}", r.core, r.config, r.fmax_mhz)
         })
         .collect();
     if below.is_empty() {
@@ -445,7 +445,7 @@ mod tests {
         let rs = [result("dp_a10_w32", 194.4, 36864), result("dp_a16_w32", 106.0, 0)];
         assert!(gate(&rs[..1], 150.0).unwrap().contains("all 1 configuration(s)"));
         let err = gate(&rs, 150.0).unwrap_err();
-        assert!(err.contains("1 of 2") && err.contains("rmw dp_a16_w32: 106.0 MHz"), "{err}");
+        assert!(err.contains("1 of 2") && err.contains("rmw dp_a16_w32: 106.00 MHz"), "{err}");
         assert!(!err.contains("dp_a10_w32"), "{err}");
     }
 

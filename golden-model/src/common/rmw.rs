@@ -11,7 +11,6 @@
 //! [`RamTiming::Registered`] has `M = 4` (its RAM's read latency; the RAM's last register is the modify
 //! stage's input) and forwards distances 1–5. See [`modify_stage`].
 //!
-//!
 //! - `ready` is false in a reset cycle, during the RAM's reset sweep (`depth` cycles), and — single-port
 //!   only — in every other cycle (II = 2: reads in even phases, writes in odd ones).
 //! - a reset drops every packet in flight; nothing is presented in a reset cycle.

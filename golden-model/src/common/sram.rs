@@ -18,9 +18,9 @@
 //! whose read data comes from the block RAM's own output. Large tables spread over many DP16KDs, where the
 //! address and write nets fan out to every block and the read data needs a wide mux after them; that does
 //! not meet 150 MHz (2^16 × 32 bits: 99–118 MHz). [`RamTiming::Registered`] registers both ports (per bank
-//! of at most 16 DP16KDs, each bank its own address, write and read-data registers) and registers the bank
-//! mux: read data arrives [`REGISTERED_READ_LATENCY`] cycles after the address instead of one. Which writes
-//! a read sees is unchanged — a read presented in cycle `c` sees every write presented before `c`, and the
+//! of at most 16 DP16KDs: write enable and read data registered per bank, addresses registered — see the RTL
+//! module on which of those synthesis merges) and registers the bank mux: read data arrives
+//! [`REGISTERED_READ_LATENCY`] cycles after the address instead of one. Which writes a read sees is unchanged — a read presented in cycle `c` sees every write presented before `c`, and the
 //! same-address write presented in `c` makes it undefined — so the registered block is the short one with
 //! `rdata` delayed by three more cycles; `busy` and the sweep are the same.
 

@@ -103,9 +103,10 @@ fn rmw_synth<const A: usize>(ports: RamPorts, registered: bool) -> Build {
     .synth_only("rmw", format!("{tag}_a{A}_w{W}{suffix}"), ii1, table(1 << A, W as u64))
 }
 
-/// The RMW pipeline as a counter table: the co-simulation tops (64 entries, and three test-only builds
-/// with one forwarding distance disabled each), and for synthesis 2^10 entries and 2^16 (the largest
-/// power of two of 32-bit words that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual- and single-port.
+/// The RMW pipeline as a counter table: the co-simulation tops (64 entries, short and registered RAM timing,
+/// and six test-only builds with one forwarding distance disabled each), and for synthesis 2^10 entries and
+/// 2^16 (the largest power of two of 32-bit words that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual-
+/// and single-port, at 2^16 also on registered RAM (`…_reg`).
 pub fn rmw() -> Result<Vec<Build>, String> {
     let mut out = Vec::new();
     const SHORT: RamTiming = RamTiming::Short;
@@ -144,7 +145,8 @@ pub fn rmw() -> Result<Vec<Build>, String> {
 }
 
 /// The multi-row RMW as a sketch of counters (rows × 16 buckets, a delta added to any subset of the rows),
-/// and a test-only build whose row 1 lacks the distance-2 forwarding path.
+/// a test-only build whose row 1 lacks the distance-2 forwarding path, and the same sketch on registered RAM
+/// (`multi_rmw_reg`: banks of 4 words, forwarding distances 1–5).
 pub fn multi_rmw() -> Result<Vec<Build>, String> {
     const A: usize = MULTI_RMW_TOP_ADDR_BITS;
     const W: usize = MULTI_RMW_TOP_WIDTH;

@@ -17,9 +17,10 @@
 //! distance k (nearest wins), older writes from the RAM. The index compares sit a stage before the forward
 //! mux, and so does the choice among distances 2..M+1 and the RAM, whose write flags are known a cycle
 //! early: the mux selects are flip-flops (one-hot, an AND-OR), and distance 1 — whose write flag is the
-//! core's answer of the cycle before, ANDed into its select flip-flop — is a 2:1 mux after it. The mux and the core's modify logic share
-//! SM (registered into SM+1), so that stage's depth is mux + the core's arithmetic. Whether that meets the 150 MHz target is measured by the synthesis
-//! flow (`netmeas synth`), not assumed. Dual-port RAM: one packet per cycle (II = 1). Single-port RAM:
+//! core's answer of the cycle before, ANDed into its select flip-flop — is a 2:1 mux after it. The mux and
+//! the core's modify logic share SM (registered into SM+1), so that stage's depth is mux + the core's
+//! arithmetic. Whether that meets the 150 MHz target is measured by the synthesis flow (`netmeas synth`),
+//! not assumed. Dual-port RAM: one packet per cycle (II = 1). Single-port RAM:
 //! `in_ready` only in even phases (II = 2), so reads (even) and writes (odd: M is even) never collide.
 //! `in_ready` is low during reset and the RAM's reset sweep.
 //!

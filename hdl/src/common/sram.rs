@@ -2,7 +2,8 @@
 //! zero-initialised in the Verilog for simulators (not under `SYNTHESIS`, see `Sram::hdl`) and swept to zero
 //! after reset. Model: `golden::common::sram`.
 //!
-//! Ports: `raddr` (read address, data in `rdata` one cycle later), `we`/`waddr`/`wdata` (write at the
+//! Ports: `raddr` (read address, data in `rdata` one cycle later; four with `Registered` timing, below),
+//! `we`/`waddr`/`wdata` (write at the
 //! edge), `busy` (high while the post-reset sweep owns the write port; writes are ignored then).
 //! Read-during-write to one address returns an undefined word: the array is marked `(* no_rw_check *)`
 //! so Yosys adds no bypass logic and may use any block-RAM mode; users forward around it themselves (see
@@ -12,9 +13,11 @@
 //!
 //! Timing is a generation parameter ([`RamTiming`], model and rationale in `golden::common::sram`):
 //! `Short` is the block above (one array, read data from the block RAM's own register). `Registered`
-//! splits the array into banks of `2^bank_addr_bits` words; each bank has its own read-address, write-enable
-//! and write-address registers (`keep`, so synthesis neither merges them nor lets one register drive every
-//! block RAM of a large table) and a fabric register right after its block RAMs; a bank-select delay line
+//! splits the array into banks of `2^bank_addr_bits` words; each bank has its own address and write-enable
+//! registers and a fabric register right after its block RAMs. The address registers carry `keep`, but
+//! Yosys merges registers with identical inputs anyway (`opt_merge` honours `keep` on cells only): the
+//! dual-port banks' read and write address registers end up as one each, the single-port ones (address
+//! chosen per bank before its register) and the write enables stay per bank. A bank-select delay line
 //! picks the bank whose word goes into the `rdata` register. Read data arrives four cycles after the
 //! address; a read still sees every write presented in an earlier cycle (both ports gained one register).
 

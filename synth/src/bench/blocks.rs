@@ -43,7 +43,8 @@ pub const BENCHES: CoreBenches = CoreBenches {
 };
 
 /// RMW traffic: `valid_p` of cycles offer a packet; of the packets, 15% go to the index of the packet accepted
-/// just before, 8% to the one two back, 8% three back, the rest uniform; 20% have a zero delta (read only).
+/// just before, 8% to the one two back, 8% three back, the rest uniform; 20% have a zero delta (read only:
+/// the RMW top writes odd deltas), the others an odd one.
 struct RmwTraffic {
     rng: SmallRng,
     depth: usize,
@@ -66,7 +67,7 @@ impl RmwTraffic {
             23..=30 => self.history[2],
             _ => r.gen_range(0..self.depth),
         };
-        let delta = if r.gen_ratio(1, 5) { 0 } else { r.gen::<u32>() as u128 };
+        let delta = if r.gen_ratio(1, 5) { 0 } else { (r.gen::<u32>() | 1) as u128 };
         Some((index, delta))
     }
     fn accepted(&mut self, index: usize) {

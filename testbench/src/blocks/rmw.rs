@@ -1,4 +1,5 @@
-//! Read-modify-write pipeline as a counter table (`old + delta`, a zero delta only reads).
+//! Read-modify-write pipeline as a counter table (`old + delta` written for an odd delta; an even one only
+//! reads).
 //!
 //! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets, the one two and
 //! three packets back in ~8% each and four and five back in ~6% each (the forwarding distances of the short
@@ -92,8 +93,9 @@ pub fn run_top<M: RmwTop>(
     let mut sim = Sim::new(m, cfg.vcd.clone());
     let mut gold = RmwModel::with_timing(ports, timing, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH);
     let depth = 1usize << RMW_TOP_ADDR_BITS;
-    let mut history = [0usize; 5]; // indices of the last five accepted packets
-                                   // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
+    // Indices of the last five accepted packets.
+    let mut history = [0usize; 5];
+    // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
     let mut mid_reset = crate::core_run::MidReset::default();
