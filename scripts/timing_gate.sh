@@ -23,7 +23,7 @@ while read -r core configs; do
     fi
 done < synth/timing_gate.txt
 if [ "$failed" -ne 0 ]; then
-    echo "[timing gate] FAILED: a configuration is below $min MHz (see above)" >&2
+    echo "[timing gate] FAILED: a configuration is below $min MHz or could not be synthesized (see above)" >&2
     exit 1
 fi
 echo "[timing gate] passed: every gated configuration at or above $min MHz"
