@@ -112,16 +112,18 @@ fn rmw_registered_single_port_matches_golden_ii2() {
 }
 
 /// The RMW test is not vacuous: with forwarding across any one distance disabled (1, 2 or 3 of the short
-/// pipeline; 1, 4 or 5 of the registered one), it must fail, and on the data the missing path should have
+/// pipeline; 1 to 5 of the registered one), it must fail, and on the data the missing path should have
 /// supplied.
 #[test]
 fn rmw_broken_forwarding_is_caught() {
     let base = RunConfig::for_test("rmw_broken_forwarding_is_caught", 20_000);
-    let broken: [(&str, fn(&RunConfig) -> RunReport); 6] = [
+    let broken: [(&str, fn(&RunConfig) -> RunReport); 8] = [
         ("short, distance 1", rmw::run_broken_distance1),
         ("short, distance 2", rmw::run_broken_distance2),
         ("short, distance 3", rmw::run_broken_distance3),
         ("registered, distance 1", rmw::run_broken_registered_distance1),
+        ("registered, distance 2", rmw::run_broken_registered_distance2),
+        ("registered, distance 3", rmw::run_broken_registered_distance3),
         ("registered, distance 4", rmw::run_broken_registered_distance4),
         ("registered, distance 5", rmw::run_broken_registered_distance5),
     ];

@@ -104,7 +104,7 @@ fn rmw_synth<const A: usize>(ports: RamPorts, registered: bool) -> Build {
 }
 
 /// The RMW pipeline as a counter table: the co-simulation tops (64 entries, short and registered RAM timing,
-/// and six test-only builds with one forwarding distance disabled each), and for synthesis 2^10 entries and
+/// and eight test-only builds with one forwarding distance disabled each), and for synthesis 2^10 entries and
 /// 2^16 (the largest power of two of 32-bit words that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual-
 /// and single-port, at 2^16 also on registered RAM (`…_reg`).
 pub fn rmw() -> Result<Vec<Build>, String> {
@@ -120,6 +120,8 @@ pub fn rmw() -> Result<Vec<Build>, String> {
         ("rmw_dp_reg", RamPorts::Dual, REG, FORWARD_ALL, false),
         ("rmw_sp_reg", RamPorts::Single, REG, FORWARD_ALL, false),
         ("rmw_dp_reg_nofwd1", RamPorts::Dual, REG, FORWARD_ALL & !0b00001, true),
+        ("rmw_dp_reg_nofwd2", RamPorts::Dual, REG, FORWARD_ALL & !0b00010, true),
+        ("rmw_dp_reg_nofwd3", RamPorts::Dual, REG, FORWARD_ALL & !0b00100, true),
         ("rmw_dp_reg_nofwd4", RamPorts::Dual, REG, FORWARD_ALL & !0b01000, true),
         ("rmw_dp_reg_nofwd5", RamPorts::Dual, REG, FORWARD_ALL & !0b10000, true),
     ] {

@@ -12,8 +12,8 @@
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{
-    RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegNofwd1, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp,
-    RmwSpReg,
+    RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegNofwd1, RmwDpRegNofwd2, RmwDpRegNofwd3,
+    RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp, RmwSpReg,
 };
 use crate::ports::ReadOutputs;
 use golden::common::rmw::{RmwInputs, RmwModel, RmwStage};
@@ -46,6 +46,8 @@ rmw_runner!(run_broken_distance3, RmwDpNofwd3, RamPorts::Dual, SHORT);
 rmw_runner!(run_dual_registered, RmwDpReg, RamPorts::Dual, REG);
 rmw_runner!(run_single_registered, RmwSpReg, RamPorts::Single, REG);
 rmw_runner!(run_broken_registered_distance1, RmwDpRegNofwd1, RamPorts::Dual, REG);
+rmw_runner!(run_broken_registered_distance2, RmwDpRegNofwd2, RamPorts::Dual, REG);
+rmw_runner!(run_broken_registered_distance3, RmwDpRegNofwd3, RamPorts::Dual, REG);
 rmw_runner!(run_broken_registered_distance4, RmwDpRegNofwd4, RamPorts::Dual, REG);
 rmw_runner!(run_broken_registered_distance5, RmwDpRegNofwd5, RamPorts::Dual, REG);
 
@@ -58,8 +60,8 @@ crate::top_outputs! {
         out_old: u128,
         out_new: u128,
     }
-    read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1, RmwDpRegNofwd4,
-        RmwDpRegNofwd5
+    read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
+        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5
 }
 
 /// Ports common to the RMW test tops (generated per top; this trait lets one runner drive them all).
@@ -69,7 +71,7 @@ pub trait RmwTop: crate::harness::Model + ReadOutputs<Outputs = RmwOutputs> {
 
 crate::impl_for! {
     impl RmwTop => RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
-        RmwDpRegNofwd4, RmwDpRegNofwd5; {
+        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5; {
         fn drive(&mut self, i: &RmwInputs) {
             self.set_reset(i.reset as u64);
             self.set_in_valid(i.in_valid as u64);
