@@ -108,6 +108,7 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     registered: Constant<bool>,
     forward_enable: Constant<Bits<5>>,
     _head: usize,
+    _history: usize,
 }
 
 impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
@@ -170,6 +171,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             registered: Constant::new(timing != RamTiming::Short),
             forward_enable: Constant::new(Bits::from(enable)),
             _head: m - 1,
+            _history: HISTORY,
         }
     }
 }
@@ -184,12 +186,13 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             self.payload[s].clock.next = self.clock.val();
             self.head[s].clock.next = self.clock.val();
         }
-        for k in 0..5 {
+        for k in 0..self._history {
             self.tail[k].clock.next = self.clock.val();
             self.wr_data[k].clock.next = self.clock.val();
         }
-        for k in 0..4 {
-            self.wr_we[k].clock.next = self.clock.val();
+        for k in 1..self._history {
+            self.wr_we[k - 1].clock.next = self.clock.val();
+            self.psel[k - 1].clock.next = self.clock.val();
         }
         self.ram.reset.next = self.reset.val();
         // S0: accept and issue the read.
@@ -218,7 +221,7 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         self.valid_m.d.next = self.pre_valid.val() && !self.reset.val();
         self.payload_m.d.next = self.pre_payload.val();
         self.tail[0].d.next = self.cmp_index.val();
-        for k in 1..5 {
+        for k in 1..self._history {
             self.tail[k].d.next = self.tail[k - 1].q.val();
         }
         // SM-1: compare against the packets that will be 1..5 stages ahead when this one is at SM; for
@@ -230,18 +233,13 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             && self.mod_write.val()
             && !self.reset.val();
         self.taken.next = false;
-        for k in 1..5 {
-            self.psel[k - 1].clock.next = self.clock.val();
+        for k in 1..self._history {
             self.psel[k - 1].d.next = !self.taken.val()
                 && self.cmp_index.val() == self.tail[k].q.val()
                 && self.forward_enable.val().get_bit(k)
                 && self.wr_we[k - 1].q.val()
                 && !self.reset.val();
-            self.taken.next = self.taken.val()
-                || (self.cmp_index.val() == self.tail[k].q.val()
-                    && self.forward_enable.val().get_bit(k)
-                    && self.wr_we[k - 1].q.val()
-                    && !self.reset.val());
+            self.taken.next = self.taken.val() || self.psel[k - 1].d.val();
         }
         self.use_ram.d.next = !self.taken.val();
         // SM: the RAM word, the forward mux (nearest write wins); the core decides.
@@ -266,7 +264,7 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         if self.use_ram.q.val() {
             self.far_word.next = self.ram_word.val();
         }
-        for k in 1..5 {
+        for k in 1..self._history {
             if self.psel[k - 1].q.val() {
                 self.far_word.next = self.far_word.val() | self.wr_data[k].q.val();
                 self.mod_pick.next = self.pick[k].val();
@@ -280,11 +278,11 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         // SM+1: write; SM+2 ..: write history for forwarding.
         self.wr_we[0].d.next = self.valid_m.q.val() && self.mod_write.val() && !self.reset.val();
         self.wr_data[0].d.next = self.mod_new.val();
-        for k in 1..4 {
-            self.wr_we[k].d.next = self.wr_we[k - 1].q.val() && !self.reset.val();
-        }
-        for k in 1..5 {
+        for k in 1..self._history {
             self.wr_data[k].d.next = self.wr_data[k - 1].q.val();
+        }
+        for k in 2..self._history {
+            self.wr_we[k - 1].d.next = self.wr_we[k - 2].q.val() && !self.reset.val();
         }
         self.ram.we.next = self.wr_we[0].q.val();
         self.ram.waddr.next = self.tail[1].q.val();
