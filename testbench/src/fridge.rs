@@ -5,7 +5,7 @@
 //! responses and responses without a request; ≥10% of packets reuse the previous packet's id (same table
 //! index back to back); timestamps start 2^30 ns before the 48-bit wrap, so the input and every stored
 //! timestamp field wrap about 1.07 s into the run; long phases with the report consumer stalled overflow
-//! the report FIFO; CSR reads of every register throughout, threshold rewrites mid-traffic, and a reset in
+//! the report FIFO; CSR reads of every register throughout, threshold and seed rewrites mid-traffic, and a reset in
 //! the middle (after which the settings are written again). Tally (builds that have one): bank swaps and
 //! readout walks started at random, a tally consumer that stalls at random, records checked as they
 //! leave.
@@ -24,7 +24,8 @@ use rand::Rng;
 
 crate::coverage_names! {
     resets, same_id_back_to_back, duplicate_responses, responses_without_request, tally_walks_started, reports_seen,
-    tally_records, tally_records_nonzero, report_fifo_drops, timestamp_wraps, insertions,
+    tally_records, tally_records_nonzero, report_fifo_drops, timestamp_wraps, insertions, seed_rewrites,
+    zero_seed_rewrites,
 }
 
 crate::top_outputs! {
@@ -69,7 +70,9 @@ pub fn top_config(name: &str) -> FridgeConfig {
 
 /// Settings written through the CSR port after every reset.
 fn settings(mode: FridgeMode, cfg: &FridgeConfig, rng: &mut SmallRng) -> Vec<(u8, u32)> {
-    let mut w = vec![(CSR_MODE, mode as u32), (CSR_PRNG_SEED, rng.gen()), (CSR_EXPIRY, rng.gen_range(0..20_000))];
+    // A zero seed (the PRNG then loads its default seed) now and then: the core decides on it separately.
+    let seed = if rng.gen_bool(0.25) { 0 } else { rng.gen() };
+    let mut w = vec![(CSR_MODE, mode as u32), (CSR_PRNG_SEED, seed), (CSR_EXPIRY, rng.gen_range(0..20_000))];
     for k in 0..cfg.fridges() {
         w.push((CSR_THRESHOLD0 + k as u8, threshold_for(rng.gen_range(0.05..=1.0))));
     }
@@ -159,6 +162,12 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         } else if cr.run.rng.gen_ratio(1, 20_000) {
             let k = cr.run.rng.gen_range(0..fcfg.fridges());
             cr.csr.push(CSR_THRESHOLD0 + k as u8, threshold_for(cr.run.rng.gen_range(0.05..=1.0)));
+        } else if cr.run.rng.gen_ratio(1, 5_000) {
+            // A new seed mid-traffic (half of them zero: the default seed), so the sampling decision of the
+            // packet right after a seed load is exercised.
+            let seed = if cr.run.rng.gen_bool(0.5) { 0 } else { cr.run.rng.gen() };
+            cr.count(if seed == 0 { cov::zero_seed_rewrites } else { cov::seed_rewrites }, 1);
+            cr.csr.push(CSR_PRNG_SEED, seed);
         } else if cr.run.rng.gen_ratio(1, 3_000) {
             // Swap the tally bank, then (mostly) start a walk over the frozen one; now and then a walk
             // without a swap, or a second one while the first runs.

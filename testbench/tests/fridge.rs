@@ -22,6 +22,8 @@ const COMMON: &[&str] = &[
     cov::duplicate_responses,
     cov::responses_without_request,
     cov::report_fifo_drops,
+    cov::seed_rewrites,
+    cov::zero_seed_rewrites,
 ];
 
 /// What the builds with a tally must also cover (besides [`COMMON`]).

@@ -65,7 +65,13 @@ declare_block! {
         job_region: Reg<bool>,
         /// The slot the next Pre op reads (kept incrementally: no adder in front of the stash RAM address).
         pre_slot: Reg<Bits<16>>,
-        len: Signal<Local, Bits<16>>,
+        /// `job_addr < len` with the length of the current phase and bank: compared against every candidate
+        /// length in parallel and selected afterwards (the compare is off the phase/bank select path).
+        more: Signal<Local, bool>,
+        lt_m: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        lt_w: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        lt_ptr: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        lt_post: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
         room: Signal<Local, bool>,
         last_bank: Signal<Local, bool>,
         pre_start0: Signal<Local, Bits<16>>,
@@ -112,7 +118,8 @@ impl<const IA: usize> Logic for FcEngine<IA> {
 
         // Start a job, or issue one op of the current phase.
         self.room.next = self.level.val() <= self.room_level.val();
-        self.len.next = self.one_16.val();
+        // Phases without a length (DoneA/DoneB) have length 1.
+        self.more.next = self.job_addr.q.val() == self.zero_16.val();
         // Pre ops read from `pre_slot`: bank b's oldest entry first (`pre_full_b ? pre_ptr_b : 0`), then on
         // with a wrap at w_b; its start for the next bank is prepared beside the current one.
         self.w_cur.next = self.zero_16.val();
@@ -126,26 +133,30 @@ impl<const IA: usize> Logic for FcEngine<IA> {
             if (self.next_bank.val() == self.bank_ids[b].val()) && self.pre_full[b].val() {
                 self.pre_start_next.next = self.pre_ptr[b].val();
             }
+            self.lt_m[b].next = self.job_addr.q.val() < self.m[b].val();
+            self.lt_w[b].next = self.job_addr.q.val() < self.w[b].val();
+            self.lt_ptr[b].next = self.job_addr.q.val() < self.pre_ptr[b].val();
+            self.lt_post[b].next = self.job_addr.q.val() < self.post_len[b].val();
             if self.job_bank.q.val() == self.bank_ids[b].val() {
                 if self.phase.q.val() == self.ph_walk.val() {
-                    self.len.next = self.m[b].val();
+                    self.more.next = self.lt_m[b].val();
                 }
                 if self.phase.q.val() == self.ph_pre.val() {
                     if self.pre_full[b].val() {
-                        self.len.next = self.w[b].val();
+                        self.more.next = self.lt_w[b].val();
                     } else {
-                        self.len.next = self.pre_ptr[b].val();
+                        self.more.next = self.lt_ptr[b].val();
                     }
                 }
                 if self.phase.q.val() == self.ph_post.val() {
-                    self.len.next = self.post_len[b].val();
+                    self.more.next = self.lt_post[b].val();
                 }
                 self.w_cur.next = self.w[b].val();
             }
         }
         self.last_bank.next = self.job_bank.q.val() == self.last_bank_id.val();
         self.issue.next = (self.phase.q.val() != self.ph_none.val())
-            && (self.job_addr.q.val() < self.len.val())
+            && self.more.val()
             && self.room.val()
             && !self.reset.val();
         if self.phase.q.val() == self.ph_done_a.val() {
@@ -177,7 +188,7 @@ impl<const IA: usize> Logic for FcEngine<IA> {
                     self.phase.d.next = self.ph_done_a.val();
                 }
             }
-        } else if self.job_addr.q.val() < self.len.val() {
+        } else if self.more.val() {
             if self.room.val() {
                 self.job_addr.d.next = self.job_addr.q.val() + self.one_16.val();
                 if self.phase.q.val() == self.ph_pre.val() {

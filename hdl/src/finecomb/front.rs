@@ -128,17 +128,18 @@ impl Logic for FcFront {
             && self.ready_q.q.val()
             && !(self.in_valid.val() && (self.in_start.val() || self.in_end.val()) && !self.marker_ok.val());
         self.accept.next = self.in_valid.val() && self.in_ready.val();
+        // D1 never holds (the path IN → D2 does not stall), so its data registers and the hash registers
+        // load every cycle: only `d1_valid` depends on the handshake, and no enable fans out from it. What
+        // they hold when `d1_valid` is low is never used (every reader qualifies by its valid).
         self.h_hi.key.next = self.in_key.val();
-        self.h_hi.load.next = self.accept.val();
+        self.h_hi.load.next = true;
         self.h_lo.key.next = self.in_key.val();
-        self.h_lo.load.next = self.accept.val();
+        self.h_lo.load.next = true;
         self.d1_valid.d.next = self.accept.val() && !self.reset.val();
-        if self.accept.val() {
-            self.d1_marker.d.next = self.in_start.val() || self.in_end.val();
-            self.d1_start.d.next = self.in_start.val();
-            self.d1_end.d.next = self.in_end.val();
-            self.d1_ts.d.next = self.in_ts.val();
-        }
+        self.d1_marker.d.next = self.in_start.val() || self.in_end.val();
+        self.d1_start.d.next = self.in_start.val();
+        self.d1_end.d.next = self.in_end.val();
+        self.d1_ts.d.next = self.in_ts.val();
 
         // D1: the digest: hash registers, then the finaliser, registered.
         self.zx_dlo.din.next = self.h_lo.hash.val();

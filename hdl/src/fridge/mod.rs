@@ -13,7 +13,7 @@ pub mod builds;
 pub mod decide;
 pub mod tally;
 
-use crate::common::bits::{consts, Slice, ZeroExt};
+use crate::common::bits::{constant, consts, Slice, ZeroExt};
 use crate::declare_block;
 pub use decide::{ExpiryInterval, WriteDecision};
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
@@ -23,6 +23,7 @@ use crate::common::prng::Prng;
 use crate::common::reg::Reg;
 use crate::common::rmw::RmwPipeline;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
+use golden::common::prng::PRNG_DEFAULT_SEED;
 use golden::common::csr::CsrLayout;
 use golden::fridge::cycle::{CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
 use golden::fridge::tally::RECORD_BITS;
@@ -127,6 +128,12 @@ declare_block! {
         /// (held, advanced, seed) against the threshold register's candidates (held, written), compared side
         /// by side and picked by the PRNG's priority. F1's entry decision reads a register, not a carry chain.
         le_q: Vec<Reg<bool>> = (0..n).map(|_| Reg::default()).collect(),
+        /// The seed candidate is split as well: a zero seed loads the PRNG's default seed (`Prng`), so both
+        /// seeds are compared and the zero test picks between the results (the PRNG's own `seed_value`, a
+        /// zero test before the compare's carry chain, is not read).
+        seed_zero: Signal<Local, bool>,
+        default_seed: Constant<Bits<32>> = constant(PRNG_DEFAULT_SEED as u64),
+        unused_seed_value: Signal<Local, bool>,
         base: Signal<Local, Bits<A>>,
         index_mask: Signal<Local, Bits<A>>,
         count: Signal<Local, Bits<C>>,
@@ -385,20 +392,30 @@ fridge_core_impl!(Logic for {
             }
         }
         self.enters.next = self.f1_request.q.val() && (!self.mode_fridge.q.val() || self.le.val());
+        self.seed_zero.next = !self.cfg_seed.out.val().any();
+        self.unused_seed_value.next = self.prng.seed_value.val().any();
         // Next cycle's `prng ≤ threshold`, per fridge (a reset's defaults need no look-ahead: F1 is empty
         // in the cycle after a reset).
         for i in 0..self._n {
             self.le_q[i].clock.next = self.clock.val();
             if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_thresholds[i].val()) {
                 if self.seed_pending.q.val() {
-                    self.le_q[i].d.next = self.prng.seed_value.val() <= self.csr_wr_data.val();
+                    if self.seed_zero.val() {
+                        self.le_q[i].d.next = self.default_seed.val() <= self.csr_wr_data.val();
+                    } else {
+                        self.le_q[i].d.next = self.cfg_seed.out.val() <= self.csr_wr_data.val();
+                    }
                 } else if self.transfer.val() && self.f1_request.q.val() {
                     self.le_q[i].d.next = self.prng.advanced_value.val() <= self.csr_wr_data.val();
                 } else {
                     self.le_q[i].d.next = self.prng.value.val() <= self.csr_wr_data.val();
                 }
             } else if self.seed_pending.q.val() {
-                self.le_q[i].d.next = self.prng.seed_value.val() <= self.cfg_thresholds[i].out.val();
+                if self.seed_zero.val() {
+                    self.le_q[i].d.next = self.default_seed.val() <= self.cfg_thresholds[i].out.val();
+                } else {
+                    self.le_q[i].d.next = self.cfg_seed.out.val() <= self.cfg_thresholds[i].out.val();
+                }
             } else if self.transfer.val() && self.f1_request.q.val() {
                 self.le_q[i].d.next = self.prng.advanced_value.val() <= self.cfg_thresholds[i].out.val();
             } else {
