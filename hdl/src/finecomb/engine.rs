@@ -65,13 +65,23 @@ declare_block! {
         job_region: Reg<bool>,
         /// The slot the next Pre op reads (kept incrementally: no adder in front of the stash RAM address).
         pre_slot: Reg<Bits<16>>,
-        /// `job_addr < len` with the length of the current phase and bank: compared against every candidate
-        /// length in parallel and selected afterwards (the compare is off the phase/bank select path).
-        more: Signal<Local, bool>,
+        /// `job_addr + 1`, kept as a register (the next address is this register: no adder before the compares).
+        job_addr_p1: Reg<Bits<16>>,
+        /// `job_addr < len` of the current phase and bank, registered (`golden::finecomb::cycle`: evaluated
+        /// when phase, bank or address move, held otherwise), so the issue decision reads a flip-flop.
+        more: Reg<bool>,
+        /// Its next value after an issue: `job_addr + 1 < len` against every candidate length.
+        more_inc: Signal<Local, bool>,
         lt_m: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
         lt_w: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
         lt_ptr: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
         lt_post: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        /// Its next value at address 0 of a bank: every candidate length is not zero.
+        nz_m: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        nz_pre: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        nz_post: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        /// `len ≠ 0` of the current phase at the next bank.
+        more_next_bank: Signal<Local, bool>,
         room: Signal<Local, bool>,
         last_bank: Signal<Local, bool>,
         pre_start0: Signal<Local, Bits<16>>,
@@ -106,7 +116,7 @@ impl<const IA: usize> FcEngine<IA> {
 impl<const IA: usize> Logic for FcEngine<IA> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, job_bank, job_addr, job_set, job_region, pre_slot);
+        dff_setup!(self, clock, phase, job_bank, job_addr, job_addr_p1, more, job_set, job_region, pre_slot);
         self.idle.next =
             (self.phase.q.val() == self.ph_none.val()) && !self.a_queued.val() && !self.b_pending.val();
         self.job_a.next = (self.phase.q.val() == self.ph_walk.val())
@@ -118,8 +128,10 @@ impl<const IA: usize> Logic for FcEngine<IA> {
 
         // Start a job, or issue one op of the current phase.
         self.room.next = self.level.val() <= self.room_level.val();
-        // Phases without a length (DoneA/DoneB) have length 1.
-        self.more.next = self.job_addr.q.val() == self.zero_16.val();
+        // The candidates of `more`'s next value, from registers only: after an issue, `job_addr + 1 < len`
+        // (DoneA/DoneB have length 1: false); at address 0 of the next bank, `len ≠ 0`.
+        self.more_inc.next = false;
+        self.more_next_bank.next = true;
         // Pre ops read from `pre_slot`: bank b's oldest entry first (`pre_full_b ? pre_ptr_b : 0`), then on
         // with a wrap at w_b; its start for the next bank is prepared beside the current one.
         self.w_cur.next = self.zero_16.val();
@@ -130,33 +142,51 @@ impl<const IA: usize> Logic for FcEngine<IA> {
             self.pre_start0.next = self.pre_ptr[0].val();
         }
         for b in 0..self._n {
+            self.lt_m[b].next = self.job_addr_p1.q.val() < self.m[b].val();
+            self.lt_w[b].next = self.job_addr_p1.q.val() < self.w[b].val();
+            self.lt_ptr[b].next = self.job_addr_p1.q.val() < self.pre_ptr[b].val();
+            self.lt_post[b].next = self.job_addr_p1.q.val() < self.post_len[b].val();
+            self.nz_m[b].next = self.m[b].val().any();
+            if self.pre_full[b].val() {
+                self.nz_pre[b].next = self.w[b].val().any();
+            } else {
+                self.nz_pre[b].next = self.pre_ptr[b].val().any();
+            }
+            self.nz_post[b].next = self.post_len[b].val().any();
             if (self.next_bank.val() == self.bank_ids[b].val()) && self.pre_full[b].val() {
                 self.pre_start_next.next = self.pre_ptr[b].val();
             }
-            self.lt_m[b].next = self.job_addr.q.val() < self.m[b].val();
-            self.lt_w[b].next = self.job_addr.q.val() < self.w[b].val();
-            self.lt_ptr[b].next = self.job_addr.q.val() < self.pre_ptr[b].val();
-            self.lt_post[b].next = self.job_addr.q.val() < self.post_len[b].val();
+            if self.next_bank.val() == self.bank_ids[b].val() {
+                if self.phase.q.val() == self.ph_walk.val() {
+                    self.more_next_bank.next = self.nz_m[b].val();
+                }
+                if self.phase.q.val() == self.ph_pre.val() {
+                    self.more_next_bank.next = self.nz_pre[b].val();
+                }
+                if self.phase.q.val() == self.ph_post.val() {
+                    self.more_next_bank.next = self.nz_post[b].val();
+                }
+            }
             if self.job_bank.q.val() == self.bank_ids[b].val() {
                 if self.phase.q.val() == self.ph_walk.val() {
-                    self.more.next = self.lt_m[b].val();
+                    self.more_inc.next = self.lt_m[b].val();
                 }
                 if self.phase.q.val() == self.ph_pre.val() {
                     if self.pre_full[b].val() {
-                        self.more.next = self.lt_w[b].val();
+                        self.more_inc.next = self.lt_w[b].val();
                     } else {
-                        self.more.next = self.lt_ptr[b].val();
+                        self.more_inc.next = self.lt_ptr[b].val();
                     }
                 }
                 if self.phase.q.val() == self.ph_post.val() {
-                    self.more.next = self.lt_post[b].val();
+                    self.more_inc.next = self.lt_post[b].val();
                 }
                 self.w_cur.next = self.w[b].val();
             }
         }
         self.last_bank.next = self.job_bank.q.val() == self.last_bank_id.val();
         self.issue.next = (self.phase.q.val() != self.ph_none.val())
-            && self.more.val()
+            && self.more.q.val()
             && self.room.val()
             && !self.reset.val();
         if self.phase.q.val() == self.ph_done_a.val() {
@@ -169,28 +199,37 @@ impl<const IA: usize> Logic for FcEngine<IA> {
                 self.job_region.d.next = self.b_region.val();
                 self.job_bank.d.next = self.zero_3.val();
                 self.job_addr.d.next = self.zero_16.val();
+                self.job_addr_p1.d.next = self.one_16.val();
                 if self.has_stash.val() {
                     self.phase.d.next = self.ph_post.val();
+                    self.more.d.next = self.nz_post[0].val();
                 } else {
                     self.phase.d.next = self.ph_done_b.val();
+                    self.more.d.next = true;
                 }
             } else if self.a_queued.val() {
                 self.job_set.d.next = !self.active.val();
                 self.job_region.d.next = !self.par.val();
                 self.job_bank.d.next = self.zero_3.val();
                 self.job_addr.d.next = self.zero_16.val();
+                self.job_addr_p1.d.next = self.one_16.val();
                 self.pre_slot.d.next = self.pre_start0.val();
                 if self.a_walk.val() {
                     self.phase.d.next = self.ph_walk.val();
+                    self.more.d.next = self.nz_m[0].val();
                 } else if self.has_stash.val() {
                     self.phase.d.next = self.ph_pre.val();
+                    self.more.d.next = self.nz_pre[0].val();
                 } else {
                     self.phase.d.next = self.ph_done_a.val();
+                    self.more.d.next = true;
                 }
             }
-        } else if self.more.val() {
+        } else if self.more.q.val() {
             if self.room.val() {
-                self.job_addr.d.next = self.job_addr.q.val() + self.one_16.val();
+                self.job_addr.d.next = self.job_addr_p1.q.val();
+                self.job_addr_p1.d.next = self.job_addr_p1.q.val() + self.one_16.val();
+                self.more.d.next = self.more_inc.val();
                 if self.phase.q.val() == self.ph_pre.val() {
                     if (self.pre_slot.q.val() + self.one_16.val()) == self.w_cur.val() {
                         self.pre_slot.d.next = self.zero_16.val();
@@ -203,19 +242,23 @@ impl<const IA: usize> Logic for FcEngine<IA> {
             self.phase.d.next = self.ph_none.val();
         } else {
             self.job_addr.d.next = self.zero_16.val();
+            self.job_addr_p1.d.next = self.one_16.val();
             if self.last_bank.val() {
                 self.pre_slot.d.next = self.pre_start0.val();
                 self.job_bank.d.next = self.zero_3.val();
+                self.more.d.next = true;
                 if self.phase.q.val() == self.ph_post.val() {
                     self.phase.d.next = self.ph_done_b.val();
                 } else if (self.phase.q.val() == self.ph_walk.val()) && self.has_stash.val() {
                     self.phase.d.next = self.ph_pre.val();
+                    self.more.d.next = self.nz_pre[0].val();
                 } else {
                     self.phase.d.next = self.ph_done_a.val();
                 }
             } else {
                 self.pre_slot.d.next = self.pre_start_next.val();
                 self.job_bank.d.next = self.next_bank.val();
+                self.more.d.next = self.more_next_bank.val();
             }
         }
         if self.reset.val() {

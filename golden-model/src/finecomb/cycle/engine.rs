@@ -33,19 +33,45 @@ pub(super) struct Engine {
     pub(super) set: usize,
     /// The stash region Pre/Post read.
     pub(super) region: usize,
+    /// `addr < len` of this phase and bank, registered: evaluated (with the lengths of that cycle) in
+    /// the cycle that moved `phase`, `bank` or `addr` to their current values, and held while they hold.
+    pub(super) more: bool,
 }
 
 impl FinecombCycleModel {
     /// The readout engine in one cycle: starts a job or issues at most one op (returned as its record,
     /// stash data read at issue) from the registers `cur`, writing its registers' next values into `next`.
     pub(super) fn engine(&self, cur: &Regs, next: &mut Regs, m: &[usize], w: &[usize], room: bool) -> Option<Record> {
+        let record = self.engine_step(cur, next, m, w, room);
+        let (e, n) = (cur.engine, next.engine);
+        next.engine.more = if (n.phase, n.bank, n.addr) == (e.phase, e.bank, e.addr) {
+            e.more
+        } else {
+            n.addr < self.len(cur, m, w, n.phase, n.bank)
+        };
+        record
+    }
+
+    /// The number of ops of `phase` at bank `b` (module docs), from this cycle's registers and lengths.
+    fn len(&self, cur: &Regs, m: &[usize], w: &[usize], phase: Phase, b: usize) -> usize {
+        let regs = &cur.banks[b];
+        match phase {
+            Phase::Walk => m[b],
+            Phase::Pre if regs.pre_full => w[b],
+            Phase::Pre => regs.pre_ptr,
+            Phase::Post => regs.post_len,
+            _ => 1,
+        }
+    }
+
+    fn engine_step(&self, cur: &Regs, next: &mut Regs, m: &[usize], w: &[usize], room: bool) -> Option<Record> {
         let e = cur.engine;
         let stash = self.core.has_stash();
         if e.phase == Phase::Idle {
             if cur.b_pending {
                 next.b_pending = false;
                 let phase = if stash { Phase::Post } else { Phase::DoneB };
-                next.engine = Engine { phase, bank: 0, addr: 0, set: e.set, region: cur.b_region };
+                next.engine = Engine { phase, bank: 0, addr: 0, set: e.set, region: cur.b_region, more: false };
             } else if cur.a_queued {
                 next.a_queued = false;
                 let phase = match (cur.a_walk, stash) {
@@ -53,19 +79,12 @@ impl FinecombCycleModel {
                     (false, true) => Phase::Pre,
                     (false, false) => Phase::DoneA,
                 };
-                next.engine = Engine { phase, bank: 0, addr: 0, set: cur.active ^ 1, region: cur.par ^ 1 };
+                next.engine = Engine { phase, bank: 0, addr: 0, set: cur.active ^ 1, region: cur.par ^ 1, more: false };
             }
             return None;
         }
         let (b, regs) = (e.bank, &cur.banks[e.bank]);
-        let len = match e.phase {
-            Phase::Walk => m[b],
-            Phase::Pre if regs.pre_full => w[b],
-            Phase::Pre => regs.pre_ptr,
-            Phase::Post => regs.post_len,
-            _ => 1,
-        };
-        if e.addr < len {
+        if e.more {
             if !room {
                 return None;
             }

@@ -78,9 +78,14 @@
 //! job B (`b_pending = 0`, phase Post if the core has a stash else DoneB, `region = b_region`); else if
 //! `a_queued`, start job A (`a_queued = 0`, phase Walk if `a_walk`, else Pre if stash, else DoneA; `set =
 //! !active`, `region = !par`); `bank = addr = 0`. No op issues in a start cycle. In a cycle with a phase:
-//! `len` = M_b (Walk), `pre_full_b ? w_b : pre_ptr_b` (Pre), `post_len_b` (Post), 1 (DoneA/DoneB). If
-//! `addr < len`: issue the op if the readout FIFO has room (`level + IN_FLIGHT ≤ 2^FIFO_BITS`, level as
-//! registered at the start of the cycle) and then `addr += 1`; otherwise wait. If `addr ≥ len` (only `=`
+//! `len` = M_b (Walk), `pre_full_b ? w_b : pre_ptr_b` (Pre), `post_len_b` (Post), 1 (DoneA/DoneB), and the
+//! register `more` = `addr < len`, evaluated in the cycle that set `phase`, `bank` and `addr` (with that
+//! cycle's lengths) and held while they hold: so the issue decision reads a flip-flop, not a compare.
+//! (The lengths do not change during a phase — a marker, which copies the Pre pointers, or a capture's
+//! close, which sets `post_len_b`, cannot happen then — unless software rewrites M_b or w_b; such a
+//! rewrite takes effect at the engine's next address step.) If
+//! `more`: issue the op if the readout FIFO has room (`level + IN_FLIGHT ≤ 2^FIFO_BITS`, level as
+//! registered at the start of the cycle) and then `addr += 1`; otherwise wait. If not `more` (`addr = len`
 //! unless software changes M_b or w_b during a stream): a Done phase ends the job (`phase = None`);
 //! otherwise `addr = 0` and `bank += 1`, or after the last bank the next phase (Walk → Pre if stash else
 //! DoneA; Pre → DoneA; Post → DoneB) with `bank = 0`. An op:
