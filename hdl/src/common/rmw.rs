@@ -16,8 +16,9 @@
 //! A packet `k` cycles behind another (k = 1..=M+1) meets that packet's write from the history register of
 //! distance k (nearest wins), older writes from the RAM. The index compares sit a stage before the forward
 //! mux, and so does the choice among distances 2..M+1 and the RAM, whose write flags are known a cycle
-//! early: the mux selects are flip-flops (one-hot, an AND-OR), and distance 1 — whose write flag is the
-//! core's answer of the cycle before, ANDed into its select flip-flop — is a 2:1 mux after it. The mux and
+//! early: the mux selects are flip-flops (one-hot, an AND-OR), and distance 1 — its index match a
+//! flip-flop, its write flag the core's answer of the cycle before (the `wr_we` register of distance 1) —
+//! is a 2:1 mux after it whose select is the AND of those two flip-flops. The mux and
 //! the core's modify logic share SM (registered into SM+1), so that stage's depth is mux + the core's
 //! arithmetic. Whether that meets the 150 MHz target is measured by the synthesis flow (`netmeas synth`),
 //! not assumed. Dual-port RAM: one packet per cycle (II = 1). Single-port RAM:
@@ -92,8 +93,9 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     wr_we: Vec<Reg<bool>>,
     wr_data: Vec<Reg<Bits<W>>>,
     /// The forward selects, registered at SM-1 so the mux's wide fan-out starts at flip-flops: distance 1
-    /// (`near_hit`: index match and the packet now at SM writes — the core's answer of this cycle, one AND
-    /// into this flip-flop),
+    /// (`near_hit`: index match with the packet now at SM; whether that packet writes is its `wr_we[0]`,
+    /// ANDed in at the mux — one more input to each mux LUT — so the core's decision, the longest path of
+    /// the modify stage, ends at `wr_we[0]` and not also at this select),
     /// and one-hot over distances 2..=5 and the RAM (`psel[k-2]`, `use_ram`: nearest write wins; the write
     /// flags of those packets are known a cycle early).
     near_hit: Reg<bool>,
@@ -230,7 +232,6 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         self.near_hit.d.next = self.cmp_index.val() == self.tail[0].q.val()
             && self.forward_enable.val().get_bit(0)
             && self.valid_m.q.val()
-            && self.mod_write.val()
             && !self.reset.val();
         self.taken.next = false;
         for k in 1..self._history {
@@ -271,7 +272,7 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             }
         }
         self.mod_old.next = self.far_word.val();
-        if self.near_hit.q.val() {
+        if self.near_hit.q.val() && self.wr_we[0].q.val() {
             self.mod_old.next = self.wr_data[0].q.val();
             self.mod_pick.next = self.pick[0].val();
         }
