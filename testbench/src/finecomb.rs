@@ -30,7 +30,7 @@ crate::coverage_names! {
     syncs_between_intervals, ineffective_starts, resets_during_readout, reader_stalls, flushes,
     flushes_after_marker, threshold_writes, bucket_records, bucket_records_nonzero, accumulator_wraps,
     stash_records, readouts, captures, marker_waits, same_bucket_back_to_back, timestamp_wraps, packets,
-    record_fifo_drops,
+    record_fifo_drops, bucket_rewrites_in_readout,
 }
 
 crate::top_outputs! {
@@ -256,6 +256,12 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
                 cr.csr.write(&mut i, core.csr_flush(), 1);
                 cr.count(cov::flushes, 1);
                 cr.count(cov::flushes_after_marker, after_marker as u64);
+            } else if packets >= 150_000 && during_readout && r.gen_ratio(1, 3_000) {
+                // A bucket count M_b rewritten during a readout (also below the walk's address): the engine
+                // takes the new length at its next address step (`golden::finecomb::cycle`, `more`).
+                let b = r.gen_range(0..core.banks());
+                cr.csr.write(&mut i, core.csr_buckets(b), r.gen_range(1..=1u32 << core.bucket_addr_bits));
+                cr.count(cov::bucket_rewrites_in_readout, 1);
             } else if packets >= 150_000 && r.gen_ratio(1, 40_000) {
                 // A sampling threshold rewritten while packets flow (read at D1m; not during the long interval,
                 // whose bucket must see all its packets).

@@ -220,7 +220,10 @@ pub fn run_top<M: RoTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -> 
         let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 300_000);
         if reset {
             cr.count(cov::resets, 1);
-            let rt = settings(&rcfg, &mut cr.run.rng, draws);
+            // The reset halfway always enables the count condition alone (k = 2), so every run has a long
+            // stretch in which an overwrite can be due to the count alone (partial rewrites and the random
+            // draw order left that stretch out in about one run of twenty).
+            let rt = settings(&rcfg, &mut cr.run.rng, if halfway { 2 } else { draws });
             draws += 1;
             cr.csr.load(csr_writes(&rt));
             held.drop_held();

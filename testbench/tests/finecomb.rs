@@ -28,6 +28,7 @@ const COMMON: &[&str] = &[
     cov::syncs_between_intervals,
     cov::flushes_after_marker,
     cov::threshold_writes,
+    cov::bucket_rewrites_in_readout,
     cov::readouts,
     cov::captures,
     cov::bucket_records_nonzero,

@@ -42,7 +42,7 @@ impl FinecombCycleModel {
     /// The readout engine in one cycle: starts a job or issues at most one op (returned as its record,
     /// stash data read at issue) from the registers `cur`, writing its registers' next values into `next`.
     pub(super) fn engine(&self, cur: &Regs, next: &mut Regs, m: &[usize], w: &[usize], room: bool) -> Option<Record> {
-        let record = self.engine_step(cur, next, m, w, room);
+        let record = self.engine_step(cur, next, w, room);
         let (e, n) = (cur.engine, next.engine);
         next.engine.more = if (n.phase, n.bank, n.addr) == (e.phase, e.bank, e.addr) {
             e.more
@@ -64,7 +64,7 @@ impl FinecombCycleModel {
         }
     }
 
-    fn engine_step(&self, cur: &Regs, next: &mut Regs, m: &[usize], w: &[usize], room: bool) -> Option<Record> {
+    fn engine_step(&self, cur: &Regs, next: &mut Regs, w: &[usize], room: bool) -> Option<Record> {
         let e = cur.engine;
         let stash = self.core.has_stash();
         if e.phase == Phase::Idle {
