@@ -72,10 +72,10 @@ declare_block! {
         more: Reg<bool>,
         /// Its next value after an issue: `job_addr + 1 < len` against every candidate length.
         more_inc: Signal<Local, bool>,
-        lt_m: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
-        lt_w: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
-        lt_ptr: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
-        lt_post: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        /// Per bank, Pre's `job_addr + 1 < len`, and the current phase's `job_addr + 1 < len` and `len ≠ 0`.
+        lt_pre: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        lt_len: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
+        nz_len: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
         /// Its next value at address 0 of a bank: every candidate length is not zero.
         nz_m: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
         nz_pre: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
@@ -128,8 +128,8 @@ impl<const IA: usize> Logic for FcEngine<IA> {
 
         // Start a job, or issue one op of the current phase.
         self.room.next = self.level.val() <= self.room_level.val();
-        // The candidates of `more`'s next value, from registers only: after an issue, `job_addr + 1 < len`
-        // (DoneA/DoneB have length 1: false); at address 0 of the next bank, `len ≠ 0`.
+        // The candidates of `more`'s next value, from registers only: after an issue, `job_addr + 1 < len`;
+        // at address 0 of the next bank, `len ≠ 0`.
         self.more_inc.next = false;
         self.more_next_bank.next = true;
         // Pre ops read from `pre_slot`: bank b's oldest entry first (`pre_full_b ? pre_ptr_b : 0`), then on
@@ -142,45 +142,39 @@ impl<const IA: usize> Logic for FcEngine<IA> {
             self.pre_start0.next = self.pre_ptr[0].val();
         }
         for b in 0..self._n {
-            self.lt_m[b].next = self.job_addr_p1.q.val() < self.m[b].val();
-            self.lt_w[b].next = self.job_addr_p1.q.val() < self.w[b].val();
-            self.lt_ptr[b].next = self.job_addr_p1.q.val() < self.pre_ptr[b].val();
-            self.lt_post[b].next = self.job_addr_p1.q.val() < self.post_len[b].val();
             self.nz_m[b].next = self.m[b].val().any();
+            self.nz_post[b].next = self.post_len[b].val().any();
+            // Pre's length is `pre_full_b ? w_b : pre_ptr_b`.
             if self.pre_full[b].val() {
+                self.lt_pre[b].next = self.job_addr_p1.q.val() < self.w[b].val();
                 self.nz_pre[b].next = self.w[b].val().any();
             } else {
+                self.lt_pre[b].next = self.job_addr_p1.q.val() < self.pre_ptr[b].val();
                 self.nz_pre[b].next = self.pre_ptr[b].val().any();
             }
-            self.nz_post[b].next = self.post_len[b].val().any();
-            if (self.next_bank.val() == self.bank_ids[b].val()) && self.pre_full[b].val() {
-                self.pre_start_next.next = self.pre_ptr[b].val();
+            // DoneA/DoneB have length 1: `job_addr + 1 < 1` is false, `1 ≠ 0`.
+            self.lt_len[b].next = false;
+            self.nz_len[b].next = true;
+            if self.phase.q.val() == self.ph_walk.val() {
+                self.lt_len[b].next = self.job_addr_p1.q.val() < self.m[b].val();
+                self.nz_len[b].next = self.nz_m[b].val();
+            }
+            if self.phase.q.val() == self.ph_pre.val() {
+                self.lt_len[b].next = self.lt_pre[b].val();
+                self.nz_len[b].next = self.nz_pre[b].val();
+            }
+            if self.phase.q.val() == self.ph_post.val() {
+                self.lt_len[b].next = self.job_addr_p1.q.val() < self.post_len[b].val();
+                self.nz_len[b].next = self.nz_post[b].val();
             }
             if self.next_bank.val() == self.bank_ids[b].val() {
-                if self.phase.q.val() == self.ph_walk.val() {
-                    self.more_next_bank.next = self.nz_m[b].val();
-                }
-                if self.phase.q.val() == self.ph_pre.val() {
-                    self.more_next_bank.next = self.nz_pre[b].val();
-                }
-                if self.phase.q.val() == self.ph_post.val() {
-                    self.more_next_bank.next = self.nz_post[b].val();
+                self.more_next_bank.next = self.nz_len[b].val();
+                if self.pre_full[b].val() {
+                    self.pre_start_next.next = self.pre_ptr[b].val();
                 }
             }
             if self.job_bank.q.val() == self.bank_ids[b].val() {
-                if self.phase.q.val() == self.ph_walk.val() {
-                    self.more_inc.next = self.lt_m[b].val();
-                }
-                if self.phase.q.val() == self.ph_pre.val() {
-                    if self.pre_full[b].val() {
-                        self.more_inc.next = self.lt_w[b].val();
-                    } else {
-                        self.more_inc.next = self.lt_ptr[b].val();
-                    }
-                }
-                if self.phase.q.val() == self.ph_post.val() {
-                    self.more_inc.next = self.lt_post[b].val();
-                }
+                self.more_inc.next = self.lt_len[b].val();
                 self.w_cur.next = self.w[b].val();
             }
         }
