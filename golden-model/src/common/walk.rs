@@ -46,6 +46,11 @@ impl BankWalk {
         self.pos.is_some()
     }
 
+    /// The banks were ready in the cycle before (`BankWalker::primed`): other ops of a core issue on it too.
+    pub fn primed(&self) -> bool {
+        self.ready_q
+    }
+
     /// The position of the next op while a walk is on.
     pub fn pos(&self) -> Option<WalkPos> {
         self.pos

@@ -26,8 +26,9 @@
 //! stores the value at the pointer (pointers ≥ `max_centers` store nothing) and advances it. Both act at
 //! the write's edge. The `center_index` register reads back what was last written to it.
 
+use super::lookup::{EngineEdge, LookupEngine, PortAnswer, ReadReturn};
 use super::model::SAMPLE_BITS;
-use super::{MapleConfig, SvbfLayout, MAX_CENTERS, MAX_HASHES, SVBF_SEED};
+use super::{MapleConfig, MatchKind, SvbfLayout, TieBreak, MAX_CENTERS, MAX_HASHES, SVBF_SEED};
 use crate::common::config::{check_range, ConfigError};
 use crate::common::csr::{CsrInputs, CsrLayout, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
@@ -49,6 +50,10 @@ pub const CSR_CENTER_COUNT: u8 = 3;
 pub const CSR_CENTER_INDEX: u8 = 4;
 pub const CSR_CENTER_VALUE: u8 = 5;
 pub const CSR_EPOCH: u8 = 6;
+pub const CSR_FLUSH: u8 = 7;
+/// CSR `options` bits: multi-matches answer no center; the flush waits for a `flush` write.
+pub const OPT_TIE_NONE: u32 = 1;
+pub const OPT_MANUAL_FLUSH: u32 = 2;
 
 /// Bits of a per-center packet count and latency sum in the counter row.
 pub const COUNT_BITS: usize = 32;
@@ -63,9 +68,14 @@ pub const FLUSH_START_DELAY: usize = 3;
 
 /// Generation-time derived sizes (the RTL's generics).
 pub mod sizes {
-    /// Payload through the bank pipeline: latency (32), per hash the bit in its word, walk flag, walk row.
+    /// Payload through the bank pipeline: latency (32), per hash the bit in its word, walk flag, walk row,
+    /// lookup-read flag.
     pub const fn payload_bits(hashes: usize, word_log2: usize) -> usize {
-        32 + hashes * word_log2 + 1 + super::RECORD_ROW_BITS
+        32 + hashes * word_log2 + 1 + super::RECORD_ROW_BITS + 1
+    }
+    /// Bits of a segment's lookup window register: `⌈max_centers/w⌉ + 1` words.
+    pub const fn window_bits(max_centers: usize, word_log2: usize) -> usize {
+        (max_centers.div_ceil(1 << word_log2) + 1) << word_log2
     }
     /// A flush record: data, address, row.
     pub const fn record_bits(addr_bits: usize) -> usize {
@@ -139,6 +149,8 @@ pub enum Op {
     Packet { latency: u32, bit: [u8; MAX_HASHES] },
     /// A flush op: read and clear `row`.
     Walk(usize),
+    /// A lookup read (`super::lookup`): writes nothing.
+    Read,
 }
 
 impl Word for Op {
@@ -182,6 +194,10 @@ pub struct MapleInputs {
     pub csr_wr_en: bool,
     pub csr_wr_data: u32,
     pub csr_rd_en: bool,
+    /// The lookup port.
+    pub lk_valid: bool,
+    pub lk_key: u128,
+    pub ans_ready: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,6 +213,9 @@ pub struct MapleOutputs {
     pub rec_data: Option<u128>,
     pub csr_rd_valid: Option<bool>,
     pub csr_rd_data: Option<u32>,
+    pub lk_ready: Option<bool>,
+    pub ans_valid: Option<bool>,
+    pub ans: Option<PortAnswer>,
 }
 
 /// A packet in the match pipeline.
@@ -229,6 +248,10 @@ pub struct CycleStats {
     pub epochs: u64,
     pub samples: u64,
     pub records: u64,
+    pub lookups: u64,
+    pub lookup_match: u64,
+    pub lookup_multi: u64,
+    pub lookup_none: u64,
 }
 
 pub struct MapleCycleModel {
@@ -247,6 +270,8 @@ pub struct MapleCycleModel {
     epoch_pending: bool,
     start_q: [bool; FLUSH_START_DELAY],
     walk: BankWalk,
+    flush_pending: bool,
+    pub lookup: LookupEngine,
     active: usize,
     centers: [[u32; MAX_CENTERS]; 2],
     k: [usize; 2],
@@ -267,8 +292,11 @@ impl MapleCycleModel {
         cfg.check()?;
         let h = cfg.store.hashes;
         let bank = || MultiRmwModel::new(RamPorts::Dual, h + 1, cfg.addr_bits(), COUNTER_BITS);
+        let hashes: Vec<XorHash> = (0..h).map(|j| cfg.base_hash(j)).collect::<Result<_, _>>()?;
         Ok(MapleCycleModel {
-            hashes: (0..h).map(|j| cfg.base_hash(j)).collect::<Result<_, _>>()?,
+            hashes: hashes.clone(),
+            lookup: LookupEngine::new(hashes, cfg.addr_bits(), cfg.word_log2()),
+            flush_pending: false,
             banks: [bank(), bank()],
             samples: FifoModel::new(cfg.store.sample_fifo_bits, SAMPLE_BITS),
             records: FifoModel::new(cfg.record_fifo_bits, cfg.record_bits()),
@@ -303,7 +331,7 @@ impl MapleCycleModel {
         self.walk.busy()
     }
 
-    /// Status registers in [`MapleConfig::csr_layout`] order (the RTL has no lookup port: those read 0).
+    /// Status registers in [`MapleConfig::csr_layout`] order.
     fn status(&self) -> Vec<u32> {
         let s = &self.stats;
         vec![
@@ -312,10 +340,10 @@ impl MapleCycleModel {
             s.samples as u32,
             self.samples.drops(),
             self.samples.level() as u32,
-            0,
-            0,
-            0,
-            0,
+            s.lookups as u32,
+            s.lookup_match as u32,
+            s.lookup_multi as u32,
+            s.lookup_none as u32,
             self.k[self.active] as u32,
             self.walk.busy() as u32,
             s.records as u32,
@@ -357,6 +385,11 @@ impl MapleCycleModel {
         let m3 = self.m[2].filter(|_| !i.reset);
         let room = self.records.level() + WALK_IN_FLIGHT <= self.records.depth();
         let walk_issue = self.walk.issue(i.reset, m3.map(|p| p.bank), room);
+        // The lookup engine's read op: granted when the banks were ready, no packet enters its bank and the
+        // flush does not issue into it.
+        let lk_op = self.lookup.want(i.reset, h).filter(|op| {
+            self.walk.primed() && m3.map(|p| p.bank) != Some(op.bank) && walk_issue.map(|w| w.bank) != Some(op.bank)
+        });
         let mut ops: [MultiRmwInputs<Op>; 2] = Default::default();
         self.last_insert = None;
         for (b, op) in ops.iter_mut().enumerate() {
@@ -379,10 +412,15 @@ impl MapleCycleModel {
                 op.in_valid = true;
                 op.in_index = vec![wk.index; h + 1];
                 op.in_payload = Op::Walk(wk.row);
+            } else if let Some(rd) = lk_op.as_ref().filter(|rd| rd.bank == b) {
+                op.in_valid = true;
+                op.in_index.clone_from(&rd.index);
+                op.in_payload = Op::Read;
             }
         }
         // S2 of both banks.
         let mut record = None;
+        let mut ret = None;
         for (bank, op) in self.banks.iter_mut().zip(&ops) {
             bank.step(op, |st| {
                 let mut writes = vec![None; h + 1];
@@ -399,6 +437,9 @@ impl MapleCycleModel {
                     Op::Walk(row) => {
                         record = Some(Record { row, addr: st.index[row], data: st.old[row] });
                         writes[row] = Some(0);
+                    }
+                    Op::Read => {
+                        ret = Some(ReadReturn { words: st.old[..h].to_vec(), counter: st.old[h], counter_index: st.index[h] });
                     }
                     Op::Idle => unreachable!("idle ops are never issued"),
                 }
@@ -427,6 +468,23 @@ impl MapleCycleModel {
         });
         let res = self.m[2];
         let was_started = self.started;
+        let ans = self.lookup.answer(i.reset);
+        let lk_ready = self.lookup.ready(i.reset);
+        if i.reset || self.started {
+            let e = &self.lookup;
+            self.lookup.edge(&EngineEdge {
+                reset: i.reset,
+                lk_valid: i.lk_valid,
+                lk_key: i.lk_key & mask128(cfg.store.key_bits),
+                active: self.active,
+                k_frozen: self.k[self.active ^ 1],
+                grant: lk_op.is_some(),
+                ret: ret.as_ref(),
+                tie: if conf[CSR_OPTIONS as usize] & OPT_TIE_NONE != 0 { TieBreak::None } else { TieBreak::Count },
+                center_value: self.centers[e.bank()][e.best() % MAX_CENTERS],
+                ans_ready: i.ans_ready,
+            });
+        }
         // Edge.
         self.walk.edge(i.reset, rmw_ready == Some(true), self.start_q[FLUSH_START_DELAY - 1], self.active, walk_issue);
         if i.reset {
@@ -437,6 +495,7 @@ impl MapleCycleModel {
             self.rec_reg = None;
             self.seed_pending = false;
             self.epoch_pending = false;
+            self.flush_pending = false;
             self.start_q = [false; FLUSH_START_DELAY];
             self.active = 0;
             self.centers = [[0; MAX_CENTERS]; 2];
@@ -448,6 +507,14 @@ impl MapleCycleModel {
         } else if self.started {
             self.stats.samples += self.smp_reg.is_some() as u64;
             self.stats.records += self.rec_reg.is_some() as u64;
+            if let Some(a) = ans.filter(|_| i.ans_ready) {
+                self.stats.lookups += 1;
+                match a.kind {
+                    k if k == MatchKind::Match as u8 => self.stats.lookup_match += 1,
+                    k if k == MatchKind::MultiMatch as u8 => self.stats.lookup_multi += 1,
+                    _ => self.stats.lookup_none += 1,
+                }
+            }
             self.rec_reg = record;
             // The match pipeline (each stage reads its bank's centers now).
             let m2 = self.m[1].map(|p| self.m2(p));
@@ -479,10 +546,12 @@ impl MapleCycleModel {
                 self.stats.epochs += 1;
             }
             self.start_q.rotate_right(1);
-            self.start_q[0] = self.epoch_pending;
+            self.start_q[0] =
+                self.epoch_pending && conf[CSR_OPTIONS as usize] & OPT_MANUAL_FLUSH == 0 || self.flush_pending;
             let wr = |addr: u8| i.csr_wr_en && i.csr_addr == addr;
             self.seed_pending = wr(CSR_PRNG_SEED);
             self.epoch_pending = wr(CSR_EPOCH);
+            self.flush_pending = wr(CSR_FLUSH);
             // Shadow centers.
             if wr(CSR_CENTER_INDEX) {
                 self.widx = i.csr_wr_data as u8;
@@ -510,6 +579,9 @@ impl MapleCycleModel {
             rec_data: rec_out.and_then(|o| o.out_data),
             csr_rd_valid: csr_out.as_ref().map(|o| o.rd_valid),
             csr_rd_data: csr_out.map(|o| o.rd_data),
+            lk_ready: was_started.then_some(lk_ready),
+            ans_valid: was_started.then_some(ans.is_some()),
+            ans,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! after random streams over several epochs with center reloads, flushes under traffic and idle gaps.
 
 use super::cycle::*;
+use super::lookup::PortAnswer;
 use super::model::{FlushRecord, MapleModel, MapleRuntime};
 use super::*;
 use rand::{Rng, SeedableRng};
@@ -41,10 +42,32 @@ struct Driver {
     samples: Vec<u32>,
 }
 
+/// What one cycle of [`Driver::cycle_with`] did.
+struct Step {
+    accepted: bool,
+    epoch: bool,
+    lk_accepted: bool,
+    answer: Option<PortAnswer>,
+}
+
 impl Driver {
     /// One cycle; `pkt` is offered; returns whether it was accepted and whether an epoch write went out.
     fn cycle(&mut self, rng: &mut impl Rng, pkt: Option<Descriptor>, rec_ready: bool) -> (bool, bool) {
-        let mut i = MapleInputs { smp_ready: true, rec_ready, ..Default::default() };
+        let s = self.cycle_with(rng, pkt, rec_ready, None, false);
+        (s.accepted, s.epoch)
+    }
+
+    /// One cycle with the lookup port: `lk` offered, the answer taken when `ans_ready`.
+    fn cycle_with(
+        &mut self,
+        rng: &mut impl Rng,
+        pkt: Option<Descriptor>,
+        rec_ready: bool,
+        lk: Option<u128>,
+        ans_ready: bool,
+    ) -> Step {
+        let mut i = MapleInputs { smp_ready: true, rec_ready, ans_ready, ..Default::default() };
+        (i.lk_valid, i.lk_key) = (lk.is_some(), lk.unwrap_or_else(|| rng.gen()));
         if let Some((a, v)) = self.writes.pop_front() {
             (i.csr_wr_en, i.csr_addr, i.csr_wr_data) = (true, a, v);
         }
@@ -59,7 +82,12 @@ impl Driver {
         if o.smp_valid == Some(true) {
             self.samples.push(o.smp_data.unwrap());
         }
-        (i.in_valid && o.in_ready == Some(true), i.csr_wr_en && i.csr_addr == CSR_EPOCH)
+        Step {
+            accepted: i.in_valid && o.in_ready == Some(true),
+            epoch: i.csr_wr_en && i.csr_addr == CSR_EPOCH,
+            lk_accepted: i.lk_valid && o.lk_ready == Some(true),
+            answer: o.ans.filter(|_| ans_ready),
+        }
     }
 }
 
@@ -207,4 +235,154 @@ fn records_pack_and_unpack() {
     let mut bad = hw(3, 6, 8);
     bad.store.svbf_bits += 32;
     assert!(bad.check().is_err());
+}
+
+/// The lookup port answers what the transaction model's lookup answers on the same frozen epoch, for
+/// inserted keys and unknown ones, under the next epoch's traffic, with both tie-breaks; an uncontended
+/// lookup takes exactly [`super::lookup::LookupEngine::latency`] cycles. The flush waits for its command
+/// (options bit 1) and the flushed epoch still equals the transaction model's.
+fn lookups_match_transaction_model(cfg: &MapleHwConfig, seed: u64, epochs: usize, per_epoch: usize) {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut d =
+        Driver { m: MapleCycleModel::new(cfg).unwrap(), writes: Default::default(), records: vec![], samples: vec![] };
+    d.m.step(&MapleInputs { reset: true, ..Default::default() });
+    let mut rt = MapleRuntime { manual_flush: true, ..Default::default() };
+    d.writes.extend([(CSR_OPTIONS, rt.options_word())]);
+    let pool: Vec<u128> = (0..200).map(|_| rng.gen::<u64>() as u128).collect();
+    let (mut tm, mut kinds, mut timed, mut count_ties) = (None::<MapleModel>, [0usize; 3], 0, 0);
+    let total = (cfg.store.hashes + 1) << cfg.addr_bits();
+    for e in 0..=epochs {
+        // In epochs e ≡ 2 (mod 3) the latencies alternate between the lowest and the highest center (at
+        // least two): the pool's keys are stored under both, which count the same, so their multi-matches
+        // tie on the count — looked up in e + 1 with the count tie-break (the lowest-index rule).
+        let light = e % 3 == 2;
+        let mut c = centers(&mut rng, cfg.max_centers);
+        if light && c[0] == c[c.len() - 1] {
+            c = vec![c[0], c[0] + 1000];
+        }
+        d.writes.extend([(CSR_CENTER_COUNT, c.len() as u32), (CSR_CENTER_INDEX, 0)]);
+        d.writes.extend(c.iter().map(|&v| (CSR_CENTER_VALUE, v)));
+        d.writes.push_back((CSR_EPOCH, 1));
+        // The marker (after the center load), then the last epoch's lookups under this epoch's traffic.
+        while !d.cycle(&mut rng, None, true).1 {}
+        // The swap is at the end of the cycle after the write: a lookup accepted before it reads the old bank.
+        d.cycle(&mut rng, None, true);
+        let cs = Centers::new(c.clone()).unwrap();
+        match tm.as_mut() {
+            None => tm = Some(MapleModel::new(&cfg.store, rt, cs).unwrap()),
+            Some(t) => {
+                t.load_centers(cs);
+                t.epoch();
+            }
+        }
+        let t = tm.as_mut().unwrap();
+        // Tie-break switched now and then (the engine reads it at Classify).
+        let tie = if e % 3 == 1 { TieBreak::None } else { TieBreak::Count };
+        if tie != rt.tie {
+            (rt.tie, t.rt.tie) = (tie, tie);
+            d.writes.push_back((CSR_OPTIONS, rt.options_word()));
+        }
+        // The first marker starts the model's first epoch: nothing frozen to look up yet.
+        let mut keys: Vec<u128> = (0..if e > 0 { 60 } else { 0 }).map(|_| pool[rng.gen_range(0..pool.len())]).collect();
+        keys.extend((0..if e > 0 { 30 } else { 0 }).map(|_| rng.gen::<u64>() as u128));
+        let (mut sent, mut lk_at, mut next) = (0, None::<u64>, 0);
+        let mut cycle = 0u64;
+        let near = [c[0], c[c.len() - 1]];
+        while sent < per_epoch || next < keys.len() || lk_at.is_some() {
+            cycle += 1;
+            let quiet = rng.gen_bool(0.3);
+            let pkt = (!quiet && sent < per_epoch && rng.gen_bool(0.8)).then(|| Descriptor {
+                key: pool[rng.gen_range(0..pool.len())],
+                latency: if light { near[sent % 2] } else { rng.gen_range(0..25_000) },
+            });
+            let offer = (lk_at.is_none() && next < keys.len() && rng.gen_bool(0.5)).then(|| keys[next]);
+            let take = rng.gen_bool(0.7);
+            let s = d.cycle_with(&mut rng, pkt, true, offer, take);
+            if s.accepted {
+                t.step(&pkt.unwrap());
+                t.pop_sample();
+                sent += 1;
+            }
+            if s.lk_accepted {
+                lk_at = Some(cycle);
+            }
+            if let Some(a) = s.answer {
+                let key = keys[next];
+                let (want, _) = t.lookup(key).expect("a frozen epoch");
+                let got_center = a.center_valid.then_some(a.center);
+                assert_eq!(
+                    (a.kind, a.candidates, got_center),
+                    (want.kind as u8, want.candidates, want.center),
+                    "epoch {e}, key {key:#x}"
+                );
+                if want.center.is_some() {
+                    assert_eq!((Some(a.latency), Some(a.refined)), (want.latency, want.refined), "epoch {e}, key {key:#x}");
+                }
+                kinds[want.kind as usize] += 1;
+                if want.kind == MatchKind::MultiMatch && rt.tie == TieBreak::Count {
+                    let fr = t.frozen().unwrap();
+                    let counts: Vec<u64> = (0..64).filter(|&i| want.candidates >> i & 1 == 1).map(|i| fr.count[i]).collect();
+                    let top = counts.iter().max().unwrap();
+                    count_ties += (counts.iter().filter(|&c| c == top).count() > 1) as usize;
+                }
+                next += 1;
+                lk_at = None;
+            }
+        }
+        // An uncontended lookup (no traffic, no flush): the documented latency.
+        if e > 0 {
+            let key = keys[0];
+            while !d.cycle_with(&mut rng, None, true, Some(key), false).lk_accepted {}
+            let mut n = 1;
+            while d.m.lookup.answer(false).is_none() {
+                d.cycle(&mut rng, None, true);
+                n += 1;
+            }
+            let (want, _) = t.lookup(key).unwrap();
+            let fr = t.frozen().unwrap();
+            let divides = want.center.is_some_and(|i| fr.count[i] > 0);
+            let cands = if want.center.is_some() { want.candidates.count_ones() as usize } else { 0 };
+            assert_eq!(n, d.m.lookup.latency(fr.centers.k(), cands, divides), "epoch {e}: uncontended latency");
+            d.cycle_with(&mut rng, None, true, None, true);
+            timed += 1;
+        }
+        // The flush on command; the flushed epoch equals the transaction model's.
+        d.records.clear();
+        d.writes.push_back((CSR_FLUSH, 1));
+        for _ in 0..8 {
+            d.cycle(&mut rng, None, true);
+        }
+        while d.m.flush_busy() || d.m.records.level() > 0 {
+            let ready = rng.gen_bool(0.7);
+            d.cycle(&mut rng, None, ready);
+        }
+        for _ in 0..4 {
+            d.cycle(&mut rng, None, true);
+        }
+        assert_eq!(d.records.len(), total);
+        if let Some(f) = tm.as_ref().unwrap().flush() {
+            let r = rebuild(cfg, &d.records, f.count.len());
+            assert_eq!((r.words, r.count, r.sum), (f.words, f.count, f.sum), "epoch {e}: the flushed epoch");
+        }
+    }
+    assert!(kinds.iter().all(|&n| n > 0), "every kind of answer seen: {kinds:?}");
+    assert!(count_ties > 0, "multi-matches tied on the count");
+    assert!(timed > 0);
+    let t = tm.unwrap();
+    assert_eq!(d.m.stats.lookups, t.stats.lookups);
+    assert_eq!(
+        (d.m.stats.lookup_match, d.m.stats.lookup_multi, d.m.stats.lookup_none),
+        (t.stats.lookup_match, t.stats.lookup_multi, t.stats.lookup_none)
+    );
+}
+
+#[test]
+fn lookups_match_transaction_model_small() {
+    lookups_match_transaction_model(&hw(3, 6, 8), 11, 8, 2000);
+    lookups_match_transaction_model(&hw(1, 6, 8), 12, 5, 2000);
+}
+
+#[test]
+fn lookups_match_transaction_model_k64() {
+    lookups_match_transaction_model(&hw(4, 7, 64), 13, 6, 3000);
 }

@@ -65,6 +65,7 @@ pub mod cycle;
 #[cfg(test)]
 mod cycle_tests;
 pub mod dimension;
+pub mod lookup;
 pub mod model;
 #[cfg(test)]
 mod reference;
@@ -88,8 +89,9 @@ pub const MAX_CENTERS: usize = 64;
 pub const MAX_HASHES: usize = 16;
 /// Seed of SVBF hash 0 (hash j: `SVBF_SEED + j`).
 pub const SVBF_SEED: u64 = 64;
-/// The core's identity registers: `MAPL`, register map 1.0.
-pub const MAPLE_IDENT: CoreIdent = CoreIdent::new(b"MAPL", 1, 0);
+/// The core's identity registers: `MAPL`, register map 1.1 (1.1: the lookup port's counters count, the
+/// `flush` register and `options` bit 1).
+pub const MAPLE_IDENT: CoreIdent = CoreIdent::new(b"MAPL", 1, 1);
 
 /// How the SVBF's bits are laid out (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

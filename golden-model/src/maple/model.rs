@@ -20,12 +20,20 @@ pub struct MapleRuntime {
     /// PRNG seed (0 loads the PRNG's default seed).
     pub prng_seed: u32,
     pub tie: TieBreak,
+    /// The flush of a frozen bank waits for a write of CSR `flush` instead of starting at the epoch marker
+    /// (`options` bit 1), so the lookup port can answer on the whole frozen epoch first.
+    pub manual_flush: bool,
 }
 
 impl Default for MapleRuntime {
     /// 10 % sampling (the paper's §3.2 rate), the default seed, the count tie-break.
     fn default() -> Self {
-        MapleRuntime { sample_threshold: MapleRuntime::threshold_for(0.1), prng_seed: 0, tie: TieBreak::Count }
+        MapleRuntime {
+            sample_threshold: MapleRuntime::threshold_for(0.1),
+            prng_seed: 0,
+            tie: TieBreak::Count,
+            manual_flush: false,
+        }
     }
 }
 
@@ -36,7 +44,7 @@ impl MapleRuntime {
     }
     /// CSR `options`.
     pub fn options_word(&self) -> u32 {
-        (self.tie == TieBreak::None) as u32
+        (self.tie == TieBreak::None) as u32 | (self.manual_flush as u32) << 1
     }
 }
 
@@ -260,22 +268,24 @@ impl MapleConfig {
             ("center_index".to_string(), 0),
             ("center_value".to_string(), 0),
             ("epoch".to_string(), 0),
+            ("flush".to_string(), 0),
         ];
         CsrLayout::new(config, STATUS.map(String::from).to_vec())
             .with_ident(MAPLE_IDENT)
             .doc("sample_threshold", "sample a packet toward the control plane when the PRNG state is <= this (rate r: floor(r * (2^32 - 1)))")
             .doc("prng_seed", "sampling PRNG seed (xorshift32; a write loads the PRNG at the same edge, 0 loads the default seed)")
-            .doc("options", "bit 0: a multi-match answers no center instead of the center with the most packets this epoch")
+            .doc("options", "bit 0: a multi-match answers no center instead of the center with the most packets this epoch; bit 1: the flush of a frozen bank waits for a write of flush (lookups first) instead of starting at the epoch marker")
             .doc("center_count", "k of the shadow center set (1..=64): the centers of the next epoch")
             .doc("center_index", "shadow slot the next center_value write fills (a write sets the core's write pointer, which advances after each center_value write; the register reads back the value written)")
             .doc("center_value", "write: shadow center[center_index] = value (latency in ns; the set must be ascending); swapped in at the epoch marker")
             .doc("epoch", "write (any value): epoch marker — the active bank freezes and its flush starts, the other bank counts with the shadow centers (write it after flush_busy falls)")
+            .doc("flush", "write (any value): start the flush of the frozen bank (with options bit 1; ignored while a flush runs)")
             .doc("packets", "descriptors accepted")
             .doc("epochs", "epoch markers (bank swaps)")
             .doc("samples", "packets sampled (pushed into the sample FIFO or dropped there)")
             .doc("sample_drops", "samples dropped by a full sample FIFO")
             .doc("sample_fifo_level", "samples waiting in the sample FIFO")
-            .doc("lookups", "lookups answered on the frozen bank")
+            .doc("lookups", "lookups answered on the frozen bank (counted when the answer is taken)")
             .doc("lookup_match", "lookups with exactly one candidate center")
             .doc("lookup_multi", "lookups with several candidate centers (tie-broken by the per-center counts)")
             .doc("lookup_none", "lookups with no candidate center")

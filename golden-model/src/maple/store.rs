@@ -47,7 +47,8 @@ pub struct Lookup {
     pub center: Option<usize>,
     /// Its latency (ns).
     pub latency: Option<u32>,
-    /// Its refined latency: the mean latency of the epoch's packets at that center (ns, floor).
+    /// Its refined latency: the mean latency of the epoch's packets at that center (ns, floor, saturated at
+    /// 2^32 − 1; the center's own latency when no packet counted there).
     pub refined: Option<u32>,
 }
 
@@ -68,7 +69,9 @@ pub fn resolve(candidates: u64, centers: &Centers, count: &[u64], sum: &[u64], t
             (MatchKind::MultiMatch, pick)
         }
     };
-    let refined = |i: usize| sum[i].checked_div(count[i]).map_or(centers.get(i), |v| v as u32);
+    // A mean above 2^32 − 1 ns cannot come from 32-bit latencies; it saturates (the hardware's rule after a
+    // counter wrap).
+    let refined = |i: usize| sum[i].checked_div(count[i]).map_or(centers.get(i), |v| v.min(u32::MAX as u64) as u32);
     Lookup { kind, candidates: c, center, latency: center.map(|i| centers.get(i)), refined: center.map(refined) }
 }
 

@@ -325,6 +325,7 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync)) -> Result<SeedOu
         sample_threshold: MapleRuntime::threshold_for(setup.sampling),
         prng_seed: (seed as u32) ^ (seed >> 32) as u32,
         tie: setup.tie,
+        manual_flush: false,
     };
     let mut model = MapleModel::new(&cfg, rt, centers[store_row][0].clone().expect("set")).map_err(cerr)?;
     let mut samples: Vec<Vec<u32>> = vec![];
