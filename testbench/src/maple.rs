@@ -10,20 +10,30 @@
 //! flush streams under traffic with a record reader that stalls for long phases; the sample reader stalls
 //! too (sample FIFO overflow, drops counted); sampling rate and seed drawn at every reset and rewritten;
 //! resets in the middle; garbage on the descriptor lines while `in_valid` is low; random CSR reads.
+//! The latencies follow the centers of the epoch they are counted in; in some epochs they alternate between
+//! the lowest and the highest center, so the pool's keys multi-match with counts that tie.
+//! Lookups: keys from the pool and random ones offered all along (during inserts, flushes and resets),
+//! answers taken by a reader that stalls; the flush on command (CSR `options` bit 1, `flush` writes, some
+//! during a flush) or at the marker, and the tie-break, drawn at every reset and rewritten.
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{MapleK64, MapleK8, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutTies};
+use crate::models::{
+    MapleK64, MapleK8, MapleK8MutAnd, MapleK8MutBurst, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment,
+    MapleK8MutTies,
+};
 use golden::maple::cycle::{
     MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_CENTER_COUNT, CSR_CENTER_INDEX, CSR_CENTER_VALUE,
-    CSR_EPOCH, CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD,
+    CSR_EPOCH, CSR_FLUSH, CSR_OPTIONS, CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD, OPT_MANUAL_FLUSH, OPT_TIE_NONE,
 };
+use golden::maple::MatchKind;
 use rand::Rng;
 
 crate::coverage_names! {
     resets, same_key_back, key_2_3_back, same_word_dist1, same_word_dist2, same_word_dist3, segment_wraps,
     center_reloads, epochs, epochs_during_flush, flush_records, flush_reader_stalls, samples, sample_drops,
-    tie_latencies, idle_cycles,
+    tie_latencies, idle_cycles, lookups, lookup_match, lookup_multi, lookup_none, lookup_count_ties,
+    lookup_no_center, lookups_during_flush, lookups_during_traffic, answer_stalls, flush_commands,
 }
 
 crate::top_outputs! {
@@ -39,9 +49,18 @@ crate::top_outputs! {
         rec_data: u128 [when rec_valid],
         csr_rd_valid: bool,
         csr_rd_data: u32,
+        lk_ready: bool,
+        ans_valid: bool,
+        ans_kind: u64 [when ans_valid],
+        ans_cand: u64 [when ans_valid],
+        ans_center_valid: bool [when ans_valid],
+        ans_center: u64 [when ans_valid],
+        ans_latency: u32 [when ans_valid],
+        ans_refined: u32 [when ans_valid],
     }
     compared with MapleOutputs;
-    read from MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies
+    read from MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies, MapleK8MutBurst,
+        MapleK8MutAnd
 }
 
 /// A descriptor (the garbage type too).
@@ -52,16 +71,22 @@ pub struct Desc {
 }
 
 crate::core_top! {
-    MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies
+    MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies, MapleK8MutBurst,
+    MapleK8MutAnd
         => MapleInputs, Desc, MapleOutputs, MapleTopOutputs;
     |m, i, garbage| {
         let d = if i.in_valid { Desc { key: i.key, latency: i.latency } } else { *garbage };
+        let lk_key = if i.lk_valid { i.lk_key } else { garbage.key.rotate_left(61) ^ garbage.latency as u128 };
+        let mask = golden::common::mask128(m.key_bits());
         m.set_reset(i.reset as u64);
         m.set_in_valid(i.in_valid as u64);
-        m.set_in_key((d.key & golden::common::mask128(m.key_bits())) as _);
+        m.set_in_key((d.key & mask) as _);
         m.set_in_latency(d.latency as u64);
         m.set_smp_ready(i.smp_ready as u64);
         m.set_rec_ready(i.rec_ready as u64);
+        m.set_lk_valid(i.lk_valid as u64);
+        m.set_lk_key((lk_key & mask) as _);
+        m.set_ans_ready(i.ans_ready as u64);
         crate::drive_csr_pins!(m, i);
     }
 }
@@ -70,7 +95,8 @@ crate::core_top! {
 trait KeyBits {
     fn key_bits(&self) -> usize;
 }
-crate::impl_for! { impl KeyBits => MapleK8, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies; {
+crate::impl_for! { impl KeyBits => MapleK8, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies,
+    MapleK8MutBurst, MapleK8MutAnd; {
     fn key_bits(&self) -> usize { 64 }
 } }
 crate::impl_for! { impl KeyBits => MapleK64; { fn key_bits(&self) -> usize { 128 } } }
@@ -103,6 +129,10 @@ struct Traffic {
     pool: Vec<u128>,
     history: [u128; 3],
     centers: Vec<u32>,
+    /// Latencies alternate between the lowest and the highest center (the pool's keys are then stored
+    /// under both with counts that differ by at most one: their lookups tie on the count).
+    alternate: bool,
+    flip: bool,
 }
 
 impl Traffic {
@@ -120,8 +150,12 @@ impl Traffic {
             run.count(cov::key_2_3_back, 1);
         }
         self.history = [key, self.history[0], self.history[1]];
-        let r = &mut run.rng;
         let c = &self.centers;
+        if self.alternate {
+            self.flip = !self.flip;
+            return Desc { key, latency: if self.flip { c[0] } else { c[c.len() - 1] } };
+        }
+        let r = &mut run.rng;
         let pick = |r: &mut crate::blocks::Run| c[r.rng.gen_range(0..c.len())];
         let latency = match r.gen_range(0..10) {
             0..=3 => pick(run).saturating_add(run.rng.gen_range(0..64)).saturating_sub(32),
@@ -147,25 +181,41 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
     let mut cr = CoreRun::new(name, cfg, make(cfg.x_seed), gold, &mcfg.csr_layout());
     let key_mask = golden::common::mask128(mcfg.store.key_bits);
     let pool: Vec<u128> = (0..24).map(|_| cr.run.rng.gen::<u128>() & key_mask).collect();
-    let mut traffic = Traffic { pool, history: [0; 3], centers: vec![0] };
+    let mut traffic = Traffic { pool, history: [0; 3], centers: vec![0], alternate: false, flip: false };
     let mut held: Held<Desc> = Held::new();
     let mut smp_stall = Stall::new(3000, 50..2000);
     let mut rec_stall = Stall::new(500, 20..600);
     let mut mid_reset = MidReset::default();
     let mut recent: Vec<(u64, usize, Vec<usize>)> = Vec::new();
     let (mut drops, mut loaded) = (0u32, false);
+    // The loaded centers (and whether to alternate on them) take over the traffic at the epoch marker.
+    let mut next = (false, vec![0u32]);
+    // The lookup port: keys held until taken, answers taken by a reader that stalls; CSR options (flush on
+    // command, the tie-break) drawn at every reset and rewritten now and then.
+    let mut lk: Held<u128> = Held::new();
+    let mut ans_stall = Stall::new(400, 5..200);
+    let mut options = 0u32;
+
     let dist = [cov::same_word_dist1, cov::same_word_dist2, cov::same_word_dist3];
     while cr.run.transactions < cfg.transactions {
         let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
         let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 300_000);
         let r = &mut cr.run.rng;
         if reset {
-            let s = vec![(CSR_SAMPLE_THRESHOLD, r.gen::<u32>() >> r.gen_range(0..8)), (CSR_PRNG_SEED, r.gen())];
+            options = draw_options(r);
+            let s = vec![
+                (CSR_SAMPLE_THRESHOLD, r.gen::<u32>() >> r.gen_range(0..8)),
+                (CSR_PRNG_SEED, r.gen()),
+                (CSR_OPTIONS, options),
+            ];
             cr.csr.load(s);
+            lk.drop_held();
             cr.run.count(cov::resets, 1);
             held.drop_held();
             (drops, loaded) = (0, false);
             traffic.centers = vec![0];
+            traffic.alternate = false;
+            next = (false, vec![0]);
         } else if cr.csr.is_idle() && !loaded && r.gen_ratio(1, 200) {
             // The next epoch's centers, under traffic.
             let c = centers(&mcfg, r);
@@ -174,29 +224,54 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
             for &v in &c {
                 cr.csr.push(CSR_CENTER_VALUE, v);
             }
-            traffic.centers = c;
+            next = (c[0] != c[c.len() - 1] && r.gen_bool(0.3), c);
             loaded = true;
             cr.run.count(cov::center_reloads, 1);
         } else if cr.csr.is_idle() && (loaded || r.gen_bool(0.1)) && r.gen_ratio(1, 1_500) {
             let busy = cr.gold.flush_busy();
             if !busy || r.gen_ratio(1, 10) {
                 cr.csr.push(CSR_EPOCH, 1);
+                (traffic.alternate, traffic.centers) = next.clone();
                 cr.run.count(if busy { cov::epochs_during_flush } else { cov::epochs }, 1);
                 loaded = false;
             }
+        } else if cr.csr.is_idle() && options & OPT_MANUAL_FLUSH != 0 && r.gen_ratio(1, 900) {
+            // Flush on command (during a flush now and then: ignored).
+            if !cr.gold.flush_busy() || r.gen_ratio(1, 10) {
+                cr.csr.push(CSR_FLUSH, r.gen());
+                cr.run.count(cov::flush_commands, 1);
+            }
         } else if r.gen_ratio(1, 50_000) {
             cr.csr.push(CSR_SAMPLE_THRESHOLD, r.gen::<u32>() >> r.gen_range(0..8));
+        } else if r.gen_ratio(1, 40_000) {
+            options = draw_options(r);
+            cr.csr.push(CSR_OPTIONS, options);
+        } else if r.gen_ratio(1, 60_000) {
+            cr.csr.push(CSR_FLUSH, 0);
         }
         let r = &mut cr.run.rng;
         smp_stall.step(r);
         if rec_stall.step(r) {
             cr.run.count(cov::flush_reader_stalls, 1);
         }
+        if ans_stall.step(&mut cr.run.rng) {
+            cr.run.count(cov::answer_stalls, 1);
+        }
         let r = &mut cr.run.rng;
+        if lk.is_free() && r.gen_ratio(1, 25) {
+            lk.hold(if r.gen_bool(0.7) {
+                traffic.pool[r.gen_range(0..traffic.pool.len())]
+            } else {
+                r.gen::<u128>() & key_mask
+            });
+        }
         let mut i = MapleInputs {
             reset,
             smp_ready: smp_stall.ready(r, 0.9),
             rec_ready: rec_stall.ready(r, 0.8),
+            ans_ready: ans_stall.ready(r, 0.7),
+            lk_valid: lk.get().is_some(),
+            lk_key: lk.get().unwrap_or(0),
             ..Default::default()
         };
         if !reset && !cr.csr.write_next(&mut i) && r.gen_ratio(1, 20) {
@@ -234,9 +309,45 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
         if held.accepted(reset, cy.e.in_ready).is_some() {
             cr.run.transactions += 1;
         }
+        lk.accepted(reset, cy.e.lk_ready);
+        if let Some(a) = cy.e.answer().filter(|_| i.ans_ready) {
+            count_answer(&mut cr, &a, i.in_valid);
+        }
     }
     assert_eq!(cr.gold.records.drops(), 0, "{name}: the flush never drops a record");
     cr.finish()
+}
+
+/// CSR `options` of a run phase: flush on command (60 %), no tie-break (30 %).
+fn draw_options(r: &mut impl Rng) -> u32 {
+    (if r.gen_bool(0.6) { OPT_MANUAL_FLUSH } else { 0 }) | (if r.gen_bool(0.3) { OPT_TIE_NONE } else { 0 })
+}
+
+/// Coverage of a lookup answer taken: its kind, whether a multi-match tied on the count (from golden's
+/// counter row of the engine's bank), whether traffic or a flush ran beside it.
+fn count_answer<M: MapleTop>(
+    cr: &mut CoreRun<M, MapleCycleModel>,
+    a: &golden::maple::lookup::PortAnswer,
+    traffic: bool,
+) {
+    cr.count(cov::lookups, 1);
+    let kind = match a.kind {
+        k if k == MatchKind::Match as u8 => cov::lookup_match,
+        k if k == MatchKind::MultiMatch as u8 => cov::lookup_multi,
+        _ => cov::lookup_none,
+    };
+    cr.count(kind, 1);
+    cr.count(cov::lookup_no_center, (a.kind != MatchKind::NoMatch as u8 && !a.center_valid) as u64);
+    cr.count(cov::lookups_during_flush, cr.gold.flush_busy() as u64);
+    cr.count(cov::lookups_during_traffic, traffic as u64);
+    if a.kind == MatchKind::MultiMatch as u8 && a.center_valid {
+        let h = cr.gold.cfg.store.hashes;
+        let counters = cr.gold.banks[cr.gold.lookup.bank()].mem(h);
+        let counts: Vec<u128> =
+            (0..64).filter(|&c| a.candidates >> c & 1 == 1).map(|c| counters[c] & 0xffff_ffff).collect();
+        let top = counts.iter().max().copied().unwrap_or(0);
+        cr.count(cov::lookup_count_ties, (counts.iter().filter(|&&c| c == top).count() > 1) as u64);
+    }
 }
 
 pub fn run_maple_k8(cfg: &RunConfig) -> RunReport {
@@ -252,6 +363,8 @@ pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
     ("maple_k8_mut_segment", |c| run_top("maple_k8_mut_segment", c, MapleK8MutSegment::new)),
     ("maple_k8_mut_fwd", |c| run_top("maple_k8_mut_fwd", c, MapleK8MutFwd::new)),
     ("maple_k8_mut_ties", |c| run_top("maple_k8_mut_ties", c, MapleK8MutTies::new)),
+    ("maple_k8_mut_burst", |c| run_top("maple_k8_mut_burst", c, MapleK8MutBurst::new)),
+    ("maple_k8_mut_and", |c| run_top("maple_k8_mut_and", c, MapleK8MutAnd::new)),
 ];
 
 /// The MAPLE runners (demo order).

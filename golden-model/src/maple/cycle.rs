@@ -73,9 +73,15 @@ pub mod sizes {
     pub const fn payload_bits(hashes: usize, word_log2: usize) -> usize {
         32 + hashes * word_log2 + 1 + super::RECORD_ROW_BITS + 1
     }
-    /// Bits of a segment's lookup window register: `⌈max_centers/w⌉ + 1` words.
+    /// Bits of a segment's lookup window register: `⌈max_centers/w⌉ + 1` words, at least the 64 bits of a
+    /// candidate bitmap.
     pub const fn window_bits(max_centers: usize, word_log2: usize) -> usize {
-        (max_centers.div_ceil(1 << word_log2) + 1) << word_log2
+        let b = (max_centers.div_ceil(1 << word_log2) + 1) << word_log2;
+        if b < 64 {
+            64
+        } else {
+            b
+        }
     }
     /// A flush record: data, address, row.
     pub const fn record_bits(addr_bits: usize) -> usize {
@@ -213,9 +219,29 @@ pub struct MapleOutputs {
     pub rec_data: Option<u128>,
     pub csr_rd_valid: Option<bool>,
     pub csr_rd_data: Option<u32>,
+    /// The lookup port (the answer's fields while `ans_valid`: [`MapleOutputs::answer`]).
     pub lk_ready: Option<bool>,
     pub ans_valid: Option<bool>,
-    pub ans: Option<PortAnswer>,
+    pub ans_kind: Option<u64>,
+    pub ans_cand: Option<u64>,
+    pub ans_center_valid: Option<bool>,
+    pub ans_center: Option<u64>,
+    pub ans_latency: Option<u32>,
+    pub ans_refined: Option<u32>,
+}
+
+impl MapleOutputs {
+    /// The lookup answer presented in this cycle.
+    pub fn answer(&self) -> Option<PortAnswer> {
+        (self.ans_valid == Some(true)).then(|| PortAnswer {
+            kind: self.ans_kind.unwrap_or_default() as u8,
+            candidates: self.ans_cand.unwrap_or_default(),
+            center_valid: self.ans_center_valid.unwrap_or_default(),
+            center: self.ans_center.unwrap_or_default() as usize,
+            latency: self.ans_latency.unwrap_or_default(),
+            refined: self.ans_refined.unwrap_or_default(),
+        })
+    }
 }
 
 /// A packet in the match pipeline.
@@ -439,7 +465,11 @@ impl MapleCycleModel {
                         writes[row] = Some(0);
                     }
                     Op::Read => {
-                        ret = Some(ReadReturn { words: st.old[..h].to_vec(), counter: st.old[h], counter_index: st.index[h] });
+                        ret = Some(ReadReturn {
+                            words: st.old[..h].to_vec(),
+                            counter: st.old[h],
+                            counter_index: st.index[h],
+                        });
                     }
                     Op::Idle => unreachable!("idle ops are never issued"),
                 }
@@ -581,7 +611,12 @@ impl MapleCycleModel {
             csr_rd_data: csr_out.map(|o| o.rd_data),
             lk_ready: was_started.then_some(lk_ready),
             ans_valid: was_started.then_some(ans.is_some()),
-            ans,
+            ans_kind: ans.map(|a| a.kind as u64),
+            ans_cand: ans.map(|a| a.candidates),
+            ans_center_valid: ans.map(|a| a.center_valid),
+            ans_center: ans.map(|a| a.center as u64),
+            ans_latency: ans.map(|a| a.latency),
+            ans_refined: ans.map(|a| a.refined),
         }
     }
 }

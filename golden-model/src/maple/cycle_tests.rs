@@ -86,7 +86,7 @@ impl Driver {
             accepted: i.in_valid && o.in_ready == Some(true),
             epoch: i.csr_wr_en && i.csr_addr == CSR_EPOCH,
             lk_accepted: i.lk_valid && o.lk_ready == Some(true),
-            answer: o.ans.filter(|_| ans_ready),
+            answer: o.answer().filter(|_| ans_ready),
         }
     }
 }
@@ -316,12 +316,17 @@ fn lookups_match_transaction_model(cfg: &MapleHwConfig, seed: u64, epochs: usize
                     "epoch {e}, key {key:#x}"
                 );
                 if want.center.is_some() {
-                    assert_eq!((Some(a.latency), Some(a.refined)), (want.latency, want.refined), "epoch {e}, key {key:#x}");
+                    assert_eq!(
+                        (Some(a.latency), Some(a.refined)),
+                        (want.latency, want.refined),
+                        "epoch {e}, key {key:#x}"
+                    );
                 }
                 kinds[want.kind as usize] += 1;
                 if want.kind == MatchKind::MultiMatch && rt.tie == TieBreak::Count {
                     let fr = t.frozen().unwrap();
-                    let counts: Vec<u64> = (0..64).filter(|&i| want.candidates >> i & 1 == 1).map(|i| fr.count[i]).collect();
+                    let counts: Vec<u64> =
+                        (0..64).filter(|&i| want.candidates >> i & 1 == 1).map(|i| fr.count[i]).collect();
                     let top = counts.iter().max().unwrap();
                     count_ties += (counts.iter().filter(|&c| c == top).count() > 1) as usize;
                 }

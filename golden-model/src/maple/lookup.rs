@@ -270,7 +270,8 @@ impl LookupEngine {
                     _ => MatchKind::MultiMatch,
                 };
                 self.ans.kind = self.kind as u8;
-                let scan = self.kind == MatchKind::Match || self.kind == MatchKind::MultiMatch && i.tie == TieBreak::Count;
+                let scan =
+                    self.kind == MatchKind::Match || self.kind == MatchKind::MultiMatch && i.tie == TieBreak::Count;
                 self.phase = if scan { Phase::Scan } else { Phase::Answer };
             }
             Phase::Scan => {

@@ -40,6 +40,7 @@ macro_rules! maple_core {
                 { $s + 1 },
                 $f,
                 { $f + 1 },
+                { sizes::window_bits($c, $lw) },
             >::with_mutant(&c, $m)
         };
         (cfg, make)
@@ -67,7 +68,7 @@ fn build<U: rust_hdl::prelude::Block>(
     make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
 ) -> Build {
     let desc = format!(
-        "MAPLE insert path: h = {} segments of 2^{} {}-bit words, {} centers, {}-bit keys, two banks",
+        "MAPLE store (inserts, flush, lookups): h = {} segments of 2^{} {}-bit words, {} centers, {}-bit keys, two banks",
         cfg.store.hashes,
         cfg.addr_bits(),
         cfg.store.word_bits,
@@ -78,11 +79,13 @@ fn build<U: rust_hdl::prelude::Block>(
 }
 
 /// The test-only mutants of `maple_k8`: build name, mistake, what it is.
-pub const MUTANTS: [(&str, Mutant, &str); 4] = [
+pub const MUTANTS: [(&str, Mutant, &str); 6] = [
     ("maple_k8_mut_offset", Mutant::NoOffset, "the center offset i dropped from (b_j + i) mod m_seg"),
     ("maple_k8_mut_segment", Mutant::WrongSegment, "hash j's bit set in segment j + 1"),
     ("maple_k8_mut_fwd", Mutant::Row0NoDist2, "segment row 0 without distance-2 forwarding"),
     ("maple_k8_mut_ties", Mutant::TiesHigh, "a latency midway between two centers matched to the upper one"),
+    ("maple_k8_mut_burst", Mutant::BurstShort, "the lookup's burst one word short (⌈k/w⌉ words)"),
+    ("maple_k8_mut_and", Mutant::AndSkip0, "the lookup's AND without segment 0"),
 ];
 
 fn declared() -> Vec<(&'static str, MapleHwConfig, Build)> {

@@ -9,9 +9,9 @@ maple_core_impl!(Logic for {
         dff_setup!(
             self, clock, seed_pending, epoch_pending, st1, st2, st3, active, widx, k0, k1, f1_valid, f1_key, f1_lat,
             m1_v, m1_bank, m1_lat, m1_lt, m2_v, m2_bank, m2_lat, m2_first, m2_lo, m2_use_lo, m3_v, m3_bank, m3_lat,
-            m3_center, rec_v, rec_d, smp_v, smp_d
+            m3_center, rec_v, rec_d, smp_v, smp_d, flush_pending
         );
-        clock!(self, clock, shell, prng, walker, smp_fifo, rec_fifo);
+        clock!(self, clock, shell, prng, walker, smp_fifo, rec_fifo, lookup);
         for j in 0..self._h {
             self.h_base[j].clock.next = self.clock.val();
             self.m1_base[j].clock.next = self.clock.val();
@@ -46,7 +46,13 @@ maple_core_impl!(Logic for {
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
         self.epoch_pending.d.next =
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_epoch.val()) && !self.reset.val();
-        self.st1.d.next = self.epoch_pending.q.val() && !self.reset.val();
+        self.cfg_options.din.next = self.shell.cfg.val();
+        self.flush_pending.d.next =
+            self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_flush.val()) && !self.reset.val();
+        // The flush starts three cycles after the marker (options bit 1 clear) or the flush command.
+        self.st1.d.next = ((self.epoch_pending.q.val() && !self.cfg_options.out.val().get_bit(1))
+            || self.flush_pending.q.val())
+            && !self.reset.val();
         self.st2.d.next = self.st1.q.val() && !self.reset.val();
         self.st3.d.next = self.st2.q.val() && !self.reset.val();
         // k of the next epoch: center_count clamped to 1..=max_centers.
@@ -254,6 +260,44 @@ maple_core_impl!(Logic for {
         self.zx_walk_row.din.next = self.walker.row.val();
         self.walk_payload.next =
             (self.one_p.val() << self.off_walk.val()) | (self.zx_walk_row.out.val() << self.off_walk_row.val());
+        // The lookup engine: its read op enters its bank when no packet and no flush op does.
+        self.lookup.reset.next = self.reset.val();
+        self.lookup.lk_valid.next = self.lk_valid.val();
+        self.lookup.lk_key.next = self.lk_key.val();
+        self.lookup.active.next = self.active.q.val();
+        if self.active.q.val() {
+            self.lookup.k_frozen.next = self.k0.q.val();
+        } else {
+            self.lookup.k_frozen.next = self.k1.q.val();
+        }
+        self.lookup.tie_none.next = self.cfg_options.out.val().get_bit(0);
+        self.lk_grant.next = self.lookup.want.val()
+            && self.walker.primed.val()
+            && !self.reset.val()
+            && !(self.m3_v.q.val() && (self.m3_bank.q.val() == self.lookup.bank.val()))
+            && !(self.walk_issue.val() && (self.walker.bank.val() == self.lookup.bank.val()));
+        self.lookup.grant.next = self.lk_grant.val();
+        self.read_payload.next = self.one_p.val() << self.off_read.val();
+        self.lookup.center_value.next = self.zero32.val();
+        for i in 0..self._km {
+            if self.lookup.best.val() == self.idx7[i].val() {
+                if self.lookup.bank.val() {
+                    self.lookup.center_value.next = self.c1[i].q.val();
+                } else {
+                    self.lookup.center_value.next = self.c0[i].q.val();
+                }
+            }
+        }
+        self.lookup.ans_ready.next = self.ans_ready.val();
+        self.lk_ready.next = self.lookup.idle.val() && !self.reset.val();
+        self.ans_valid.next = self.lookup.ans_valid.val() && !self.reset.val();
+        self.ans_kind.next = self.lookup.ans_kind.val();
+        self.ans_cand.next = self.lookup.ans_cand.val();
+        self.ans_center_valid.next = self.lookup.ans_center_valid.val();
+        self.ans_center.next = self.lookup.ans_center.val();
+        self.ans_latency.next = self.lookup.ans_latency.val();
+        self.ans_refined.next = self.lookup.ans_refined.val();
+        self.lk_taken.next = self.ans_valid.val() && self.ans_ready.val();
         for b in 0..2 {
             self.svbf[b].clock.next = self.clock.val();
             self.svbf[b].reset.next = self.reset.val();
@@ -266,13 +310,20 @@ maple_core_impl!(Logic for {
                 self.cnt[b].in_valid.next = true;
                 self.cnt[b].in_index.next = self.cidx.out.val();
                 self.cnt[b].in_payload.next = self.pkt_payload.val();
-            } else {
-                self.svbf[b].in_valid.next = self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val());
+            } else if self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val()) {
+                self.svbf[b].in_valid.next = true;
                 self.svbf[b].in_index.next = self.walk_index.val();
                 self.svbf[b].in_payload.next = self.walk_payload.val();
-                self.cnt[b].in_valid.next = self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val());
+                self.cnt[b].in_valid.next = true;
                 self.cnt[b].in_index.next = self.walker.addr.val();
                 self.cnt[b].in_payload.next = self.walk_payload.val();
+            } else {
+                self.svbf[b].in_valid.next = self.lk_grant.val() && (self.lookup.bank.val() == self.bank_ids[b].val());
+                self.svbf[b].in_index.next = self.lookup.op_index.val();
+                self.svbf[b].in_payload.next = self.read_payload.val();
+                self.cnt[b].in_valid.next = self.lk_grant.val() && (self.lookup.bank.val() == self.bank_ids[b].val());
+                self.cnt[b].in_index.next = self.lookup.op_cidx.val();
+                self.cnt[b].in_payload.next = self.read_payload.val();
             }
         }
         // S2 of both banks: packets OR their bits in and count; flush ops read and clear their row.
@@ -280,6 +331,20 @@ maple_core_impl!(Logic for {
         self.rec_word.next = self.zero_c.val();
         self.rec_addr.next = self.cnt[0].mod_index.val();
         self.rec_row.next = self.pay_row[0].out.val();
+        // A lookup read at S2 goes back to the engine (only the engine's bank carries one).
+        self.lookup.ret.next = false;
+        self.lookup.ret_words.next = self.svbf[0].mod_old.val();
+        self.lookup.ret_counter.next = self.cnt[0].mod_old.val();
+        self.lookup.ret_index.next = self.cnt[0].mod_index.val();
+        for b in 0..2 {
+            self.pay_read[b].din.next = self.svbf[b].mod_payload.val();
+            if self.svbf[b].mod_valid.val() && self.pay_read[b].out.val().any() {
+                self.lookup.ret.next = true;
+                self.lookup.ret_words.next = self.svbf[b].mod_old.val();
+                self.lookup.ret_counter.next = self.cnt[b].mod_old.val();
+                self.lookup.ret_index.next = self.cnt[b].mod_index.val();
+            }
+        }
         for b in 0..2 {
             self.pay_walk[b].din.next = self.svbf[b].mod_payload.val();
             self.pay_row[b].din.next = self.svbf[b].mod_payload.val();
@@ -311,7 +376,7 @@ maple_core_impl!(Logic for {
             self.svbf[b].mod_new.next = self.zero_hw.val();
             self.cnt[b].mod_write.next = false;
             self.cnt[b].mod_new.next = self.zero_c.val();
-            if self.svbf[b].mod_valid.val() && !self.pay_walk[b].out.val().any() {
+            if self.svbf[b].mod_valid.val() && !self.pay_walk[b].out.val().any() && !self.pay_read[b].out.val().any() {
                 self.svbf[b].mod_write.next = self.ones_h.val();
                 self.svbf[b].mod_new.next = self.new_words[b].val();
                 self.cnt[b].mod_write.next = true;
@@ -382,10 +447,10 @@ maple_core_impl!(Logic for {
         self.shell.count[0].next = self.accept.val();
         self.shell.count[1].next = self.epoch_pending.q.val();
         self.shell.count[2].next = self.smp_v.q.val();
-        self.shell.count[3].next = false;
-        self.shell.count[4].next = false;
-        self.shell.count[5].next = false;
-        self.shell.count[6].next = false;
+        self.shell.count[3].next = self.lk_taken.val();
+        self.shell.count[4].next = self.lk_taken.val() && (self.lookup.ans_kind.val() == self.kind_codes[1].val());
+        self.shell.count[5].next = self.lk_taken.val() && (self.lookup.ans_kind.val() == self.kind_codes[2].val());
+        self.shell.count[6].next = self.lk_taken.val() && (self.lookup.ans_kind.val() == self.kind_codes[0].val());
         self.shell.count[7].next = self.rec_v.q.val();
         self.shell.flag[0].next = self.walker.busy.val();
         self.shell.status[0].next = self.smp_fifo.drops.val();

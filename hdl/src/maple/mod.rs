@@ -3,14 +3,18 @@
 //! [`MultiRmw`] per bank (the modify ORs the bit in; forwarding keeps back-to-back inserts into one word
 //! correct) beside a per-center counter [`RmwPipeline`] (`count | sum << 32`), PRNG sampling into the sample
 //! FIFO, and epochs: two banks, shadow centers loaded through the CSR port, and the flush of the frozen bank
-//! (a [`BankWalker`] read-and-clear walk into the record FIFO). Specification and stage table:
-//! `golden::maple::cycle`. No lookup port yet (its status registers read 0).
+//! (a [`BankWalker`] read-and-clear walk into the record FIFO, at the epoch marker or on the `flush`
+//! command), and the lookup port on the frozen bank ([`lookup::MapleLookup`]: its read ops enter the frozen
+//! bank's pipelines when no packet and no flush op does). Specification and stage table:
+//! `golden::maple::cycle` and `golden::maple::lookup`.
 //!
 //! Generics: `K` key, `H` hashes, `A` segment address bits, `LW` log2 of the word width `W`, `MB = A + LW`
 //! base bits, `HA = H·A`, `HW = H·W`, `P` bank payload, `R` record, `SA`/`SL` sample FIFO address/level bits,
-//! `FA`/`FL` record FIFO address/level bits. The number of centers held is a constructor parameter.
+//! `FA`/`FL` record FIFO address/level bits, `AW` the lookup's window bits. The number of centers held is a
+//! constructor parameter.
 
 pub mod builds;
+pub mod lookup;
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
 use crate::common::fifo::ReportFifo;
@@ -26,16 +30,18 @@ use golden::common::config::ConfigError;
 use golden::common::csr::CsrLayout;
 use golden::common::sram::RamPorts;
 use golden::maple::cycle::{
-    MapleHwConfig, COUNTER_BITS, COUNT_BITS, CSR_CENTER_INDEX, CSR_CENTER_VALUE, CSR_EPOCH, CSR_PRNG_SEED,
+    MapleHwConfig, COUNTER_BITS, COUNT_BITS, CSR_CENTER_INDEX, CSR_CENTER_VALUE, CSR_EPOCH, CSR_FLUSH, CSR_PRNG_SEED,
     RECORD_ROW_BITS, WALK_IN_FLIGHT,
 };
+use golden::maple::MatchKind;
+use lookup::{LookupMutant, MapleLookup};
 use rust_hdl::prelude::*;
 
-/// Status registers (14 × 32 bits) and config registers (7 × 32 bits) of the CSR bank.
+/// Status registers (14 × 32 bits) and config registers (8 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 448;
-pub const CONFIG_BITS: usize = 224;
+pub const CONFIG_BITS: usize = 256;
 /// Bits of a center index (0..=64).
-const CB: usize = 7;
+pub(crate) const CB: usize = 7;
 
 /// A deliberate design mistake, for test-only builds that prove the co-simulation catches it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -50,6 +56,10 @@ pub enum Mutant {
     Row0NoDist2,
     /// A latency midway between two centers goes to the upper one.
     TiesHigh,
+    /// The lookup's burst one word short (`⌈k/w⌉` words).
+    BurstShort,
+    /// The lookup's AND without segment 0.
+    AndSkip0,
 }
 
 const STATUS: StatusSources = StatusSources {
@@ -68,7 +78,7 @@ declare_block! {
     pub struct MapleCore<
         const K: usize, const H: usize, const A: usize, const LW: usize, const MB: usize, const W: usize,
         const HA: usize, const HW: usize, const P: usize, const R: usize, const SA: usize, const SL: usize,
-        const FA: usize, const FL: usize,
+        const FA: usize, const FL: usize, const AW: usize,
     > fn build(
         cfg: &MapleHwConfig,
         layout: &CsrLayout,
@@ -76,6 +86,7 @@ declare_block! {
         h_base: Vec<HashUnit<K, MB>>,
         svbf: Vec<MultiRmw<A, W, P, H, HA, HW>>,
         walker: BankWalker<A, RECORD_ROW_BITS>,
+        lookup: MapleLookup<K, H, A, LW, MB, W, HA, HW, AW>,
         mutant: Mutant
     ) with csr_port {
         pub clock: Signal<In, Clock>,
@@ -94,6 +105,29 @@ declare_block! {
         pub rec_valid: Signal<Out, bool>,
         pub rec_data: Signal<Out, Bits<R>>,
         pub rec_ready: Signal<In, bool>,
+        /// The lookup port: a key in, the answer out (held until `ans_ready`).
+        pub lk_valid: Signal<In, bool>,
+        pub lk_key: Signal<In, Bits<K>>,
+        pub lk_ready: Signal<Out, bool>,
+        pub ans_valid: Signal<Out, bool>,
+        pub ans_kind: Signal<Out, Bits<2>>,
+        pub ans_cand: Signal<Out, Bits<64>>,
+        pub ans_center_valid: Signal<Out, bool>,
+        pub ans_center: Signal<Out, Bits<CB>>,
+        pub ans_latency: Signal<Out, Bits<32>>,
+        pub ans_refined: Signal<Out, Bits<32>>,
+        pub ans_ready: Signal<In, bool>,
+        lookup: MapleLookup<K, H, A, LW, MB, W, HA, HW, AW> = lookup,
+        lk_grant: Signal<Local, bool>,
+        lk_taken: Signal<Local, bool>,
+        read_payload: Signal<Local, Bits<P>>,
+        pay_read: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(P - 1)).collect(),
+        off_read: Constant<Bits<16>> = constant(P as u64 - 1),
+        cfg_options: Slice<CONFIG_BITS, 2> = field(layout, "options"),
+        csr_flush: Constant<Bits<8>> = constant(CSR_FLUSH as u64),
+        flush_pending: Reg<bool>,
+        /// The answer kinds' codes, indexed by code (No-Match, Match, Multi-Match).
+        kind_codes: Vec<Constant<Bits<2>>> = consts([MatchKind::NoMatch, MatchKind::Match, MatchKind::MultiMatch].map(|k| k as u64)),
         shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
         h_base: Vec<HashUnit<K, MB>> = h_base,
         prng: Prng,
@@ -258,8 +292,8 @@ macro_rules! maple_core_impl {
         impl<
                 const K: usize, const H: usize, const A: usize, const LW: usize, const MB: usize, const W: usize,
                 const HA: usize, const HW: usize, const P: usize, const R: usize, const SA: usize,
-                const SL: usize, const FA: usize, const FL: usize,
-            > $($tr for)? MapleCore<K, H, A, LW, MB, W, HA, HW, P, R, SA, SL, FA, FL>
+                const SL: usize, const FA: usize, const FL: usize, const AW: usize,
+            > $($tr for)? MapleCore<K, H, A, LW, MB, W, HA, HW, P, R, SA, SL, FA, FL, AW>
         {
             $($body)*
         }
@@ -290,6 +324,7 @@ maple_core_impl!({
             ("SL", SL, cfg.store.sample_fifo_bits + 1),
             ("FA", FA, cfg.record_fifo_bits),
             ("FL", FL, cfg.record_fifo_bits + 1),
+            ("AW", AW, golden::maple::cycle::sizes::window_bits(cfg.max_centers, lw)),
         ];
         for (name, got, want) in expect {
             if got != want {
@@ -301,7 +336,13 @@ maple_core_impl!({
         }
         let layout = cfg.csr_layout();
         let shell = CoreShell::new(layout.clone(), &STATUS)?;
-        let src = |j: usize| if mutant == Mutant::WrongSegment { (j + 1) % H } else { j };
+        let src = |j: usize| {
+            if mutant == Mutant::WrongSegment {
+                (j + 1) % H
+            } else {
+                j
+            }
+        };
         let h_base = (0..H).map(|j| HashUnit::from_fn(cfg.base_hash(src(j))?)).collect::<Result<Vec<_>, _>>()?;
         let mut forward = vec![FORWARD_ALL; H];
         if mutant == Mutant::Row0NoDist2 {
@@ -309,7 +350,14 @@ maple_core_impl!({
         }
         let svbf = vec![MultiRmw::with_forwarding(&forward)?, MultiRmw::with_forwarding(&forward)?];
         let walker = BankWalker::new(H + 1).map_err(ConfigError)?;
-        Ok(Self::build(cfg, &layout, shell, h_base, svbf, walker, mutant))
+        let lk_base = (0..H).map(|j| HashUnit::from_fn(cfg.base_hash(j)?)).collect::<Result<Vec<_>, _>>()?;
+        let lk_mutant = match mutant {
+            Mutant::BurstShort => LookupMutant::BurstShort,
+            Mutant::AndSkip0 => LookupMutant::AndSkip0,
+            _ => LookupMutant::None,
+        };
+        let lookup = MapleLookup::new(lk_base, cfg.max_centers, lk_mutant).map_err(ConfigError)?;
+        Ok(Self::build(cfg, &layout, shell, h_base, svbf, walker, lookup, mutant))
     }
     pub fn config(&self) -> &MapleHwConfig {
         &self._cfg
