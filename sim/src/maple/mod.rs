@@ -2,7 +2,9 @@
 //! k-medians, hybrid, and the oracle), the two-epoch pipeline, and the §5 experiments comparing the SVBF
 //! with PBF, COMB and a perfect store on traffic through an open-loop RED queue.
 
+pub mod aggregate;
 pub mod cli;
 pub mod clustering;
 pub mod experiment;
 pub mod metrics;
+pub mod query;
