@@ -5,6 +5,9 @@
 pub mod aggregate;
 pub mod cli;
 pub mod clustering;
+pub mod epochs;
+pub mod evaluate;
 pub mod experiment;
 pub mod metrics;
 pub mod query;
+pub mod query_cli;
