@@ -248,7 +248,7 @@ mod tests {
         let l = KeyLayout::maple();
         let (a, b) = (0x0a00_0001, 0x0a01_0002); // 10.0.0.1, 10.1.0.2
         let c = 0x0a01_0003; // 10.1.0.3: b's /16, another host
-        // Flow x: 23 packets to b; flow y: 11 packets to b (another source port); flow z: 10 packets to c.
+                             // Flow x: 23 packets to b; flow y: 11 packets to b (another source port); flow z: 10 packets to c.
         let mut keys = vec![];
         for i in 0..23 {
             keys.push(key(a, 1, b, 80, i));
@@ -264,7 +264,10 @@ mod tests {
         let sub = groups(&l, Level::Subflow, &keys);
         // x: 2 whole sub-flows (its last 3 packets are none), y: 1, z (exactly 10 packets): none.
         assert_eq!(sub.iter().map(|g| (g.part, g.members.len())).collect::<Vec<_>>(), [(0, 10), (1, 10), (0, 10)]);
-        assert_eq!(sub[1].members[0], keys.iter().enumerate().filter(|(_, &k)| l.flow(k) == sub[0].id).nth(10).unwrap().0);
+        assert_eq!(
+            sub[1].members[0],
+            keys.iter().enumerate().filter(|(_, &k)| l.flow(k) == sub[0].id).nth(10).unwrap().0
+        );
         assert!(sub.iter().all(|g| g.members.iter().all(|&i| l.flow(keys[i]) == g.id)));
         let t: FiveTuple = "10.0.0.1:2-10.1.0.2:80/tcp".parse().unwrap();
         assert_eq!(l.flow_of(&t), Some(l.flow(keys[1])));

@@ -93,6 +93,7 @@ fn read_gz<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
 }
 
 /// Writes the epochs of a run as they come ([`EpochSink`]); [`EpochWriter::finish`] writes the manifest.
+#[derive(Debug)]
 pub struct EpochWriter {
     dir: PathBuf,
     setting: serde_json::Value,
@@ -178,7 +179,10 @@ impl StoredRun {
         }
         let path = dir.join(MANIFEST);
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!("--epochs {}: no {MANIFEST} ({e}); write one with `netmeas run maple --save-epochs DIR`", dir.display())
+            format!(
+                "--epochs {}: no {MANIFEST} ({e}); write one with `netmeas run maple --save-epochs DIR`",
+                dir.display()
+            )
         })?;
         let head: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
@@ -186,7 +190,11 @@ impl StoredRun {
             return Err(format!("{}: format {} is not {FORMAT}", path.display(), head["format"]));
         }
         if head["version"] != VERSION {
-            return Err(format!("{}: version {} (this netmeas reads version {VERSION})", path.display(), head["version"]));
+            return Err(format!(
+                "{}: version {} (this netmeas reads version {VERSION})",
+                path.display(),
+                head["version"]
+            ));
         }
         let manifest: Manifest =
             serde_json::from_value(head).map_err(|e| format!("{}: corrupt manifest: {e}", path.display()))?;
@@ -212,7 +220,10 @@ impl StoredRun {
     pub fn record(&self, seed: &SeedEntry, e: &EpochEntry) -> Result<FlushRecord, String> {
         let f: RecordFile = read_gz(&self.dir.join(&e.record))?;
         if (f.seed, f.epoch) != (seed.seed, e.epoch) || f.version != VERSION {
-            return Err(format!("{}: holds seed {} epoch {}, the manifest says seed {} epoch {}", e.record, f.seed, f.epoch, seed.seed, e.epoch));
+            return Err(format!(
+                "{}: holds seed {} epoch {}, the manifest says seed {} epoch {}",
+                e.record, f.seed, f.epoch, seed.seed, e.epoch
+            ));
         }
         Ok(f.record)
     }
@@ -221,8 +232,19 @@ impl StoredRun {
     pub fn truth(&self, seed: &SeedEntry, e: &EpochEntry) -> Result<Option<Vec<Delayed>>, String> {
         let Some(name) = &e.truth else { return Ok(None) };
         let f: TruthFile = read_gz(&self.dir.join(name))?;
-        if f.keys.len() != f.latency_ns.len() || f.keys.len() as u64 != e.packets || f.epoch != e.epoch || f.seed != seed.seed {
-            return Err(format!("{name}: {} keys and {} latencies where the manifest says {} packets of seed {} epoch {}", f.keys.len(), f.latency_ns.len(), e.packets, seed.seed, e.epoch));
+        if f.keys.len() != f.latency_ns.len()
+            || f.keys.len() as u64 != e.packets
+            || f.epoch != e.epoch
+            || f.seed != seed.seed
+        {
+            return Err(format!(
+                "{name}: {} keys and {} latencies where the manifest says {} packets of seed {} epoch {}",
+                f.keys.len(),
+                f.latency_ns.len(),
+                e.packets,
+                seed.seed,
+                e.epoch
+            ));
         }
         f.keys
             .iter()
@@ -233,5 +255,93 @@ impl StoredRun {
             })
             .collect::<Result<Vec<_>, String>>()
             .map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::maple::clustering::Scheme;
+    use crate::maple::experiment::{run_with, Budget, Setup, Source, StoreKind};
+    use crate::maple::query::{Combine, QueryEngine, Timing};
+    use crate::traffic::maple::MapleTraffic;
+
+    /// The writer, keeping what it was handed.
+    type Kept = (u64, usize, MapleConfig, FlushRecord, Vec<Delayed>);
+    struct Keep(EpochWriter, Mutex<Vec<Kept>>);
+
+    impl EpochSink for Keep {
+        fn epoch(
+            &self,
+            seed: u64,
+            epoch: usize,
+            measured: bool,
+            cfg: &MapleConfig,
+            tie: TieBreak,
+            record: &FlushRecord,
+            packets: &[Delayed],
+        ) -> Result<(), String> {
+            self.1.lock().unwrap().push((seed, epoch, cfg.clone(), record.clone(), packets.to_vec()));
+            self.0.epoch(seed, epoch, measured, cfg, tie, record, packets)
+        }
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("netmeas-epochs-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn stored_epochs_answer_bit_for_bit_as_before_the_save() {
+        let dir = temp("roundtrip");
+        let t = MapleTraffic { epochs: 4, packets_per_epoch: 5_000, ..MapleTraffic::default() };
+        let setup = Setup {
+            stores: vec![StoreKind::Svbf],
+            schemes: vec![Scheme::Hybrid],
+            seeds: 2,
+            ..Setup::paper(Source::Synthetic(t), Budget::Memory(0.1e6))
+        };
+        let keep = Keep(EpochWriter::create(&dir, serde_json::json!({"test": true})).unwrap(), Mutex::new(vec![]));
+        run_with(&setup, &|| {}, Some(&keep)).unwrap();
+        let (w, kept) = (keep.0, keep.1.into_inner().unwrap());
+        let m = w.finish().unwrap();
+        assert_eq!((m.seeds.len(), kept.len()), (2, 8));
+        let stored = StoredRun::open(&dir).unwrap();
+        assert_eq!(stored.manifest, m);
+        assert!(EpochWriter::create(&dir, serde_json::Value::Null).unwrap_err().contains("already holds"));
+        for (seed, epoch, cfg, record, packets) in &kept {
+            let s = stored.seed(Some(*seed)).unwrap();
+            let e = s.epochs.iter().find(|e| e.epoch == *epoch).unwrap();
+            assert_eq!((&s.config, e.measured), (cfg, *epoch >= WARMUP_EPOCHS));
+            assert_eq!(&stored.record(s, e).unwrap(), record);
+            assert_eq!(stored.truth(s, e).unwrap().as_ref(), Some(packets));
+            let (mut before, mut after) =
+                (QueryEngine::new(cfg.clone(), TieBreak::Count), QueryEngine::new(s.config.clone(), s.tie_break));
+            before.add(*epoch, record).unwrap();
+            after.add(*epoch, &stored.record(s, e).unwrap()).unwrap();
+            for d in packets {
+                let t = Timing::exact(*epoch);
+                assert_eq!(before.query(d.key, t, Combine::Union), after.query(d.key, t, Combine::Union));
+                assert_eq!(before.lookup(*epoch, d.key), after.lookup(*epoch, d.key));
+            }
+        }
+        // Damage: a truncated record, a record of another epoch, a manifest of another version, none.
+        let s = &stored.manifest.seeds[0];
+        let rec = dir.join(&s.epochs[1].record);
+        let bytes = std::fs::read(&rec).unwrap();
+        std::fs::write(&rec, &bytes[..bytes.len() / 2]).unwrap();
+        assert!(stored.record(s, &s.epochs[1]).unwrap_err().contains("not a stored epoch"));
+        std::fs::copy(dir.join(&s.epochs[2].record), &rec).unwrap();
+        assert!(stored.record(s, &s.epochs[1]).unwrap_err().contains("manifest says"));
+        let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        std::fs::write(dir.join(MANIFEST), text.replacen("\"version\": 1", "\"version\": 7", 1)).unwrap();
+        assert!(StoredRun::open(&dir).unwrap_err().contains("version 7"));
+        std::fs::write(dir.join(MANIFEST), "{").unwrap();
+        assert!(StoredRun::open(&dir).unwrap_err().contains("not JSON"));
+        std::fs::remove_file(dir.join(MANIFEST)).unwrap();
+        assert!(StoredRun::open(&dir).unwrap_err().contains("no manifest.json"));
+        assert!(StoredRun::open(&dir.join("nothing")).unwrap_err().contains("no such directory"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -109,7 +109,6 @@ struct LevelAcc {
     top: Vec<TopGroup>,
 }
 
-
 /// Runs the evaluation; `tick` after each evaluated epoch.
 pub fn evaluate(run: &StoredRun, s: &EvalSetup, tick: &dyn Fn()) -> Result<Evaluation, String> {
     let m = &run.manifest;

@@ -72,6 +72,8 @@ pub struct EpochCandidates<'a> {
 /// The answer to a query.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Answer {
+    /// `match`, `multi-match` or `no-match` in JSON.
+    #[serde(serialize_with = "kind_name")]
     pub kind: MatchKind,
     /// The epoch of the answered center.
     pub epoch: Option<usize>,
@@ -82,6 +84,10 @@ pub struct Answer {
     pub refined: Option<u32>,
     /// Candidate pairs over all epochs looked in.
     pub candidates: u32,
+}
+
+fn kind_name<S: serde::Serializer>(k: &MatchKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(k.name())
 }
 
 impl Answer {
@@ -119,7 +125,8 @@ pub fn combine(stated: usize, per_epoch: &[EpochCandidates], tie: TieBreak, rule
             return answer(MatchKind::Match, Some((c, mask(c).trailing_zeros() as usize)), total);
         }
     }
-    let mut pairs = order.iter().flat_map(|c| (0..c.centers.k()).filter(move |&i| mask(c) >> i & 1 == 1).map(move |i| (*c, i)));
+    let mut pairs =
+        order.iter().flat_map(|c| (0..c.centers.k()).filter(move |&i| mask(c) >> i & 1 == 1).map(move |i| (*c, i)));
     match total {
         0 => answer(MatchKind::NoMatch, None, 0),
         1 => answer(MatchKind::Match, pairs.next(), 1),
@@ -232,7 +239,10 @@ mod tests {
         assert_eq!((a.kind, a.epoch, a.center, a.refined), (MatchKind::Match, Some(4), Some(0), Some(110)));
         // b = 1: union → Multi-Match, the bogus epoch's center wins on count (9 > 2): 240 ns, wrong.
         let a = u(&[cand(&b3, 3, 0b10), cand(&t, 4, 0b01)]);
-        assert_eq!((a.kind, a.epoch, a.center, a.refined, a.candidates), (MatchKind::MultiMatch, Some(3), Some(1), Some(240), 2));
+        assert_eq!(
+            (a.kind, a.epoch, a.center, a.refined, a.candidates),
+            (MatchKind::MultiMatch, Some(3), Some(1), Some(240), 2)
+        );
         // First-match keeps the stated epoch's single candidate.
         let a = f(&[cand(&b3, 3, 0b10), cand(&t, 4, 0b01)]);
         assert_eq!((a.kind, a.epoch, a.refined), (MatchKind::Match, Some(4), Some(110)));
@@ -263,7 +273,7 @@ mod tests {
         let centers = Centers::new(vec![1_000, 5_000, 20_000, 80_000]).unwrap();
         let mut m = MapleModel::new(&cfg, MapleRuntime::default(), centers).unwrap();
         let mut q = QueryEngine::new(cfg.clone(), TieBreak::Count);
-        let key = |e: u128, i: u128| e << 64 | i * 0x9e37_79b9;
+        let key = |e: u128, i: u128| (e << 64) | (i * 0x9e37_79b9);
         for e in 0..3u128 {
             for i in 0..300u128 {
                 m.step(&Descriptor { key: key(e, i), latency: (i as u32 * 997) % 90_000 });

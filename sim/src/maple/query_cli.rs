@@ -106,7 +106,8 @@ pub fn parse_key(s: &str, bits: usize) -> Result<u128, String> {
 /// The seed's engine holding `which` of its epochs (all when `None`), with a progress bar.
 fn engine(run: &StoredRun, seed: &SeedEntry, which: Option<(usize, usize)>, show: bool) -> Result<QueryEngine, String> {
     let mut q = QueryEngine::new(seed.config.clone(), seed.tie_break);
-    let wanted: Vec<_> = seed.epochs.iter().filter(|e| which.is_none_or(|(lo, hi)| (lo..=hi).contains(&e.epoch))).collect();
+    let wanted: Vec<_> =
+        seed.epochs.iter().filter(|e| which.is_none_or(|(lo, hi)| (lo..=hi).contains(&e.epoch))).collect();
     let bar = seed_bar(wanted.len() as u64, show, "{bar:30} {pos}/{len} epochs loaded [{elapsed_precise}]");
     for e in wanted {
         q.add(e.epoch, &run.record(seed, e)?)?;
@@ -177,7 +178,8 @@ fn lookup_keys(a: &QueryArgs, run: &StoredRun) -> Result<(), String> {
                 .collect(),
             );
         }
-        let answers: Vec<_> = answers.into_iter().map(|(e, ans)| serde_json::json!({"epoch": e, "answer": ans})).collect();
+        let answers: Vec<_> =
+            answers.into_iter().map(|(e, ans)| serde_json::json!({"epoch": e, "answer": ans})).collect();
         out.push(serde_json::json!({"key": format!("{k:032x}"), "true_latency_ns": true_ns, "answers": answers}));
     }
     if a.json {
@@ -204,7 +206,10 @@ fn flows(a: &QueryArgs, run: &StoredRun) -> Result<(), String> {
         .map(|s| {
             let t: FiveTuple = s.parse()?;
             let id = layout.flow_of(&t).ok_or_else(|| {
-                format!("--flow {s}: protocol {} is not stored (the run's keys are protocol {})", t.protocol, layout.protocol)
+                format!(
+                    "--flow {s}: protocol {} is not stored (the run's keys are protocol {})",
+                    t.protocol, layout.protocol
+                )
             })?;
             Ok((s.clone(), id))
         })
@@ -269,12 +274,22 @@ fn flows(a: &QueryArgs, run: &StoredRun) -> Result<(), String> {
 }
 
 fn print_evaluation(o: &Evaluation) {
-    let mut cols = vec![("level", Align::Left), ("groups", Align::Right), ("1 packet", Align::Right), ("no estimate", Align::Right)];
+    let mut cols = vec![
+        ("level", Align::Left),
+        ("groups", Align::Right),
+        ("1 packet", Align::Right),
+        ("no estimate", Align::Right),
+    ];
     let names: Vec<String> = PCTS.iter().map(|p| format!("p{p}")).collect();
     cols.extend(names.iter().map(|n| (n.as_str(), Align::Right)));
     let mut t = Table::new(&cols);
     for l in &o.levels {
-        let mut row = vec![l.level.to_string(), l.groups.to_string(), format!("{:.1} %", 100.0 * l.single_packet), l.unanswered.to_string()];
+        let mut row = vec![
+            l.level.to_string(),
+            l.groups.to_string(),
+            format!("{:.1} %", 100.0 * l.single_packet),
+            l.unanswered.to_string(),
+        ];
         row.extend(l.relative_error.values().map(|v| format!("{:.2} %", 100.0 * v)));
         t.row(row.into_iter().map(Into::into).collect());
     }
@@ -317,34 +332,46 @@ fn print_evaluation(o: &Evaluation) {
     }
 }
 
+/// A labelled CDF curve.
+type Curve = (String, Vec<(f64, f64)>);
+
 fn plot(path: &std::path::Path, o: &Evaluation, title: &str) -> Result<(), String> {
     let log = |lo: f64| move |v: f64| v.max(lo).log10();
-    let level_curves = o.levels.iter().map(|l| (l.level.to_string(), cdf_points(|q| quantile(&l.sorted, q), log(1e-5))));
-    let bogus_curves = o.bogus.iter().map(|b| (format!("b = {}", b.bogus), cdf_points(|q| b.cdf.quantile(q), |ns| log(1e-3)(ns / 1e3))));
-    let all: Vec<(String, Vec<(f64, f64)>)> = level_curves.chain(bogus_curves).collect();
+    let level_curves =
+        o.levels.iter().map(|l| (l.level.to_string(), cdf_points(|q| quantile(&l.sorted, q), log(1e-5))));
+    // Fig. 8(c) as the paper draws it: the upper 30 % of the CDF, where the bogus epochs show.
+    let tail = |mut p: Vec<(f64, f64)>| {
+        p.retain(|&(_, q)| q >= 0.7);
+        p
+    };
+    let bogus_curves = o
+        .bogus
+        .iter()
+        .map(|b| (format!("b = {}", b.bogus), tail(cdf_points(|q| b.cdf.quantile(q), |ns| log(1e-3)(ns / 1e3)))));
+    let all: Vec<Curve> = level_curves.chain(bogus_curves).collect();
     let n = o.levels.len();
     // Every curve in both charts (empty where it does not belong): one legend, one colour per curve.
     let series = |mine: &dyn Fn(usize) -> bool| -> Vec<Series> {
-        let pick = |(i, (l, p)): (usize, &(String, Vec<(f64, f64)>))| Series {
+        let pick = |(i, (l, p)): (usize, &Curve)| Series {
             label: l.clone(),
             points: if mine(i) { p.clone() } else { vec![] },
             markers: false,
         };
         all.iter().enumerate().map(pick).collect()
     };
-    let chart = |t: &str, x: &str, r: (f64, f64), s| Chart {
+    let chart = |t: &str, x: &str, r: (f64, f64), y0: f64, s| Chart {
         title: t.into(),
         x_label: x.into(),
         y_label: "CDF".into(),
         x_range: r,
-        y_range: (0.0, 1.0),
+        y_range: (y0, 1.0),
         x_log2: false,
         series: s,
         guides: vec![],
     };
     let charts = [
-        chart("Fig. 8(a): average latency per level", "log10 relative error", (-5.0, 1.0), series(&|i| i < n)),
-        chart("Fig. 8(c): true + b bogus epochs", "log10 absolute error (µs)", (-3.0, 5.0), series(&|i| i >= n)),
+        chart("Fig. 8(a): average latency per level", "log10 relative error", (-5.0, 1.0), 0.0, series(&|i| i < n)),
+        chart("Fig. 8(c): true + b bogus epochs", "log10 absolute error (µs)", (0.0, 4.0), 0.7, series(&|i| i >= n)),
     ];
     write_figure(path, &charts_figure(title, &charts, 2)).map_err(|e| format!("--plot {e}"))
 }

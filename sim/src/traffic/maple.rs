@@ -119,7 +119,7 @@ pub const PREFIXES: u64 = 1 << 7;
 pub fn with_destination(flow96: u128) -> u128 {
     let u = (mix64(flow96 as u64 ^ (flow96 >> 64) as u64 ^ 0x4453_5448) >> 11) as f64 / (1u64 << 53) as f64;
     let rank = ((u * (HOSTS as f64).ln()).exp() as u64).min(HOSTS);
-    let prefix = mix64(mix64(rank) % PREFIXES ^ 0x5052_4546) as u16;
+    let prefix = mix64((mix64(rank) % PREFIXES) ^ 0x5052_4546) as u16;
     let dst = (prefix as u32) << 16 | mix64(rank ^ 0x484f_5354) as u16 as u32;
     flow96 & !(0xffff_ffffu128 << 32) | (dst as u128) << 32
 }
