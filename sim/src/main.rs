@@ -54,6 +54,12 @@ enum Cmd {
         #[command(subcommand)]
         core: RunCore,
     },
+    /// Query a core's stored measurements (MAPLE: per-packet and per-flow latency queries over the epochs
+    /// that `netmeas run maple --save-epochs DIR` stored, and the §5.4 evaluation).
+    Query {
+        #[command(subcommand)]
+        core: QueryCore,
+    },
     /// Synthesize cores for ECP5 (LFE5U-85F, speed 8, out of context) with the pinned YoWASP Yosys and
     /// nextpnr-ecp5 (scripts/setup_synth.sh installs them): LUT4, FF, DP16KD, MULT18, Fmax over placement
     /// seeds, memory needed versus block RAM used, critical paths.
@@ -77,6 +83,11 @@ enum Cmd {
         #[arg(long)]
         vcd_dir: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+enum QueryCore {
+    Maple(sim::maple::query_cli::QueryArgs),
 }
 
 fn emit(out: &PathBuf, initial: bool, test_only: bool, lint: bool) -> Result<usize, String> {
@@ -214,6 +225,7 @@ fn main() -> ExitCode {
         }
         Cmd::Demo { transactions, seed, out, vcd_dir } => demo(transactions, seed, &out, vcd_dir),
         Cmd::Run { core } => core.core.run(&core.matches),
+        Cmd::Query { core: QueryCore::Maple(a) } => sim::maple::query_cli::run(&a),
         Cmd::Synth(a) => synth::flow::run(&a),
         Cmd::Bench(a) => bench(&a),
     };

@@ -2,7 +2,8 @@
 //! figure (absolute-error CDFs of the clustering schemes, Fig. 5(a), and of the stores, Fig. 6(c)).
 
 use super::clustering::{LogRange, Scheme};
-use super::experiment::{capture_source, run, Budget, Outcome, Setup, Source, StoreKind};
+use super::epochs::EpochWriter;
+use super::experiment::{capture_source, run, run_with, Budget, Outcome, Setup, Source, StoreKind};
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
 use crate::plot::{charts_figure, write_figure, Chart, Series};
 use crate::traffic::maple::MapleTraffic;
@@ -82,6 +83,11 @@ pub struct MapleArgs {
     /// Write the absolute-error CDFs (clustering schemes; stores) to FILE.svg or FILE.png.
     #[arg(long)]
     plot: Option<PathBuf>,
+    /// Store every epoch the SVBF core flushes (its words, centers and counters), the epoch's packets (keys
+    /// and true latencies) and the key layout in DIR, for `netmeas query maple --epochs DIR` (format
+    /// `netmeas-maple-epochs` v1, gzip'd JSON: sim/src/maple/epochs.rs; ≈ 10 MB per epoch of 380 k packets).
+    #[arg(long, value_name = "DIR")]
+    save_epochs: Option<PathBuf>,
 }
 
 impl MapleArgs {
@@ -204,6 +210,11 @@ fn print_tables(o: &Outcome) {
     }
 }
 
+/// A CDF curve from its quantile function: `(x(quantile(q)), q)` for q = 0.005, 0.01, …, 0.995.
+pub fn cdf_points(quantile: impl Fn(f64) -> Option<f64>, x: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
+    (1..=199).map(|i| i as f64 / 200.0).filter_map(|q| quantile(q).map(|v| (x(v), q))).collect()
+}
+
 /// The two CDF charts (x: log10 of the absolute error in µs). Both charts carry every curve (empty where it
 /// does not belong) so the one legend and the colours hold for both.
 fn plot(path: &std::path::Path, o: &Outcome, title: &str) -> Result<(), String> {
@@ -213,14 +224,7 @@ fn plot(path: &std::path::Path, o: &Outcome, title: &str) -> Result<(), String> 
             .iter()
             .map(|(n, t)| {
                 let cdf = t.cdf();
-                let points = if mine(n) {
-                    (1..=199)
-                        .map(|i| i as f64 / 200.0)
-                        .filter_map(|q| cdf.quantile(q).map(|ns| ((ns / 1e3).max(1e-3).log10(), q)))
-                        .collect()
-                } else {
-                    vec![]
-                };
+                let points = if mine(n) { cdf_points(|q| cdf.quantile(q), |ns| (ns / 1e3).max(1e-3).log10()) } else { vec![] };
                 Series { label: n.clone(), points, markers: false }
             })
             .collect()
@@ -261,23 +265,33 @@ impl Experiment for Maple {
         }
         let started = Instant::now();
         let (setup, what) = a.setup()?;
+        let setting = serde_json::json!({
+            "trace": what, "utilization": a.utilization, "queue_ms": a.queue_ms, "centers": a.centers,
+            "store_clustering": setup.store_scheme.name(), "budget": setup.budget, "sampling": a.sampling,
+            "layout": a.layout, "tie_break": a.tie_break, "pbf_policy": a.pbf_policy, "comb": a.comb,
+            "seeds": a.run.seeds, "first_seed": a.run.seed, "engine": a.run.engine,
+        });
+        let writer = a.save_epochs.as_deref().map(|d| EpochWriter::create(d, setting.clone())).transpose()?;
         let bar = seed_bar(setup.seeds * a.epochs as u64, !a.json, "{bar:30} {pos}/{len} epochs [{elapsed_precise}]");
-        let out = run(&setup, &|| bar.inc(1));
+        let out = run_with(&setup, &|| bar.inc(1), writer.as_ref().map(|w| w as _));
         bar.finish_and_clear();
         let o = out?;
+        if let (Some(w), Some(dir)) = (writer, &a.save_epochs) {
+            let m = w.finish()?;
+            let n: usize = m.seeds.iter().map(|s| s.epochs.len()).sum();
+            let (seeds, d) = (m.seeds.len(), dir.display());
+            eprintln!("stored {n} epochs of {seeds} seed(s) in {d} (query them: netmeas query maple --epochs {d})");
+        }
         let secs = started.elapsed().as_secs_f64();
         let util: f64 = o.queue.iter().map(|q| q.utilization).sum::<f64>() / o.queue.len().max(1) as f64;
         let drop: f64 = o.queue.iter().map(|q| q.dropped as f64 / q.arrivals.max(1) as f64).sum::<f64>()
             / o.queue.len().max(1) as f64;
         if a.json {
+            let mut setting = setting;
+            setting["seconds"] = secs.into();
             let mut doc = serde_json::json!({
                 "experiment": "maple",
-                "setting": {
-                    "trace": what, "utilization": a.utilization, "queue_ms": a.queue_ms, "centers": a.centers,
-                    "store_clustering": setup.store_scheme.name(), "budget": setup.budget, "sampling": a.sampling,
-                    "layout": a.layout, "tie_break": a.tie_break, "pbf_policy": a.pbf_policy, "comb": a.comb,
-                    "seeds": a.run.seeds, "first_seed": a.run.seed, "engine": a.run.engine, "seconds": secs,
-                },
+                "setting": setting,
                 "queue": { "utilization": util, "drop_rate": drop, "per_seed": o.queue },
                 "epoch_packets_mean": o.epoch_packets_mean,
                 "measured_epochs": o.measured_epochs,

@@ -28,7 +28,8 @@ use crate::traffic::maple::{capture_maple, synthetic_maple, through_queue, Arriv
 use crate::traffic::maple::{QueueStats, RedParams};
 use golden::maple::baselines::{Comb, Pbf, PbfPolicy, Perfect};
 use golden::maple::dimension::{hashes_at_load, hashes_for, svbf_for_pcf};
-use golden::maple::{Centers, EpochState, MapleConfig, MapleModel, MapleRuntime, Store, SvbfLayout, TieBreak};
+use golden::maple::{Centers, EpochState, FlushRecord, MapleConfig, MapleModel, MapleRuntime, Store, SvbfLayout};
+use golden::maple::TieBreak;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::f64::consts::LN_2;
@@ -201,8 +202,31 @@ struct SeedOut {
     drops: u64,
 }
 
+/// Where each epoch of the SVBF core goes as it is flushed (`netmeas run maple --save-epochs`): called
+/// after every epoch marker of every seed (seeds run in parallel), warm-up epochs included.
+pub trait EpochSink: Sync {
+    /// Epoch `epoch` of `seed` (`measured`: past the warm-up): the core's shape and tie-break, the flushed
+    /// record, and the epoch's delivered packets (keys in arrival order with their true latencies).
+    #[allow(clippy::too_many_arguments)]
+    fn epoch(
+        &self,
+        seed: u64,
+        epoch: usize,
+        measured: bool,
+        cfg: &MapleConfig,
+        tie: TieBreak,
+        record: &FlushRecord,
+        packets: &[Delayed],
+    ) -> Result<(), String>;
+}
+
 /// Runs the experiment; `tick` after each seed's epoch.
 pub fn run(setup: &Setup, tick: &(dyn Fn() + Sync)) -> Result<Outcome, String> {
+    run_with(setup, tick, None)
+}
+
+/// [`run`], handing every flushed epoch to `sink`.
+pub fn run_with(setup: &Setup, tick: &(dyn Fn() + Sync), sink: Option<&dyn EpochSink>) -> Result<Outcome, String> {
     if !(1..=64).contains(&setup.k) {
         return Err(format!("--centers {}: 1..=64", setup.k));
     }
@@ -215,7 +239,7 @@ pub fn run(setup: &Setup, tick: &(dyn Fn() + Sync)) -> Result<Outcome, String> {
     }
     let outs: Vec<SeedOut> = (0..setup.seeds)
         .into_par_iter()
-        .map(|i| run_seed(setup, setup.first_seed.wrapping_add(i), tick))
+        .map(|i| run_seed(setup, setup.first_seed.wrapping_add(i), tick, sink))
         .collect::<Result<_, _>>()?;
     let mut stores = vec![];
     let mut tallies = vec![];
@@ -267,7 +291,7 @@ fn binomial(n: usize, r: usize) -> u64 {
 }
 
 /// One seed: traffic, queue, the pipeline, the lookups.
-fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync)) -> Result<SeedOut, String> {
+fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dyn EpochSink>) -> Result<SeedOut, String> {
     let generated;
     let arrivals = match &setup.source {
         Source::Synthetic(t) => {
@@ -373,6 +397,10 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync)) -> Result<SeedOu
             model.load_centers(centers[store_row][e + 1].clone().expect("computed two epochs ago"));
         }
         model.epoch();
+        if let Some(sink) = sink {
+            let record = model.flush().expect("an epoch is frozen");
+            sink.epoch(seed, e, e >= WARMUP_EPOCHS, &model.cfg, setup.tie, &record, &epochs[e])?;
+        }
         if e >= WARMUP_EPOCHS {
             let c_e = centers[store_row][e].as_ref().expect("set");
             measure_stores(setup, &mut model, &epochs[e], c_e, &samples[e - 2], &mut store_tallies)?;

@@ -16,7 +16,9 @@
 //! trimodal mix of backbone traces ([`SIZE_MIX`]: 40 % 40 B, 10 % 576 B, 35 % 1500 B, 15 % uniform in
 //! between; mean ≈ 714 B) and a 128-bit key from the fields the paper hashes (§4): source and destination
 //! address and ports (96 bits), the IP ID (a per-flow counter from a random start, as most stacks send)
-//! and 16 payload bits.
+//! and 16 payload bits (the layout `sim::maple::aggregate::KeyLayout` names). Source addresses and ports
+//! are random per flow; destinations are hosts with Zipf-like popularity spread over /16 prefixes
+//! ([`with_destination`]), so the §5.4 host and prefix aggregates group several flows.
 //!
 //! ## Queue ([`RedQueue`])
 //! FIFO, work-conserving, served at `rate` bytes/s (a fluid server: the backlog drains at `rate` between
@@ -95,10 +97,31 @@ pub fn synthetic_maple(t: &MapleTraffic, seed: u64) -> Result<Vec<Arrival>, Stri
         .map(|(ts, flow)| {
             let id = ipid.entry(flow).or_insert_with(|| mix64(flow as u64 ^ seed) as u16);
             *id = id.wrapping_add(1);
-            let key = (flow >> 8) << 32 | (*id as u128) << 16 | (rng.next_u64() & 0xffff) as u128;
+            let key = with_destination(flow >> 8) << 32 | (*id as u128) << 16 | (rng.next_u64() & 0xffff) as u128;
             Arrival { ts: ts - t0, bytes: packet_size(&mut rng), key }
         })
         .collect())
+}
+
+/// Destination hosts of the synthetic flows: log-uniform ranks over this many (Zipf with exponent ≈ 1).
+pub const HOSTS: u64 = 1 << 20;
+/// Destination /16 prefixes the hosts are spread over. Few, because the flow process is: at 380 k packets
+/// per second its heavy-tailed flows number only ≈ 400 per 1 s epoch (≈ 1000 packets each; 7 % of them
+/// with one packet in an epoch, where the paper's ISP trace has 46 %), so 128 prefixes give a /16 level
+/// that groups a few hosts, as the paper's does.
+pub const PREFIXES: u64 = 1 << 7;
+
+/// A flow's 96 header bits (`src << 64 | dst << 32 | src_port << 16 | dst_port`) with its destination
+/// address replaced by a host drawn from the flow (so all its packets agree): host rank
+/// `⌊e^(U·ln HOSTS)⌋` (a few busy servers, a long tail seen once), placed in one of [`PREFIXES`] /16
+/// prefixes by a hash of the rank, its low 16 bits another hash. Source addresses and ports stay
+/// random: host and prefix aggregates (§5.4) then group flows as destination routes do.
+pub fn with_destination(flow96: u128) -> u128 {
+    let u = (mix64(flow96 as u64 ^ (flow96 >> 64) as u64 ^ 0x4453_5448) >> 11) as f64 / (1u64 << 53) as f64;
+    let rank = ((u * (HOSTS as f64).ln()).exp() as u64).min(HOSTS);
+    let prefix = mix64((mix64(rank) % PREFIXES) ^ 0x5052_4546) as u16;
+    let dst = (prefix as u32) << 16 | mix64(rank ^ 0x484f_5354) as u16 as u32;
+    flow96 & !(0xffff_ffffu128 << 32) | (dst as u128) << 32
 }
 
 /// The aggregate rate modulation: the trace's time is cut into slots (exponential lengths, mean `slot_ns`)
@@ -318,6 +341,16 @@ mod tests {
         assert!(per.iter().all(|&n| (n as f64 - mean).abs() < 0.1 * mean), "{per:?}");
         let keys: std::collections::HashSet<u128> = a.iter().map(|x| x.key).collect();
         assert!(keys.len() as f64 > 0.999 * a.len() as f64);
+        // Destinations: all packets of a flow agree; popular hosts take several flows, prefixes several hosts.
+        let layout = crate::maple::aggregate::KeyLayout::maple();
+        let mut dst_of: HashMap<u128, u128> = HashMap::new();
+        for x in &a {
+            let d = layout.dst.get(x.key);
+            assert_eq!(*dst_of.entry(layout.flow(x.key)).or_insert(d), d);
+        }
+        let hosts: std::collections::HashSet<u128> = dst_of.values().copied().collect();
+        let prefixes: std::collections::HashSet<u128> = hosts.iter().map(|h| h >> 16).collect();
+        assert!(hosts.len() < dst_of.len() && prefixes.len() < hosts.len(), "{} {} {}", dst_of.len(), hosts.len(), prefixes.len());
         let mean_size = a.iter().map(|x| x.bytes as f64).sum::<f64>() / a.len() as f64;
         assert!((650.0..780.0).contains(&mean_size), "{mean_size}");
         assert!(synthetic_maple(&MapleTraffic { epochs: 0, ..t }, 1).is_err());
