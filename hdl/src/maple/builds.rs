@@ -112,13 +112,17 @@ pub fn configs() -> Vec<(&'static str, MapleHwConfig)> {
     declared().into_iter().map(|(n, c, _)| (n, c)).collect()
 }
 
-/// Every MAPLE build: the co-simulated ones and a synthesis size (h = 4 segments of 2^11 words, k ≤ 64;
-/// declared, not yet synthesized).
+/// Every MAPLE build: the co-simulated ones and two synthesis sizes (h = 4 segments of 2^11 words, k ≤ 64
+/// and k ≤ 16).
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
     let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 11, word_log2: 5, centers: 64,
                                   sample_fifo_bits: 8, record_fifo_bits: 4, mutant: Mutant::None);
     out.push(build("", &cfg, make).synth_only("maple", "h4_a11_k64", true, memories(&cfg)));
+    // The same store with k ≤ 16 centers: the center match and its registers a quarter of the size.
+    let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 11, word_log2: 5, centers: 16,
+                                  sample_fifo_bits: 8, record_fifo_bits: 4, mutant: Mutant::None);
+    out.push(build("", &cfg, make).synth_only("maple", "h4_a11_k16", true, memories(&cfg)));
     Ok(out)
 }
 
