@@ -172,18 +172,20 @@ declare_block! {
     }
 }
 
-impl<
-        const K: usize,
-        const H: usize,
-        const A: usize,
-        const LW: usize,
-        const MB: usize,
-        const W: usize,
-        const HA: usize,
-        const HW: usize,
-        const AW: usize,
-    > MapleLookup<K, H, A, LW, MB, W, HA, HW, AW>
-{
+/// The engine's impl blocks over its generics, written once.
+macro_rules! lookup_impl {
+    ($($tr:ident for)? { $($body:tt)* }) => {
+        impl<
+                const K: usize, const H: usize, const A: usize, const LW: usize, const MB: usize, const W: usize,
+                const HA: usize, const HW: usize, const AW: usize,
+            > $($tr for)? MapleLookup<K, H, A, LW, MB, W, HA, HW, AW>
+        {
+            $($body)*
+        }
+    };
+}
+
+lookup_impl!({
     /// The engine over the insert path's base hashes (`h_base[j]`: hash `j`), `max_centers ≤ 64`.
     pub fn new(h_base: Vec<HashUnit<K, MB>>, max_centers: usize, mutant: LookupMutant) -> Result<Self, String> {
         if h_base.len() != H || HA != H * A || HW != H * W || MB != A + LW || W != 1 << LW || max_centers > 64 {
@@ -196,20 +198,9 @@ impl<
         }
         Ok(Self::build(h_base, max_centers, mutant))
     }
-}
+});
 
-impl<
-        const K: usize,
-        const H: usize,
-        const A: usize,
-        const LW: usize,
-        const MB: usize,
-        const W: usize,
-        const HA: usize,
-        const HW: usize,
-        const AW: usize,
-    > Logic for MapleLookup<K, H, A, LW, MB, W, HA, HW, AW>
-{
+lookup_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -392,4 +383,4 @@ impl<
             self.phase.d.next = self.p_idle.val();
         }
     }
-}
+});

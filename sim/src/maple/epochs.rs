@@ -16,7 +16,7 @@
 //! All numbers are JSON integers (u64 words and sums fit serde_json's integers exactly).
 
 use super::aggregate::KeyLayout;
-use super::experiment::{EpochSink, EPOCH_NS, WARMUP_EPOCHS};
+use super::experiment::{EpochSink, FlushedEpoch, EPOCH_NS, WARMUP_EPOCHS};
 use crate::traffic::maple::Delayed;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
@@ -132,16 +132,8 @@ impl EpochWriter {
 }
 
 impl EpochSink for EpochWriter {
-    fn epoch(
-        &self,
-        seed: u64,
-        epoch: usize,
-        measured: bool,
-        cfg: &MapleConfig,
-        tie: TieBreak,
-        record: &FlushRecord,
-        packets: &[Delayed],
-    ) -> Result<(), String> {
+    fn epoch(&self, e: &FlushedEpoch) -> Result<(), String> {
+        let FlushedEpoch { seed, epoch, measured, cfg, tie, record, packets } = *e;
         let (rec, truth) = (format!("s{seed}-e{epoch:04}.json.gz"), format!("s{seed}-e{epoch:04}-packets.json.gz"));
         let r = RecordFile { format: FORMAT.into(), version: VERSION, seed, epoch, record: record.clone() };
         write_gz(&self.dir.join(&rec), &r)?;
@@ -271,18 +263,9 @@ mod tests {
     struct Keep(EpochWriter, Mutex<Vec<Kept>>);
 
     impl EpochSink for Keep {
-        fn epoch(
-            &self,
-            seed: u64,
-            epoch: usize,
-            measured: bool,
-            cfg: &MapleConfig,
-            tie: TieBreak,
-            record: &FlushRecord,
-            packets: &[Delayed],
-        ) -> Result<(), String> {
-            self.1.lock().unwrap().push((seed, epoch, cfg.clone(), record.clone(), packets.to_vec()));
-            self.0.epoch(seed, epoch, measured, cfg, tie, record, packets)
+        fn epoch(&self, e: &FlushedEpoch) -> Result<(), String> {
+            self.1.lock().unwrap().push((e.seed, e.epoch, e.cfg.clone(), e.record.clone(), e.packets.to_vec()));
+            self.0.epoch(e)
         }
     }
 

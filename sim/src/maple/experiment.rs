@@ -205,19 +205,21 @@ struct SeedOut {
 /// Where each epoch of the SVBF core goes as it is flushed (`netmeas run maple --save-epochs`): called
 /// after every epoch marker of every seed (seeds run in parallel), warm-up epochs included.
 pub trait EpochSink: Sync {
-    /// Epoch `epoch` of `seed` (`measured`: past the warm-up): the core's shape and tie-break, the flushed
-    /// record, and the epoch's delivered packets (keys in arrival order with their true latencies).
-    #[allow(clippy::too_many_arguments)]
-    fn epoch(
-        &self,
-        seed: u64,
-        epoch: usize,
-        measured: bool,
-        cfg: &MapleConfig,
-        tie: TieBreak,
-        record: &FlushRecord,
-        packets: &[Delayed],
-    ) -> Result<(), String>;
+    /// One flushed epoch.
+    fn epoch(&self, e: &FlushedEpoch) -> Result<(), String>;
+}
+
+/// An epoch as the sink gets it: epoch `epoch` of `seed` (`measured`: past the warm-up), the core's shape and
+/// tie-break, the flushed record, and the epoch's delivered packets (keys in arrival order with their true
+/// latencies).
+pub struct FlushedEpoch<'a> {
+    pub seed: u64,
+    pub epoch: usize,
+    pub measured: bool,
+    pub cfg: &'a MapleConfig,
+    pub tie: TieBreak,
+    pub record: &'a FlushRecord,
+    pub packets: &'a [Delayed],
 }
 
 /// Runs the experiment; `tick` after each seed's epoch.
@@ -399,7 +401,15 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dy
         model.epoch();
         if let Some(sink) = sink {
             let record = model.flush().expect("an epoch is frozen");
-            sink.epoch(seed, e, e >= WARMUP_EPOCHS, &model.cfg, setup.tie, &record, &epochs[e])?;
+            sink.epoch(&FlushedEpoch {
+                seed,
+                epoch: e,
+                measured: e >= WARMUP_EPOCHS,
+                cfg: &model.cfg,
+                tie: setup.tie,
+                record: &record,
+                packets: &epochs[e],
+            })?;
         }
         if e >= WARMUP_EPOCHS {
             let c_e = centers[store_row][e].as_ref().expect("set");
