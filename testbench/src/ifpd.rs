@@ -13,7 +13,7 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{IfpdD1, IfpdD2, IfpdD4, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest};
+use crate::models::{IfpdD1, IfpdD2, IfpdD4, IfpdD4A14, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest};
 use golden::common::config::TIMESTAMP_BITS;
 use golden::ifpd::cycle::{
     IfpdCycleModel, IfpdInputs, IfpdOutputs, CSR_MODE, CSR_OPTIONS, CSR_THRESHOLD, CSR_TIME_BASE,
@@ -43,11 +43,11 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with IfpdOutputs;
-    read from IfpdD1, IfpdD2, IfpdD4, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd
+    read from IfpdD1, IfpdD2, IfpdD4, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
 }
 
 crate::core_top! {
-    IfpdD1, IfpdD2, IfpdD4, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd
+    IfpdD1, IfpdD2, IfpdD4, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
         => IfpdInputs, Descriptor, IfpdOutputs, IfpdTopOutputs;
     |m, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };

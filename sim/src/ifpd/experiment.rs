@@ -346,4 +346,29 @@ mod tests {
         let e = run(&setup(Engine::Rtl, 400.0), &|| {}).unwrap_err();
         assert!(e.contains("no RTL build") && e.contains("ifpd_d1"), "{e}");
     }
+
+    /// At the experiment's scale: `--memory-kb 384` gives the sketch 4 rows of 2^14 buckets, the Verilated
+    /// ifpd_d4_a14, whose points equal the golden engine's.
+    #[cfg(feature = "rtl")]
+    #[test]
+    fn rtl_engine_runs_the_experiment_scale() {
+        let setup = |engine| Setup {
+            source: Source::Synthetic(IfpdParams { packets: 60_000, ..IfpdParams::default() }),
+            methods: vec![Mode::Ifpd],
+            memory_kb: vec![384.0],
+            thresholds_ms: vec![100.0, 700.0],
+            rows: 4,
+            bf_share: 0.25,
+            bf_hashes: 4,
+            case3: Case3Rule::Estimate,
+            seeds: 1,
+            first_seed: 5,
+            engine,
+        };
+        let (rtl, _) = run(&setup(Engine::Rtl), &|| {}).unwrap();
+        let (gold, _) = run(&setup(Engine::Golden), &|| {}).unwrap();
+        assert_eq!(rtl[0].results[0].buckets_per_row, 1 << 14);
+        assert!(gold[0].results[0].reported > 0.0, "{:?}", gold[0].results[0]);
+        assert_eq!(format!("{rtl:?}"), format!("{gold:?}"));
+    }
 }

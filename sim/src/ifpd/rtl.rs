@@ -7,7 +7,7 @@ use super::experiment::golden_engine;
 use golden::ifpd::{Descriptor, IfpdConfig, IfpdRuntime, IfpdStats, Mode, Report};
 
 /// The co-simulated builds the engine can run.
-const BUILDS: [&str; 3] = ["ifpd_d1", "ifpd_d2", "ifpd_d4"];
+const BUILDS: [&str; 4] = ["ifpd_d1", "ifpd_d2", "ifpd_d4", "ifpd_d4_a14"];
 
 /// The build that runs `cfg` in `mode`: the same rows, buckets per row, fingerprint and time widths and
 /// time unit, and in CM-BF mode the same filter (the other modes never read the filter's answer).
@@ -44,7 +44,12 @@ pub(super) fn build_for(cfg: &IfpdConfig, mode: Mode) -> Result<(&'static str, I
             )
         },
     )
-    .map_err(|e| format!("{e} (ifpd_d1 is the experiment's widths: --method ifpd --rows 1 --memory-kb 0.1875)"))
+    .map_err(|e| {
+        format!(
+            "{e} (the experiment's widths: ifpd_d4_a14 is --method ifpd --memory-kb 384, ifpd_d1 is --method ifpd \
+             --rows 1 --memory-kb 0.1875)"
+        )
+    })
 }
 
 /// The engine: `packets` through the build for `cfg` at full rate; an error if the RTL differs from golden
@@ -55,11 +60,12 @@ pub(super) fn rtl_engine(
     packets: &[Descriptor],
 ) -> Result<(Vec<(usize, Report)>, IfpdStats), String> {
     use testbench::ifpd::run_trace;
-    use testbench::models::{IfpdD1, IfpdD2, IfpdD4};
+    use testbench::models::{IfpdD1, IfpdD2, IfpdD4, IfpdD4A14};
     let (name, bcfg) = build_for(cfg, rt.mode)?;
     let run = match name {
         "ifpd_d1" => run_trace(name, rt, packets, IfpdD1::new)?,
         "ifpd_d2" => run_trace(name, rt, packets, IfpdD2::new)?,
+        "ifpd_d4_a14" => run_trace(name, rt, packets, IfpdD4A14::new)?,
         _ => run_trace(name, rt, packets, IfpdD4::new)?,
     };
     let (reports, stats) = golden_engine(&bcfg, rt, packets)?;
