@@ -7,6 +7,7 @@ use super::experiment::{capture_source, run, run_with, Budget, Outcome, Setup, S
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
 use crate::plot::{charts_figure, write_figure, Chart, Series};
 use crate::traffic::maple::MapleTraffic;
+#[cfg(feature = "rtl")]
 use crate::Engine;
 use golden::maple::baselines::PbfPolicy;
 use golden::maple::dimension::table1;
@@ -302,9 +303,16 @@ impl Experiment for Maple {
         let sink = saver;
         let out = run_with(&setup, &|| bar.inc(1), sink);
         bar.finish_and_clear();
-        let mut o = out?;
+        let o = out?;
         #[cfg(feature = "rtl")]
-        let rtl_json = rtl.map(|r| rtl_rows(&mut o, r.finish()?)).transpose()?;
+        let (o, rtl_json) = match rtl {
+            Some(r) => {
+                let mut o = o;
+                let j = rtl_rows(&mut o, r.finish()?)?;
+                (o, Some(j))
+            }
+            None => (o, None),
+        };
         #[cfg(not(feature = "rtl"))]
         let rtl_json: Option<serde_json::Value> = None;
         if let (Some(w), Some(dir)) = (writer, &a.save_epochs) {
