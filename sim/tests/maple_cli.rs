@@ -1,5 +1,6 @@
 //! `netmeas run maple`: the JSON contract (a key per store and per clustering scheme), the figure, clear
-//! errors for bad input and for `--engine rtl` (no RTL build yet), and the shared capture.
+//! errors for bad input and for `--engine rtl` where no build fits, the RTL engine on a small trace, and the
+//! shared capture.
 
 mod common;
 use common::*;
@@ -40,12 +41,30 @@ fn the_figure_is_written_and_bad_input_is_a_clear_error() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains("<svg") && text.contains("kmedians") && text.contains("comb"));
-    assert!(error(&["run", "maple", "--engine", "rtl"]).contains("no RTL build"));
+    let rtl = error(&["run", "maple", "--engine", "rtl", "--centers", "65"]);
+    assert!((rtl.contains("no RTL build") && rtl.contains("maple_k64")) || rtl.contains("without the rtl feature"), "{rtl}");
     assert!(error(&["run", "maple", "--store", "hashtable"]).contains("--store"));
     assert!(error(&["run", "maple", "--pcf", "0"]).contains("--pcf"));
     assert!(error(&["run", "maple", "--centers", "65", "--epochs", "3", "--packets-per-epoch", "2000"])
         .contains("--centers"));
     assert!(error(&["run", "maple", "--trace", "/nonexistent.pcap"]).contains("nonexistent"));
+}
+
+/// `--engine rtl` on a small trace at the paper's bits per packet: the JSON's `rtl` facts and the RTL's
+/// SVBF row, equal to golden's at the same h, m and epochs.
+#[cfg(feature = "rtl")]
+#[test]
+fn the_rtl_engine_reports_beside_golden() {
+    let small = ["--epochs", "3", "--packets-per-epoch", "3000", "--memory-mbit", "0.04", "--store", "svbf"];
+    let v = json(&[&["run", "maple", "--engine", "rtl", "--json"][..], &small[..]].concat());
+    assert_eq!(v["setting"]["engine"], "rtl");
+    assert_eq!(v["rtl"]["build"], "maple_k64");
+    assert_eq!(v["rtl"]["equal_to_golden"], true, "{}", v["rtl"]);
+    assert_eq!(v["svbf_rtl"], v["svbf_golden_same"]);
+    assert_eq!(v["svbf_rtl"]["hashes"], 4);
+    assert_eq!(v["svbf_rtl"]["false_negative"], 0.0);
+    assert!(v["svbf_rtl"]["classification_failure"].as_f64().unwrap() > 0.0, "{}", v["svbf_rtl"]);
+    assert!(v["rtl"]["cycles"].as_u64().unwrap() > 40 * v["svbf_rtl"]["packets"].as_u64().unwrap(), "{}", v["rtl"]);
 }
 
 #[test]

@@ -7,6 +7,7 @@ use super::experiment::{capture_source, run, run_with, Budget, Outcome, Setup, S
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
 use crate::plot::{charts_figure, write_figure, Chart, Series};
 use crate::traffic::maple::MapleTraffic;
+#[cfg(feature = "rtl")]
 use crate::Engine;
 use golden::maple::baselines::PbfPolicy;
 use golden::maple::dimension::table1;
@@ -15,13 +16,25 @@ use std::path::PathBuf;
 use std::time::Instant;
 use synth::table::{Align, Table};
 
+/// Adds the RTL engine's two stores to the outcome (rows and figure curves); its facts for the JSON's `rtl`.
+#[cfg(feature = "rtl")]
+fn rtl_rows(o: &mut Outcome, r: super::rtl::RtlOutcome) -> Result<serde_json::Value, String> {
+    let [t_rtl, t_gold] = r.tallies;
+    o.tallies.push((r.rtl.store.to_string(), t_rtl));
+    o.tallies.push((r.golden.store.to_string(), t_gold));
+    o.stores.push(r.rtl.clone());
+    o.stores.push(r.golden.clone());
+    Ok(serde_json::json!({
+        "build": r.build, "hashes": r.rtl.hashes, "memory_bits": r.rtl.memory_bits,
+        "epoch_packets": r.epoch_packets, "bits_per_packet": r.bits_per_packet, "hw_epochs": r.hw_epochs,
+        "cycles": r.cycles, "seconds": r.seconds,
+        "mcycles_per_s": if r.seconds > 0.0 { r.cycles as f64 / r.seconds / 1e6 } else { 0.0 },
+        "equal_to_golden": r.rtl.summary == r.golden.summary,
+    }))
+}
+
 /// MAPLE in the CLI's list of cores.
 pub struct Maple;
-
-/// What `--engine rtl` says: the RTL has the insert path and the flush, not yet the lookup port the
-/// experiment needs.
-pub const NO_RTL: &str = "MAPLE has no RTL build with a lookup port yet (the RTL inserts and flushes; the \
-                          experiment looks packets up): run with --engine golden";
 
 #[derive(clap::Args)]
 pub struct MapleArgs {
@@ -256,15 +269,23 @@ impl Experiment for Maple {
                                  every packet stored as its center in an SVBF, against PBF, COMB and a perfect \
                                  store in the same memory; classification failure, false classification, false \
                                  negatives and per-packet absolute error (§5.2, §5.3; Fig. 5(a), Fig. 6) on \
-                                 synthetic traffic or a capture through an open-loop RED queue";
+                                 synthetic traffic or a capture through an open-loop RED queue. --engine rtl \
+                                 adds the SVBF co-simulated in the maple_k64 build (h = 4, 16 384 bits per bank) in \
+                                 hardware epochs of the same bits per packet as the golden budget, every answer and \
+                                 flush checked against golden, beside golden at that size";
     type Args = MapleArgs;
 
+    /// `--engine rtl` adds the SVBF co-simulated at the build's size (`super::rtl`), checked against golden,
+    /// and golden's SVBF at the same size beside it (rows `svbf_rtl`, `svbf_golden_same`; JSON key `rtl`).
     fn run(a: &MapleArgs) -> Result<(), String> {
-        if a.run.engine() == Engine::Rtl {
-            return Err(NO_RTL.into());
-        }
+        let engine = a.run.engine();
+        engine.check()?;
         let started = Instant::now();
         let (setup, what) = a.setup()?;
+        #[cfg(feature = "rtl")]
+        if engine == Engine::Rtl {
+            super::rtl::build_for(&setup)?;
+        }
         let setting = serde_json::json!({
             "trace": what, "utilization": a.utilization, "queue_ms": a.queue_ms, "centers": a.centers,
             "store_clustering": setup.store_scheme.name(), "budget": setup.budget, "sampling": a.sampling,
@@ -273,9 +294,27 @@ impl Experiment for Maple {
         });
         let writer = a.save_epochs.as_deref().map(|d| EpochWriter::create(d, setting.clone())).transpose()?;
         let bar = seed_bar(setup.seeds * a.epochs as u64, !a.json, "{bar:30} {pos}/{len} epochs [{elapsed_precise}]");
-        let out = run_with(&setup, &|| bar.inc(1), writer.as_ref().map(|w| w as _));
+        let saver = writer.as_ref().map(|w| w as &dyn super::experiment::EpochSink);
+        #[cfg(feature = "rtl")]
+        let rtl = (engine == Engine::Rtl).then(|| super::rtl::RtlSink::new(&setup, saver)).transpose()?;
+        #[cfg(feature = "rtl")]
+        let sink = rtl.as_ref().map_or(saver, |r| Some(r as &dyn super::experiment::EpochSink));
+        #[cfg(not(feature = "rtl"))]
+        let sink = saver;
+        let out = run_with(&setup, &|| bar.inc(1), sink);
         bar.finish_and_clear();
         let o = out?;
+        #[cfg(feature = "rtl")]
+        let (o, rtl_json) = match rtl {
+            Some(r) => {
+                let mut o = o;
+                let j = rtl_rows(&mut o, r.finish()?)?;
+                (o, Some(j))
+            }
+            None => (o, None),
+        };
+        #[cfg(not(feature = "rtl"))]
+        let rtl_json: Option<serde_json::Value> = None;
         if let (Some(w), Some(dir)) = (writer, &a.save_epochs) {
             let m = w.finish()?;
             let n: usize = m.seeds.iter().map(|s| s.epochs.len()).sum();
@@ -298,6 +337,9 @@ impl Experiment for Maple {
                 "sample_drops": o.sample_drops,
                 "table1": table1(a.centers.max(2), 0.1, 32, 0.02),
             });
+            if let Some(r) = &rtl_json {
+                doc["rtl"] = r.clone();
+            }
             for r in &o.stores {
                 let mut v = serde_json::to_value(&r.summary).map_err(|e| e.to_string())?;
                 v["memory_bits"] = r.memory_bits.into();
@@ -325,6 +367,22 @@ impl Experiment for Maple {
                 a.run.seed,
                 o.measured_epochs
             );
+            if let Some(r) = &rtl_json {
+                println!(
+                    "RTL engine: {} (h = {}, {} bits per bank), {} hardware epochs of ~{:.0} packets ({:.2} bits per \
+                     packet, as golden's budget at its load); every answer and flushed bank equal to golden's; {} \
+                     cycles co-simulated in {:.1} s ({:.2} M cycles/s with the golden cycle model)",
+                    r["build"].as_str().unwrap_or("?"),
+                    r["hashes"],
+                    r["memory_bits"],
+                    r["hw_epochs"],
+                    r["epoch_packets"].as_f64().unwrap_or(0.0),
+                    r["bits_per_packet"].as_f64().unwrap_or(0.0),
+                    r["cycles"],
+                    r["seconds"].as_f64().unwrap_or(0.0),
+                    r["mcycles_per_s"].as_f64().unwrap_or(0.0)
+                );
+            }
             print_tables(&o);
             println!(
                 "(classification failure: share of lookups with several candidate centers; errors over answered \
@@ -338,9 +396,10 @@ impl Experiment for Maple {
         Ok(())
     }
 
-    /// A short golden run: 4 epochs of 60 000 packets at 85 %, 1 Mbit, one seed (no RTL build exists).
+    /// A short golden run: 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, one seed (`--engine rtl` runs the
+    /// SVBF co-simulated).
     fn demo(seed: u64) -> Result<(), String> {
-        println!("\nMAPLE experiment (golden only, the RTL has no lookup port yet): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50");
+        println!("\nMAPLE experiment (golden; netmeas run maple --engine rtl co-simulates the SVBF): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50");
         let t = MapleTraffic { epochs: 4, packets_per_epoch: 60_000, ..MapleTraffic::default() };
         let setup = Setup { first_seed: seed, ..Setup::paper(Source::Synthetic(t), Budget::Memory(0.8e6)) };
         print_tables(&run(&setup, &|| {})?);
@@ -366,8 +425,15 @@ mod tests {
 
     #[test]
     fn bad_arguments_are_clear_errors() {
-        let e = Maple::run(&args(&["--engine", "rtl"]).unwrap()).unwrap_err();
-        assert!(e.contains("no RTL build"), "{e}");
+        // --engine rtl: refused up front where no build fits (or without the rtl feature).
+        for (v, want) in [
+            (vec!["--centers", "65"], "maple_k64"),
+            (vec!["--pcf", "0.1"], "--memory-mbit"),
+            (vec!["--layout", "unpartitioned"], "partitioned"),
+        ] {
+            let e = Maple::run(&args(&[&["--engine", "rtl"][..], &v[..]].concat()).unwrap()).unwrap_err();
+            assert!(e.contains(want) || e.contains("without the rtl feature"), "{v:?}: {e}");
+        }
         for (v, want) in [
             (vec!["--pcf", "1.5"], "--pcf"),
             (vec!["--memory-mbit=-1"], "--memory-mbit"),
@@ -390,5 +456,32 @@ mod tests {
     #[test]
     fn the_demo_section_runs() {
         Maple::demo(3).unwrap();
+    }
+
+    /// `--engine rtl` on a small trace: the build's store (maple_k64, h = 4), every RTL answer and flushed
+    /// bank checked against golden inside the run; its numbers equal golden's at the same h, m and epochs,
+    /// and its classification failure is eq. (3)'s at the hardware epoch's load.
+    #[cfg(feature = "rtl")]
+    #[test]
+    fn the_rtl_engine_runs_and_equals_golden() {
+        // ≈ 13.2 bits per packet, as 5·10^6 bits for 380 k packets: hardware epochs of ≈ 1 240 packets.
+        let small = ["--epochs", "3", "--packets-per-epoch", "4000", "--memory-mbit", "0.0528", "--store", "svbf"];
+        let a = args(&[&["--engine", "rtl"][..], &small[..]].concat());
+        let (setup, _) = a.unwrap().setup().unwrap();
+        let sink = crate::maple::rtl::RtlSink::new(&setup, None).unwrap();
+        let o = run_with(&setup, &|| {}, Some(&sink)).unwrap();
+        let r = sink.finish().unwrap();
+        assert_eq!((r.build, r.rtl.hashes, r.rtl.memory_bits), ("maple_k64", 4, 16_384.0));
+        assert_eq!(r.rtl.summary, r.golden.summary);
+        assert_eq!(r.rtl.summary.packets, o.stores[0].summary.packets, "every packet of the measured epoch");
+        assert_eq!(r.rtl.summary.false_negative, 0.0, "an SVBF loses no packet");
+        // N = round(16 384 · n / 52 800) for the warm-up load n (≈ the mean epoch).
+        let want = 16_384.0 * o.epoch_packets_mean / 52_800.0;
+        assert!((r.epoch_packets / want - 1.0).abs() < 0.15, "N = {} for {want}", r.epoch_packets);
+        assert!(r.hw_epochs >= 1 && r.cycles > 40 * r.rtl.summary.packets, "{r:?}");
+        let load = r.rtl.summary.packets as f64 / r.hw_epochs as f64;
+        let want = golden::maple::dimension::pcf_svbf(16_384.0, load, 4, 50, true);
+        let cf = r.rtl.summary.classification_failure;
+        assert!(cf > 0.0 && (cf - want).abs() < 0.5 * want, "pcf {cf} vs eq. (3) {want} at {load:.0} packets");
     }
 }
