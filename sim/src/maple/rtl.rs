@@ -14,11 +14,11 @@
 //! build's `h` (4), so the same store in golden — `h`, `m` and epochs of the build — is run beside it for the
 //! comparison (its numbers are golden's; the cross-check makes them equal to the RTL's).
 
-use super::experiment::{Budget, EpochSink, Setup, StoreResult};
+use super::experiment::{Budget, EpochSink, FlushedEpoch, Setup, StoreResult};
 use super::metrics::Tally;
 use crate::traffic::maple::Delayed;
 use golden::maple::cycle::MapleHwConfig;
-use golden::maple::{Centers, Descriptor, FlushRecord, MapleConfig, MapleModel, MapleRuntime, SvbfLayout, TieBreak};
+use golden::maple::{Centers, Descriptor, FlushRecord, MapleModel, MapleRuntime, SvbfLayout, TieBreak};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -198,19 +198,11 @@ impl<'a> RtlSink<'a> {
 }
 
 impl EpochSink for RtlSink<'_> {
-    fn epoch(
-        &self,
-        seed: u64,
-        epoch: usize,
-        measured: bool,
-        cfg: &MapleConfig,
-        tie: TieBreak,
-        record: &FlushRecord,
-        packets: &[Delayed],
-    ) -> Result<(), String> {
+    fn epoch(&self, e: &FlushedEpoch) -> Result<(), String> {
         if let Some(s) = self.inner {
-            s.epoch(seed, epoch, measured, cfg, tie, record, packets)?;
+            s.epoch(e)?;
         }
+        let FlushedEpoch { seed, measured, cfg, tie, record, packets, .. } = *e;
         let n = {
             let mut a = self.acc.lock().map_err(|_| "an RTL thread panicked".to_string())?;
             let w = a.warmup.entry(seed).or_default();
