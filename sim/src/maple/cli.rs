@@ -3,11 +3,10 @@
 
 use super::clustering::{LogRange, Scheme};
 use super::epochs::EpochWriter;
-use super::experiment::{capture_source, run, run_with, Budget, Outcome, Setup, Source, StoreKind};
+use super::experiment::{capture_source, run_with, Budget, EpochSink, Outcome, Setup, Source, StoreKind};
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
 use crate::plot::{charts_figure, write_figure, Chart, Series};
 use crate::traffic::maple::MapleTraffic;
-#[cfg(feature = "rtl")]
 use crate::Engine;
 use golden::maple::baselines::PbfPolicy;
 use golden::maple::dimension::table1;
@@ -31,6 +30,26 @@ fn rtl_rows(o: &mut Outcome, r: super::rtl::RtlOutcome) -> Result<serde_json::Va
         "mcycles_per_s": if r.seconds > 0.0 { r.cycles as f64 / r.seconds / 1e6 } else { 0.0 },
         "equal_to_golden": r.rtl.summary == r.golden.summary,
     }))
+}
+
+/// Runs `setup` on `engine`: the golden pipeline (every flushed epoch also to `saver`) and, with
+/// `Engine::Rtl`, the SVBF co-simulated beside it (`super::rtl`: rows `svbf_rtl` and `svbf_golden_same`, the
+/// returned JSON describes the RTL run).
+fn run_on(
+    setup: &Setup,
+    engine: Engine,
+    saver: Option<&dyn EpochSink>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<(Outcome, Option<serde_json::Value>), String> {
+    #[cfg(feature = "rtl")]
+    if engine == Engine::Rtl {
+        let rtl = super::rtl::RtlSink::new(setup, saver)?;
+        let mut o = run_with(setup, tick, Some(&rtl))?;
+        let j = rtl_rows(&mut o, rtl.finish()?)?;
+        return Ok((o, Some(j)));
+    }
+    engine.check()?;
+    Ok((run_with(setup, tick, saver)?, None))
 }
 
 /// MAPLE in the CLI's list of cores.
@@ -294,27 +313,10 @@ impl Experiment for Maple {
         });
         let writer = a.save_epochs.as_deref().map(|d| EpochWriter::create(d, setting.clone())).transpose()?;
         let bar = seed_bar(setup.seeds * a.epochs as u64, !a.json, "{bar:30} {pos}/{len} epochs [{elapsed_precise}]");
-        let saver = writer.as_ref().map(|w| w as &dyn super::experiment::EpochSink);
-        #[cfg(feature = "rtl")]
-        let rtl = (engine == Engine::Rtl).then(|| super::rtl::RtlSink::new(&setup, saver)).transpose()?;
-        #[cfg(feature = "rtl")]
-        let sink = rtl.as_ref().map_or(saver, |r| Some(r as &dyn super::experiment::EpochSink));
-        #[cfg(not(feature = "rtl"))]
-        let sink = saver;
-        let out = run_with(&setup, &|| bar.inc(1), sink);
+        let saver = writer.as_ref().map(|w| w as &dyn EpochSink);
+        let out = run_on(&setup, engine, saver, &|| bar.inc(1));
         bar.finish_and_clear();
-        let o = out?;
-        #[cfg(feature = "rtl")]
-        let (o, rtl_json) = match rtl {
-            Some(r) => {
-                let mut o = o;
-                let j = rtl_rows(&mut o, r.finish()?)?;
-                (o, Some(j))
-            }
-            None => (o, None),
-        };
-        #[cfg(not(feature = "rtl"))]
-        let rtl_json: Option<serde_json::Value> = None;
+        let (o, rtl_json) = out?;
         if let (Some(w), Some(dir)) = (writer, &a.save_epochs) {
             let m = w.finish()?;
             let n: usize = m.seeds.iter().map(|s| s.epochs.len()).sum();
@@ -396,13 +398,33 @@ impl Experiment for Maple {
         Ok(())
     }
 
-    /// A short golden run: 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, one seed (`--engine rtl` runs the
-    /// SVBF co-simulated).
+    /// A short run: 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, one seed, on golden and (built with the
+    /// `rtl` feature, as the demo is) with the SVBF co-simulated in maple_k64 beside it.
     fn demo(seed: u64) -> Result<(), String> {
-        println!("\nMAPLE experiment (golden; netmeas run maple --engine rtl co-simulates the SVBF): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50");
+        let engine = if cfg!(feature = "rtl") { Engine::Rtl } else { Engine::Golden };
+        println!(
+            "\nMAPLE experiment ({}): 4 epochs of 60 000 packets at 85 %, 0.8 Mbit, k = 50",
+            match engine {
+                Engine::Rtl => "golden, and the SVBF co-simulated in maple_k64 in hardware epochs of the same bits per packet",
+                Engine::Golden => "golden",
+            }
+        );
         let t = MapleTraffic { epochs: 4, packets_per_epoch: 60_000, ..MapleTraffic::default() };
         let setup = Setup { first_seed: seed, ..Setup::paper(Source::Synthetic(t), Budget::Memory(0.8e6)) };
-        print_tables(&run(&setup, &|| {})?);
+        let (o, rtl) = run_on(&setup, engine, None, &|| {})?;
+        print_tables(&o);
+        if let Some(r) = rtl {
+            println!(
+                "RTL: {} in {} hardware epochs of {} packets ({:.1} bits per packet), {} cycles at {:.2} M cycles/s; \
+                 every answer and flush equal to golden",
+                r["build"].as_str().unwrap_or("?"),
+                r["hw_epochs"],
+                r["epoch_packets"].as_f64().unwrap_or(0.0) as u64,
+                r["bits_per_packet"].as_f64().unwrap_or(0.0),
+                r["cycles"],
+                r["mcycles_per_s"].as_f64().unwrap_or(0.0)
+            );
+        }
         Ok(())
     }
 }
