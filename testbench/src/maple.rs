@@ -195,6 +195,8 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
     let mut lk: Held<u128> = Held::new();
     let mut ans_stall = Stall::new(400, 5..200);
     let mut options = 0u32;
+    // The frozen bank was flushed since the last marker (a new one is clean).
+    let mut flushed = true;
 
     let dist = [cov::same_word_dist1, cov::same_word_dist2, cov::same_word_dist3];
     while cr.run.transactions < cfg.transactions {
@@ -212,7 +214,7 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
             lk.drop_held();
             cr.run.count(cov::resets, 1);
             held.drop_held();
-            (drops, loaded) = (0, false);
+            (drops, loaded, flushed) = (0, false, true);
             traffic.centers = vec![0];
             traffic.alternate = false;
             next = (false, vec![0]);
@@ -229,17 +231,19 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
             cr.run.count(cov::center_reloads, 1);
         } else if cr.csr.is_idle() && (loaded || r.gen_bool(0.1)) && r.gen_ratio(1, 1_500) {
             let busy = cr.gold.flush_busy();
-            if !busy || r.gen_ratio(1, 10) {
+            if options & OPT_MANUAL_FLUSH != 0 && (!flushed || busy) && r.gen_bool(0.9) {
+                // Flush on command when the epoch is about to end, so lookups see the whole frozen epoch
+                // until then (during a flush now and then: ignored).
+                if !busy || r.gen_ratio(1, 10) {
+                    cr.csr.push(CSR_FLUSH, r.gen());
+                    cr.run.count(cov::flush_commands, 1);
+                    flushed = true;
+                }
+            } else if !busy || r.gen_ratio(1, 10) {
                 cr.csr.push(CSR_EPOCH, 1);
                 (traffic.alternate, traffic.centers) = next.clone();
                 cr.run.count(if busy { cov::epochs_during_flush } else { cov::epochs }, 1);
-                loaded = false;
-            }
-        } else if cr.csr.is_idle() && options & OPT_MANUAL_FLUSH != 0 && r.gen_ratio(1, 900) {
-            // Flush on command (during a flush now and then: ignored).
-            if !cr.gold.flush_busy() || r.gen_ratio(1, 10) {
-                cr.csr.push(CSR_FLUSH, r.gen());
-                cr.run.count(cov::flush_commands, 1);
+                (loaded, flushed) = (false, false);
             }
         } else if r.gen_ratio(1, 50_000) {
             cr.csr.push(CSR_SAMPLE_THRESHOLD, r.gen::<u32>() >> r.gen_range(0..8));
