@@ -320,17 +320,19 @@ mod tests {
         }
     }
 
-    /// `--engine rtl` runs the Verilated ifpd_d1 (one row of 32 buckets at the experiment's widths) and gives
-    /// exactly the golden engine's points; other shapes are refused before any work, naming the builds.
+    /// `--engine rtl` runs the Verilated build of the experiment's shape — ifpd_d1 (one row of 32 buckets at
+    /// the experiment's widths) and ifpd_d4_a14 (`--memory-kb 384`: 4 rows of 2^14 buckets, the experiment's
+    /// scale) — and gives exactly the golden engine's points; other shapes are refused before any work,
+    /// naming the builds.
     #[cfg(feature = "rtl")]
     #[test]
-    fn rtl_engine_equals_golden_for_the_built_shape() {
-        let setup = |engine, memory_kb| Setup {
-            source: Source::Synthetic(IfpdParams { packets: 20_000, ..IfpdParams::default() }),
+    fn rtl_engine_equals_golden_for_the_built_shapes() {
+        let setup = |engine, rows, memory_kb| Setup {
+            source: Source::Synthetic(IfpdParams { packets: 40_000, ..IfpdParams::default() }),
             methods: vec![Mode::Ifpd],
             memory_kb: vec![memory_kb],
-            thresholds_ms: vec![50.0, 300.0],
-            rows: 1,
+            thresholds_ms: vec![50.0, 300.0, 700.0],
+            rows,
             bf_share: 0.25,
             bf_hashes: 4,
             case3: Case3Rule::Estimate,
@@ -338,37 +340,14 @@ mod tests {
             first_seed: 3,
             engine,
         };
-        let (rtl, _) = run(&setup(Engine::Rtl, 0.1875), &|| {}).unwrap();
-        let (gold, _) = run(&setup(Engine::Golden, 0.1875), &|| {}).unwrap();
-        assert_eq!(rtl[0].results[0].buckets_per_row, 32);
-        assert!(gold[0].results[0].reported > 0.0, "{:?}", gold[0].results[0]);
-        assert_eq!(format!("{rtl:?}"), format!("{gold:?}"));
-        let e = run(&setup(Engine::Rtl, 400.0), &|| {}).unwrap_err();
-        assert!(e.contains("no RTL build") && e.contains("ifpd_d1"), "{e}");
-    }
-
-    /// At the experiment's scale: `--memory-kb 384` gives the sketch 4 rows of 2^14 buckets, the Verilated
-    /// ifpd_d4_a14, whose points equal the golden engine's.
-    #[cfg(feature = "rtl")]
-    #[test]
-    fn rtl_engine_runs_the_experiment_scale() {
-        let setup = |engine| Setup {
-            source: Source::Synthetic(IfpdParams { packets: 60_000, ..IfpdParams::default() }),
-            methods: vec![Mode::Ifpd],
-            memory_kb: vec![384.0],
-            thresholds_ms: vec![100.0, 700.0],
-            rows: 4,
-            bf_share: 0.25,
-            bf_hashes: 4,
-            case3: Case3Rule::Estimate,
-            seeds: 1,
-            first_seed: 5,
-            engine,
-        };
-        let (rtl, _) = run(&setup(Engine::Rtl), &|| {}).unwrap();
-        let (gold, _) = run(&setup(Engine::Golden), &|| {}).unwrap();
-        assert_eq!(rtl[0].results[0].buckets_per_row, 1 << 14);
-        assert!(gold[0].results[0].reported > 0.0, "{:?}", gold[0].results[0]);
-        assert_eq!(format!("{rtl:?}"), format!("{gold:?}"));
+        for (rows, memory_kb, buckets) in [(1, 0.1875, 32), (4, 384.0, 1 << 14)] {
+            let (rtl, _) = run(&setup(Engine::Rtl, rows, memory_kb), &|| {}).unwrap();
+            let (gold, _) = run(&setup(Engine::Golden, rows, memory_kb), &|| {}).unwrap();
+            assert_eq!(rtl[0].results[0].buckets_per_row, buckets);
+            assert!(gold[0].results[0].reported > 0.0, "{:?}", gold[0].results[0]);
+            assert_eq!(format!("{rtl:?}"), format!("{gold:?}"));
+        }
+        let e = run(&setup(Engine::Rtl, 1, 400.0), &|| {}).unwrap_err();
+        assert!(e.contains("no RTL build") && e.contains("ifpd_d1") && e.contains("ifpd_d4_a14"), "{e}");
     }
 }
