@@ -21,6 +21,10 @@
 //! `data | addr << 96 | row << (96 + A)` in the record FIFO (never dropped by the walk itself). The
 //! control plane issues the next epoch marker after `flush_busy` falls (the transaction model's "the
 //! previous flush is done"); a marker during a flush is not refused, the un-flushed bank then keeps its bits.
+//! With CSR `options` bit 1 the marker starts no flush: a write of CSR `flush` in cycle c starts it at the
+//! end of c+4 instead (the same three-cycle delay from the registered write), so the lookup port
+//! ([`super::lookup`]) can answer on the whole frozen epoch first; its read ops enter the frozen bank in the
+//! cycles no packet and no flush op does (the walk has priority) and write nothing.
 //!
 //! **Shadow centers.** A write of `center_index` sets the core's write pointer; a write of `center_value`
 //! stores the value at the pointer (pointers ≥ `max_centers` store nothing) and advances it. Both act at
