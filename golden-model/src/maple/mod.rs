@@ -65,6 +65,7 @@ pub mod cycle;
 #[cfg(test)]
 mod cycle_tests;
 pub mod dimension;
+pub mod hw;
 pub mod lookup;
 pub mod model;
 #[cfg(test)]

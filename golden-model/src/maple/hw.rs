@@ -1,0 +1,137 @@
+//! The MAPLE core's hardware shape and register constants, shared by the cycle model (`super::cycle`, which
+//! re-exports all of it), the RTL (`hdl::maple`) and the testbench: the CSR addresses and `options` bits,
+//! the counter-row and record widths, the RTL's derived sizes, [`MapleHwConfig`] and the flush [`Record`].
+
+use super::{MapleConfig, SvbfLayout, MAX_CENTERS, MAX_HASHES, SVBF_SEED};
+use crate::common::config::{check_range, ConfigError};
+use crate::common::csr::CsrLayout;
+use crate::common::hash::{HashKind, XorHash};
+use crate::common::mask128;
+use serde::{Deserialize, Serialize};
+
+/// CSR addresses of the run-time settings, in [`MapleConfig::csr_layout`] order.
+pub const CSR_SAMPLE_THRESHOLD: u8 = 0;
+pub const CSR_PRNG_SEED: u8 = 1;
+pub const CSR_OPTIONS: u8 = 2;
+pub const CSR_CENTER_COUNT: u8 = 3;
+pub const CSR_CENTER_INDEX: u8 = 4;
+pub const CSR_CENTER_VALUE: u8 = 5;
+pub const CSR_EPOCH: u8 = 6;
+pub const CSR_FLUSH: u8 = 7;
+/// CSR `options` bits: multi-matches answer no center; the flush waits for a `flush` write.
+pub const OPT_TIE_NONE: u32 = 1;
+pub const OPT_MANUAL_FLUSH: u32 = 2;
+
+/// Bits of a per-center packet count and latency sum in the counter row.
+pub const COUNT_BITS: usize = 32;
+pub const SUM_BITS: usize = 64;
+/// Width of the counter row (and of a record's data field).
+pub const COUNTER_BITS: usize = COUNT_BITS + SUM_BITS;
+/// Bits of a record's row field.
+pub const RECORD_ROW_BITS: usize = 5;
+pub use crate::common::walk::WALK_IN_FLIGHT;
+/// Cycles from the epoch marker's registered pulse to the flush's start pulse.
+pub const FLUSH_START_DELAY: usize = 3;
+
+/// Generation-time derived sizes (the RTL's generics).
+pub mod sizes {
+    /// Payload through the bank pipeline: latency (32), per hash the bit in its word, walk flag, walk row,
+    /// lookup-read flag.
+    pub const fn payload_bits(hashes: usize, word_log2: usize) -> usize {
+        32 + hashes * word_log2 + 1 + super::RECORD_ROW_BITS + 1
+    }
+    /// Bits of a segment's lookup window register: `⌈max_centers/w⌉ + 1` words, at least the 64 bits of a
+    /// candidate bitmap.
+    pub const fn window_bits(max_centers: usize, word_log2: usize) -> usize {
+        let b = (max_centers.div_ceil(1 << word_log2) + 1) << word_log2;
+        if b < 64 {
+            64
+        } else {
+            b
+        }
+    }
+    /// A flush record: data, address, row.
+    pub const fn record_bits(addr_bits: usize) -> usize {
+        super::COUNTER_BITS + addr_bits + super::RECORD_ROW_BITS
+    }
+}
+
+/// The shape of a MAPLE core in hardware: the store and what only the RTL has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapleHwConfig {
+    pub store: MapleConfig,
+    /// Centers the core holds (`k ≤ max_centers`; 1..=64).
+    pub max_centers: usize,
+    /// log2 of the flush record FIFO depth (3..=12).
+    pub record_fifo_bits: usize,
+}
+
+impl MapleHwConfig {
+    pub fn check(&self) -> Result<(), ConfigError> {
+        self.store.check()?;
+        check_range("max_centers", self.max_centers, 1, MAX_CENTERS)?;
+        check_range("record_fifo_bits", self.record_fifo_bits, 3, 12)?;
+        check_range("hashes (h) of an RTL build", self.store.hashes, 1, MAX_HASHES)?;
+        let (w, seg) = (self.store.word_bits, self.store.segment_bits());
+        if self.store.layout != SvbfLayout::Partitioned || !w.is_power_of_two() {
+            return Err(ConfigError("an RTL build is partitioned with a power-of-two word width".into()));
+        }
+        if !(seg / w).is_power_of_two() || self.store.svbf_bits != self.store.hashes * seg {
+            return Err(ConfigError(format!(
+                "an RTL build needs h segments of a power-of-two number of words (m = {} for h = {}, w = {})",
+                self.store.svbf_bits, self.store.hashes, w
+            )));
+        }
+        if self.store.key_bits > 128 || 1 << self.addr_bits() < self.max_centers {
+            return Err(ConfigError("the counter row needs a word per center".into()));
+        }
+        Ok(())
+    }
+    /// `A`: log2 of the words per segment.
+    pub fn addr_bits(&self) -> usize {
+        (self.store.segment_bits() / self.store.word_bits).trailing_zeros() as usize
+    }
+    /// log2 of the word width.
+    pub fn word_log2(&self) -> usize {
+        self.store.word_bits.trailing_zeros() as usize
+    }
+    /// Bits of a base `b_j` (`log2 m_seg`).
+    pub fn base_bits(&self) -> usize {
+        self.addr_bits() + self.word_log2()
+    }
+    pub fn record_bits(&self) -> usize {
+        sizes::record_bits(self.addr_bits())
+    }
+    /// Hash `j`'s base unit: the top `log2 m_seg` bits of H3/32 seed `SVBF_SEED + j` (= `reduce32`).
+    pub fn base_hash(&self, j: usize) -> Result<XorHash, ConfigError> {
+        let b = self.base_bits();
+        XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: SVBF_SEED + j as u64 }, self.store.key_bits)?
+            .slice(32 - b, b)
+    }
+    pub fn csr_layout(&self) -> CsrLayout {
+        self.store.csr_layout()
+    }
+}
+
+/// A flush record as the record port carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    /// `0..h` a segment, `h` the counters.
+    pub row: usize,
+    pub addr: usize,
+    pub data: u128,
+}
+
+impl Record {
+    pub fn pack(&self, cfg: &MapleHwConfig) -> u128 {
+        self.data | (self.addr as u128) << COUNTER_BITS | (self.row as u128) << (COUNTER_BITS + cfg.addr_bits())
+    }
+    pub fn unpack(cfg: &MapleHwConfig, v: u128) -> Record {
+        let a = cfg.addr_bits();
+        Record {
+            data: v & mask128(COUNTER_BITS),
+            addr: (v >> COUNTER_BITS) as usize & ((1 << a) - 1),
+            row: (v >> (COUNTER_BITS + a)) as usize & ((1 << RECORD_ROW_BITS) - 1),
+        }
+    }
+}
