@@ -23,8 +23,8 @@ use crate::models::{
     MapleK8MutTies,
 };
 use golden::maple::cycle::{
-    MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_CENTER_COUNT, CSR_CENTER_INDEX, CSR_CENTER_VALUE,
-    CSR_EPOCH, CSR_FLUSH, CSR_OPTIONS, CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD, OPT_MANUAL_FLUSH, OPT_TIE_NONE,
+    center_load_writes, MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_EPOCH, CSR_FLUSH, CSR_OPTIONS,
+    CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD, OPT_MANUAL_FLUSH, OPT_TIE_NONE,
 };
 use golden::maple::MatchKind;
 use rand::Rng;
@@ -221,11 +221,7 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
         } else if cr.csr.is_idle() && !loaded && r.gen_ratio(1, 200) {
             // The next epoch's centers, under traffic.
             let c = centers(&mcfg, r);
-            cr.csr.push(CSR_CENTER_COUNT, c.len() as u32);
-            cr.csr.push(CSR_CENTER_INDEX, 0);
-            for &v in &c {
-                cr.csr.push(CSR_CENTER_VALUE, v);
-            }
+            center_load_writes(&c).into_iter().for_each(|(a, v)| cr.csr.push(a, v));
             next = (c[0] != c[c.len() - 1] && r.gen_bool(0.3), c);
             loaded = true;
             cr.run.count(cov::center_reloads, 1);
@@ -477,15 +473,10 @@ pub fn run_trace<M: MapleTop>(
     let csr = crate::csr_driver::CsrDriver::new(&layout);
     let ts = crate::core_run::TraceSim::new(name, make(1), gold, csr, limit);
     let mut run = TraceRun { ts, answers: vec![], records: vec![], phase: (0, "settings", 0, 0) };
-    let load = |c: &[u32]| {
-        let mut w = vec![(CSR_CENTER_COUNT, c.len() as u32), (CSR_CENTER_INDEX, 0)];
-        w.extend(c.iter().map(|&v| (CSR_CENTER_VALUE, v)));
-        w
-    };
     let options = golden::maple::MapleRuntime { manual_flush: true, ..*rt }.options_word();
     let mut settings =
         vec![(CSR_SAMPLE_THRESHOLD, rt.sample_threshold), (CSR_PRNG_SEED, rt.prng_seed), (CSR_OPTIONS, options)];
-    settings.extend(epochs.first().map(|e| load(&e.centers)).unwrap_or_default());
+    settings.extend(epochs.first().map(|e| center_load_writes(&e.centers)).unwrap_or_default());
     settings.push((CSR_EPOCH, 1));
     run.cycle(MapleInputs { reset: true, ..Default::default() })?;
     run.ts.csr.load(settings);
@@ -495,7 +486,7 @@ pub fn run_trace<M: MapleTop>(
         // Inserts, the next centers into the shadow set meanwhile.
         let t0 = run.ts.now();
         if let Some(next) = epochs.get(e + 1) {
-            load(&next.centers).into_iter().for_each(|(a, v)| run.ts.csr.push(a, v));
+            center_load_writes(&next.centers).into_iter().for_each(|(a, v)| run.ts.csr.push(a, v));
         }
         let mut next = 0;
         while next < ep.packets.len() {

@@ -127,8 +127,7 @@ fn matches_transaction_model(cfg: &MapleHwConfig, seed: u64, epochs: usize, per_
     for e in 0..=epochs {
         // Load the next epoch's centers (under traffic), then the marker once the last flush is over.
         let c = centers(&mut rng, cfg.max_centers);
-        d.writes.extend([(CSR_CENTER_COUNT, c.len() as u32), (CSR_CENTER_INDEX, 0)]);
-        d.writes.extend(c.iter().map(|&v| (CSR_CENTER_VALUE, v)));
+        d.writes.extend(center_load_writes(&c));
         let mut sent = 0;
         let mut marker_queued = false;
         loop {
@@ -260,8 +259,7 @@ fn lookups_match_transaction_model(cfg: &MapleHwConfig, seed: u64, epochs: usize
         if light && c[0] == c[c.len() - 1] {
             c = vec![c[0], c[0] + 1000];
         }
-        d.writes.extend([(CSR_CENTER_COUNT, c.len() as u32), (CSR_CENTER_INDEX, 0)]);
-        d.writes.extend(c.iter().map(|&v| (CSR_CENTER_VALUE, v)));
+        d.writes.extend(center_load_writes(&c));
         d.writes.push_back((CSR_EPOCH, 1));
         // The marker (after the center load), then the last epoch's lookups under this epoch's traffic.
         while !d.cycle(&mut rng, None, true).1 {}

@@ -18,6 +18,14 @@ pub const CSR_CENTER_INDEX: u8 = 4;
 pub const CSR_CENTER_VALUE: u8 = 5;
 pub const CSR_EPOCH: u8 = 6;
 pub const CSR_FLUSH: u8 = 7;
+/// The CSR writes that load `centers` as the shadow set (`center_count`, `center_index` 0, then one
+/// `center_value` per center: the write pointer advances after each), in order.
+pub fn center_load_writes(centers: &[u32]) -> Vec<(u8, u32)> {
+    let mut w = vec![(CSR_CENTER_COUNT, centers.len() as u32), (CSR_CENTER_INDEX, 0)];
+    w.extend(centers.iter().map(|&v| (CSR_CENTER_VALUE, v)));
+    w
+}
+
 /// CSR `options` bits: multi-matches answer no center; the flush waits for a `flush` write.
 pub const OPT_TIE_NONE: u32 = 1;
 pub const OPT_MANUAL_FLUSH: u32 = 2;
