@@ -293,6 +293,17 @@ fn binomial(n: usize, r: usize) -> u64 {
 }
 
 /// One seed: traffic, queue, the pipeline, the lookups.
+/// The core's run-time settings for `seed`: sampling at rate `sampling`, the PRNG seeded from the seed's two
+/// halves, the tie-break; the flush at the epoch marker.
+pub(super) fn core_runtime(sampling: f64, tie: TieBreak, seed: u64) -> MapleRuntime {
+    MapleRuntime {
+        sample_threshold: MapleRuntime::threshold_for(sampling),
+        prng_seed: (seed as u32) ^ (seed >> 32) as u32,
+        tie,
+        manual_flush: false,
+    }
+}
+
 fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dyn EpochSink>) -> Result<SeedOut, String> {
     let generated;
     let arrivals = match &setup.source {
@@ -347,12 +358,7 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dy
         sample_fifo_bits: 12,
         ..MapleConfig::default()
     };
-    let rt = MapleRuntime {
-        sample_threshold: MapleRuntime::threshold_for(setup.sampling),
-        prng_seed: (seed as u32) ^ (seed >> 32) as u32,
-        tie: setup.tie,
-        manual_flush: false,
-    };
+    let rt = core_runtime(setup.sampling, setup.tie, seed);
     let mut model = MapleModel::new(&cfg, rt, centers[store_row][0].clone().expect("set")).map_err(cerr)?;
     let mut samples: Vec<Vec<u32>> = vec![];
     let mut store_tallies: Vec<(Tally, f64, usize, u64)> =

@@ -14,7 +14,7 @@
 //! build's `h` (4), so the same store in golden — `h`, `m` and epochs of the build — is run beside it for the
 //! comparison (its numbers are golden's; the cross-check makes them equal to the RTL's).
 
-use super::experiment::{Budget, EpochSink, FlushedEpoch, Setup, StoreResult};
+use super::experiment::{core_runtime, Budget, EpochSink, FlushedEpoch, Setup, StoreResult};
 use super::metrics::Tally;
 use crate::traffic::maple::Delayed;
 use golden::maple::cycle::MapleHwConfig;
@@ -143,12 +143,8 @@ impl<'a> RtlSink<'a> {
                 packets: c.iter().map(|d| Desc { key: d.key, latency: d.latency }).collect(),
             })
             .collect();
-        let rt = MapleRuntime {
-            sample_threshold: MapleRuntime::threshold_for(self.sampling),
-            prng_seed: (seed as u32) ^ (seed >> 32) as u32,
-            tie,
-            manual_flush: true,
-        };
+        // The golden run's settings; the trace flushes on command.
+        let rt = MapleRuntime { manual_flush: true, ..core_runtime(self.sampling, tie, seed) };
         let started = Instant::now();
         let run = match name {
             "maple_k64" => run_trace(name, &rt, &epochs, testbench::models::MapleK64::new)?,
