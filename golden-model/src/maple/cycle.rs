@@ -291,7 +291,7 @@ impl MapleCycleModel {
         let walk_issue = self.walk.issue(i.reset, m3.map(|p| p.bank), room);
         // The lookup engine's read op: granted when the banks were ready, no packet enters its bank and the
         // flush does not issue into it.
-        let lk_op = self.lookup.want(i.reset, h).filter(|op| {
+        let lk_op = self.lookup.want(i.reset).filter(|op| {
             self.walk.primed() && m3.map(|p| p.bank) != Some(op.bank) && walk_issue.map(|w| w.bank) != Some(op.bank)
         });
         let mut ops: [MultiRmwInputs<Op>; 2] = Default::default();

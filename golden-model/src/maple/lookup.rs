@@ -194,22 +194,21 @@ impl LookupEngine {
     }
 
     /// The read op the engine wants issued in this cycle.
-    pub fn want(&self, reset: bool, counter_row: usize) -> Option<ReadOp> {
-        if reset {
-            return None;
-        }
+    /// (The counter row is row `h`, after the `h` segment rows.)
+    pub fn want(&self, reset: bool) -> Option<ReadOp> {
         let h = self.hashes.len();
-        let mut index = vec![0; h + 1];
-        match self.phase {
+        let index: Vec<usize> = match self.phase {
+            _ if reset => return None,
             Phase::Burst if self.n_iss < self.burst(self.k) => {
                 let mask = (1 << self.addr_bits) - 1;
-                for (ix, &b) in index.iter_mut().zip(&self.bases[..h]) {
-                    *ix = ((b >> self.word_log2) + self.n_iss) & mask;
-                }
+                let words = self.bases[..h].iter().map(|&b| ((b >> self.word_log2) + self.n_iss) & mask);
+                words.chain([0]).collect()
             }
-            Phase::Scan if self.scan != 0 => index[counter_row] = self.scan.trailing_zeros() as usize,
+            Phase::Scan if self.scan != 0 => {
+                std::iter::repeat_n(0, h).chain([self.scan.trailing_zeros() as usize]).collect()
+            }
             _ => return None,
-        }
+        };
         Some(ReadOp { bank: self.bank, index })
     }
 
