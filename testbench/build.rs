@@ -15,7 +15,12 @@
 //! Model cache: steps 2–4 are skipped for a top whose Verilog, Verilator version, flags and generator
 //! ([`CACHE_VERSION`]) are those of its last build (`$OUT_DIR/obj/<top>/netmeas.stamp`, written last), so an
 //! edit to one core re-Verilates and recompiles that core's tops only; the runtime is cached the same way.
-//! `NETMEAS_MODEL_CACHE=0` rebuilds everything.
+//! `NETMEAS_MODEL_CACHE=0` rebuilds everything. Object paths are stored relative to their cache entry, so a
+//! copied build directory (`netmeas mutate` starts its scratch build from a copy of the main one) keeps a
+//! valid cache. `NETMEAS_MODEL_ONLY=<names>` (comma-separated top names, `prefix*` for a
+//! family) rebuilds only those tops: another top whose Verilog changed keeps the objects of its last build
+//! (its old Verilog). Only a mutation run sets it — its tests use the named tops alone, and a mutant of a
+//! shared block would otherwise rebuild every core that instantiates the block.
 //!
 //! `VERILATOR=/path/to/verilator` selects another Verilator; without one the build stops and says how to
 //! install it.
@@ -55,7 +60,9 @@ impl Cached {
     fn new(dir: PathBuf, key: String) -> Self {
         Cached { dir, key }
     }
-    /// The object files of a previous build with the same key, if all of them are still there.
+    /// The object files of a previous build with the same key, if all of them are still there (paths are
+    /// relative to the entry; an absolute path of an older cache names a file of the entry it was written in,
+    /// which may have been copied here).
     fn hit(&self) -> Option<Vec<PathBuf>> {
         if std::env::var("NETMEAS_MODEL_CACHE").is_ok_and(|v| v == "0") {
             return None;
@@ -65,7 +72,11 @@ impl Cached {
             return None;
         }
         let list = std::fs::read_to_string(self.dir.join("netmeas.objects")).ok()?;
-        let objs: Vec<PathBuf> = list.lines().filter(|l| !l.is_empty()).map(PathBuf::from).collect();
+        let here = |l: &str| match Path::new(l) {
+            p if p.is_absolute() && !p.starts_with(&self.dir) => self.dir.join(p.file_name().unwrap_or_default()),
+            p => self.dir.join(p),
+        };
+        let objs: Vec<PathBuf> = list.lines().filter(|l| !l.is_empty()).map(here).collect();
         (!objs.is_empty() && objs.iter().all(|o| o.is_file())).then_some(objs)
     }
     /// Empties the directory for a fresh build.
@@ -75,7 +86,8 @@ impl Cached {
     }
     /// Records a finished build.
     fn store(&self, objs: &[PathBuf]) {
-        let list: String = objs.iter().map(|o| format!("{}\n", o.display())).collect();
+        let rel = |o: &PathBuf| o.strip_prefix(&self.dir).unwrap_or(o).display().to_string();
+        let list: String = objs.iter().map(|o| format!("{}\n", rel(o))).collect();
         std::fs::write(self.dir.join("netmeas.objects"), list).unwrap();
         std::fs::write(self.dir.join("netmeas.stamp"), &self.key).unwrap();
     }
@@ -104,6 +116,16 @@ fn main() {
     println!("cargo:rerun-if-changed=build/codegen.rs");
     println!("cargo:rerun-if-env-changed=VERILATOR");
     println!("cargo:rerun-if-env-changed=NETMEAS_MODEL_CACHE");
+    println!("cargo:rerun-if-env-changed=NETMEAS_MODEL_ONLY");
+    let only: Option<Vec<String>> = std::env::var("NETMEAS_MODEL_ONLY")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .map(|v| v.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect());
+    let wanted = |name: &str| {
+        only.as_ref().is_none_or(|o| {
+            o.iter().any(|p| p.strip_suffix('*').map_or(name == p, |pre| name.starts_with(pre)))
+        })
+    };
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     // Phase times go to the build script's stderr file (target/<profile>/build/testbench-*/stderr).
     let t0 = std::time::Instant::now();
@@ -131,10 +153,38 @@ fn main() {
     let base_key = format!("{CACHE_VERSION}|{version}|{root}|{VERILATOR_FLAGS:?}|{:?}", compiler.path());
 
     phase("verilator found");
-    let tops = hdl::emit::all_tops(false, true).unwrap_or_else(|e| fail(&format!("Verilog generation: {e}")));
     let vdir = out.join("verilog");
-    hdl::emit::write_all(&vdir, &tops).unwrap_or_else(|e| fail(&format!("writing Verilog: {e}")));
     let objdir = out.join("obj");
+    // A top left out needs its last build here (Verilog and header); one without is generated after all.
+    let has_last = |name: &str| {
+        vdir.join(format!("{name}.v")).is_file() && objdir.join(name).join(format!("V{name}.h")).is_file()
+    };
+    let tops: Vec<hdl::emit::TopInfo> = hdl::emit::tops_where(false, true, |n| wanted(n) || !has_last(n))
+        .unwrap_or_else(|e| fail(&format!("Verilog generation: {e}")))
+        .into_iter()
+        .map(|(mut t, fresh)| {
+            if !fresh {
+                // NETMEAS_MODEL_ONLY left it out: its last build's Verilog and ports.
+                let last = |p: PathBuf| {
+                    std::fs::read_to_string(&p).unwrap_or_else(|e| {
+                        fail(&format!("NETMEAS_MODEL_ONLY: reading the last build of {} ({}): {e}", t.name, p.display()))
+                    })
+                };
+                t.verilog = last(vdir.join(format!("{}.v", t.name)));
+                let header = last(objdir.join(&t.name).join(format!("V{}.h", t.name)));
+                t.ports = parse_ports(&header)
+                    .into_iter()
+                    .map(|p| hdl::emit::Port {
+                        name: p.name,
+                        dir: if p.input { "input" } else { "output" }.into(),
+                        width: p.width,
+                    })
+                    .collect();
+            }
+            t
+        })
+        .collect();
+    hdl::emit::write_all(&vdir, &tops).unwrap_or_else(|e| fail(&format!("writing Verilog: {e}")));
     // Tops that no longer exist leave their cache behind otherwise.
     if let Ok(entries) = std::fs::read_dir(&objdir) {
         for e in entries.flatten() {

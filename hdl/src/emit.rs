@@ -67,11 +67,23 @@ pub fn parse_ports(name: &str, verilog: &str) -> Vec<Port> {
 /// Every emitted top module of every core in [`crate::registry::CORES`]. `initial`: emit initial values
 /// (synthesis, lint) or not (co-simulation). `include_test_only`: include the test-only variants.
 pub fn all_tops(initial: bool, include_test_only: bool) -> Result<Vec<TopInfo>, String> {
+    Ok(tops_where(initial, include_test_only, |_| true)?.into_iter().map(|(t, _)| t).collect())
+}
+
+/// The tops of [`all_tops`], with Verilog generated only for those `want` accepts (`true` beside them); the
+/// others carry their name, description, parameters and register map but no ports and no Verilog. For
+/// builds that need a few tops only (`netmeas mutate`'s scratch builds rebuild the tops their tests run).
+pub fn tops_where(
+    initial: bool,
+    include_test_only: bool,
+    want: impl Fn(&str) -> bool,
+) -> Result<Vec<(TopInfo, bool)>, String> {
     let mut out = Vec::new();
     for core in crate::registry::CORES {
         for b in (core.builds)()? {
             if b.emitted && (include_test_only || !b.test_only) {
-                out.push(b.generate(initial)?);
+                let fresh = want(&b.name);
+                out.push((if fresh { b.generate(initial)? } else { b.info() }, fresh));
             }
         }
     }

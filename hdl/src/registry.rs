@@ -123,15 +123,19 @@ impl Build {
     /// Generates the top's Verilog (with `initial` values or without, for co-simulation).
     pub fn generate(&self, initial: bool) -> Result<TopInfo, String> {
         let verilog = crate::common::reg::with_initial_values(initial, || (self.generator)(&self.name))?;
-        Ok(TopInfo {
-            ports: parse_ports(&self.name, &verilog),
+        Ok(TopInfo { ports: parse_ports(&self.name, &verilog), verilog, ..self.info() })
+    }
+    /// The top's manifest entry without generating it: no ports, no Verilog.
+    pub fn info(&self) -> TopInfo {
+        TopInfo {
+            ports: Vec::new(),
             name: self.name.clone(),
             description: self.description.clone(),
             test_only: self.test_only,
             params: self.params.clone(),
             csr: self.csr.clone(),
-            verilog,
-        })
+            verilog: String::new(),
+        }
     }
 }
 

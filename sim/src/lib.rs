@@ -10,6 +10,8 @@
 //! - [`heavy_hitters`]: SpaceSaving, RAP, d-way RAP and PRECISION on the RAP theorem's setting (the share
 //!   of runs storing ≥ 0.65·k of k heavy elements, per arrival order) and top-k metrics on Zipf streams and
 //!   captures; the core runs through an engine function (golden now, the Verilated core later).
+//! - [`mutate`]: `netmeas mutate`, mutation testing of the RTL against the co-simulation suite (mutant lists
+//!   in testbench/mutants, applied one at a time to a scratch copy).
 //! - [`traffic`]: where descriptors come from — the synthetic generators of the papers' evaluations and a
 //!   self-contained pcap/pcapng reader that turns real TCP captures into request/response descriptors, each
 //!   with its exact ground truth.
@@ -73,6 +75,7 @@ pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;
 pub mod maple;
+pub mod mutate;
 pub mod plot;
 pub mod reordering;
 pub mod traffic;

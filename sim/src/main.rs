@@ -64,6 +64,10 @@ enum Cmd {
     /// nextpnr-ecp5 (scripts/setup_synth.sh installs them): LUT4, FF, DP16KD, MULT18, Fmax over placement
     /// seeds, memory needed versus block RAM used, critical paths.
     Synth(synth::flow::SynthArgs),
+    /// Mutation testing: apply each listed RTL design mistake (testbench/mutants/*.toml) to a scratch copy,
+    /// rebuild, run the co-simulation tests that must catch it; print the verdicts and the kill rate per
+    /// core. Needs Verilator (the scratch builds are co-simulations); `--list` only checks the lists.
+    Mutate(sim::mutate::MutateArgs),
     /// Benchmarks: packets per cycle under saturated hazard traffic, the Rust harness against a plain C++
     /// Verilator loop on the same stimulus, golden-model against co-simulation speed.
     Bench(synth::bench::BenchArgs),
@@ -228,6 +232,7 @@ fn main() -> ExitCode {
         Cmd::Query { core: QueryCore::Maple(a) } => sim::maple::query_cli::run(&a),
         Cmd::Synth(a) => synth::flow::run(&a),
         Cmd::Bench(a) => bench(&a),
+        Cmd::Mutate(a) => sim::mutate::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -340,3 +340,21 @@ where
         self.run.finish(self.sim.cycle)
     }
 }
+
+/// Three-sided boundary coverage (issue 11): a comparison that the traffic drove exactly at its bound or
+/// one step either side, as `names` = [below, at, above] counters. Random traffic almost never meets a
+/// bound exactly; a runner that aims at one (a threshold written equal to the value the next packet will
+/// produce, a response placed exactly `expiry` after its request) counts here what its comparison really
+/// saw, and its test requires every side.
+pub fn count_boundary(run: &mut crate::blocks::Run, value: u64, bound: u64, names: [&'static str; 3]) {
+    let side = if value.wrapping_add(1) == bound {
+        0
+    } else if value == bound {
+        1
+    } else if value == bound.wrapping_add(1) {
+        2
+    } else {
+        return;
+    };
+    run.count(names[side], 1);
+}

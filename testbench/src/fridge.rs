@@ -6,7 +6,10 @@
 //! index back to back); timestamps start 2^30 ns before the 48-bit wrap, so the input and every stored
 //! timestamp field wrap about 1.07 s into the run; long phases with the report consumer stalled overflow
 //! the report FIFO; CSR reads of every register throughout, threshold and seed rewrites mid-traffic, and a reset in
-//! the middle (after which the settings are written again). Tally (builds that have one): bank swaps and
+//! the middle (after which the settings are written again). Boundary-directed sampling (fridge mode): now
+//! and then every threshold is written equal to the PRNG value the next request draws, or one below or
+//! above it, with the source quiet until the writes land, and restored after that request; the `≤`
+//! compare's three sides are counted from what golden's request saw (`sample_below/at/above`). Tally (builds that have one): bank swaps and
 //! readout walks started at random, a tally consumer that stalls at random, records checked as they
 //! leave.
 
@@ -18,6 +21,7 @@ use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
 use golden::fridge::cycle::{
     FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
 };
+use golden::common::prng::xorshift32;
 use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, PacketKind};
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -25,7 +29,7 @@ use rand::Rng;
 crate::coverage_names! {
     resets, same_id_back_to_back, duplicate_responses, responses_without_request, tally_walks_started, reports_seen,
     tally_records, tally_records_nonzero, report_fifo_drops, timestamp_wraps, insertions, seed_rewrites,
-    zero_seed_rewrites,
+    zero_seed_rewrites, sample_below, sample_at, sample_above,
 }
 
 crate::top_outputs! {
@@ -137,6 +141,75 @@ impl Traffic {
     }
 }
 
+/// Boundary-directed sampling (fridge mode): the source goes quiet until F1 and the pipeline front are
+/// empty, so the PRNG holds still; then every threshold is written (directly, one per cycle) equal to the
+/// value the next request will draw — or the one after it, which a back-to-back request compares through
+/// the advanced-PRNG path — or one below or above it; the source resumes, and once the aimed-at draw is
+/// made the old thresholds are written back.
+enum Aim {
+    Idle,
+    /// Quiet cycles left before the writes.
+    Draining(u32),
+    /// Writing fridge `k`'s threshold; the thresholds to restore; the draws until the aimed one.
+    Writing { k: usize, target: u32, old: Vec<u32>, draws: u32 },
+    /// Writes done: the draws until the aimed one, then restore `old`.
+    Waiting { old: Vec<u32>, draws: u32 },
+}
+
+impl Aim {
+    fn busy(&self) -> bool {
+        !matches!(self, Aim::Idle)
+    }
+    /// The source offers nothing while the PRNG must hold still.
+    fn quiet(&self) -> bool {
+        matches!(self, Aim::Draining(_) | Aim::Writing { .. })
+    }
+    fn step(&mut self, gold: &mut FridgeCycleModel, csr: &mut CsrDriver, i: &mut FridgeInputs, r: &mut SmallRng) {
+        let n = gold.cfg.fridges();
+        *self = match std::mem::replace(self, Aim::Idle) {
+            Aim::Draining(0) => {
+                let draws = r.gen_range(1..=2);
+                let value = if draws == 1 { gold.front.prng } else { xorshift32(gold.front.prng) };
+                let target = value.wrapping_add_signed(r.gen_range(-1..=1));
+                Aim::Writing { k: 0, target, old: gold.runtime().thresholds, draws }.write(csr, i, n)
+            }
+            Aim::Draining(c) => Aim::Draining(c - 1),
+            w @ Aim::Writing { .. } => w.write(csr, i, n),
+            other => other,
+        };
+    }
+    /// Writes the next threshold (if the port is free this cycle).
+    fn write(self, csr: &mut CsrDriver, i: &mut FridgeInputs, n: usize) -> Aim {
+        match self {
+            Aim::Writing { k, target, old, draws } if k < n => {
+                if i.csr_wr_en || i.csr_rd_en {
+                    return Aim::Writing { k, target, old, draws };
+                }
+                csr.write(i, CSR_THRESHOLD0 + k as u8, target);
+                if k + 1 == n {
+                    Aim::Waiting { old, draws }
+                } else {
+                    Aim::Writing { k: k + 1, target, old, draws }
+                }
+            }
+            other => other,
+        }
+    }
+    /// A request drew: after the aimed-at draw, the old thresholds go back.
+    fn drew(&mut self, csr: &mut CsrDriver) {
+        if let Aim::Waiting { old, draws } = self {
+            if *draws > 1 {
+                *draws -= 1;
+                return;
+            }
+            for (k, t) in std::mem::take(old).into_iter().enumerate() {
+                csr.push(CSR_THRESHOLD0 + k as u8, t);
+            }
+            *self = Aim::Idle;
+        }
+    }
+}
+
 /// Runs `cfg.transactions` accepted packets through a fridge top in `mode` and compares every cycle.
 pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
     let fcfg = top_config(name);
@@ -152,6 +225,7 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
     let mut stall = Stall::new(3000, 100..20_000);
     let mut mid_reset = MidReset::default();
     let mut last_drops = 0u32;
+    let mut aim = Aim::Idle;
     while cr.run.transactions < cfg.transactions {
         let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
         let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 200_000);
@@ -168,6 +242,10 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             let seed = if cr.run.rng.gen_bool(0.5) { 0 } else { cr.run.rng.gen() };
             cr.count(if seed == 0 { cov::zero_seed_rewrites } else { cov::seed_rewrites }, 1);
             cr.csr.push(CSR_PRNG_SEED, seed);
+        } else if aim.busy() {
+            // No other settings while the sampling boundary is aimed at.
+        } else if mode == FridgeMode::Fridge && cr.csr.is_idle() && cr.run.rng.gen_ratio(1, 1_500) {
+            aim = Aim::Draining(4);
         } else if cr.run.rng.gen_ratio(1, 3_000) {
             // Swap the tally bank, then (mostly) start a walk over the frozen one; now and then a walk
             // without a swap, or a second one while the first runs.
@@ -186,11 +264,15 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             cr.csr.random_read(&mut i, r);
         }
         let garbage = Descriptor { kind: PacketKind::Request, id: r.gen(), timestamp: r.gen() };
-        if held.is_free() && r.gen_bool(0.9) {
+        if !reset {
+            aim.step(&mut cr.gold, &mut cr.csr, &mut i, r);
+        }
+        if held.is_free() && !aim.quiet() && r.gen_bool(0.9) {
             held.hold(traffic.next(&mut cr.run));
         }
         i.desc = held.get();
         i.in_valid = i.desc.is_some();
+        let (prng, thresholds, requests) = (cr.gold.front.prng, cr.gold.runtime().thresholds, cr.gold.stats.requests);
         let cy = cr.step(&i, &garbage);
         let (e, o) = (&cy.e, &cy.o);
         if e.rep_valid == Some(true) {
@@ -206,6 +288,22 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             cr.count(cov::report_fifo_drops, (drops - last_drops) as u64);
         }
         last_drops = if reset { 0 } else { drops };
+        // A request drew this cycle: where its value stood against the (common) threshold; the aimed-at
+        // draw restores the thresholds it replaced.
+        if cr.gold.stats.requests != requests && !reset && mode == FridgeMode::Fridge {
+            if thresholds.iter().all(|t| *t == thresholds[0]) {
+                crate::core_run::count_boundary(
+                    &mut cr.run,
+                    prng as u64,
+                    thresholds[0] as u64,
+                    [cov::sample_below, cov::sample_at, cov::sample_above],
+                );
+            }
+            aim.drew(&mut cr.csr);
+        }
+        if reset {
+            aim = Aim::Idle;
+        }
         if held.accepted(reset, e.in_ready).is_some() {
             cr.run.transactions += 1;
         }

@@ -103,7 +103,7 @@ impl FridgeCycleModel {
             mode: FridgeMode::from_csr(c[CSR_MODE as usize]),
             expiry: c[CSR_EXPIRY as usize],
             seed: c[CSR_PRNG_SEED as usize],
-            thresholds: c[CSR_THRESHOLD0 as usize..].to_vec(),
+            thresholds: c[CSR_THRESHOLD0 as usize..][..self.cfg.fridges()].to_vec(),
         }
     }
 
