@@ -9,7 +9,11 @@
 //! the middle (after which the settings are written again). Boundary-directed sampling (fridge mode): now
 //! and then every threshold is written equal to the PRNG value the next request draws, or one below or
 //! above it, with the source quiet until the writes land, and restored after that request; the `≤`
-//! compare's three sides are counted from what golden's request saw (`sample_below/at/above`). Tally (builds that have one): bank swaps and
+//! compare's three sides are counted from what golden's request saw (`sample_below/at/above`). Expiry
+//! mode: now and then a request's id is requested again exactly `expiry` (± one unit) later, and the
+//! `age > expiry` compare's sides are counted at S2 (`expiry_below/at/above`). Now and then a response
+//! carries an id whose signature is 0 (solved from the hash), which an empty entry (signature 0) must not
+//! match. Tally (builds that have one): bank swaps and
 //! readout walks started at random, a tally consumer that stalls at random, records checked as they
 //! leave.
 
@@ -22,14 +26,15 @@ use golden::fridge::cycle::{
     FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
 };
 use golden::common::prng::xorshift32;
-use golden::fridge::{threshold_for, Descriptor, FridgeConfig, FridgeMode, PacketKind};
+use golden::fridge::{threshold_for, Descriptor, Entry, FridgeConfig, FridgeMode, PacketKind, Payload};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
 crate::coverage_names! {
     resets, same_id_back_to_back, duplicate_responses, responses_without_request, tally_walks_started, reports_seen,
     tally_records, tally_records_nonzero, report_fifo_drops, timestamp_wraps, insertions, seed_rewrites,
-    zero_seed_rewrites, sample_below, sample_at, sample_above,
+    zero_seed_rewrites, sample_below, sample_at, sample_above, expiry_below, expiry_at, expiry_above,
+    zero_signature_on_empty_entry,
 }
 
 crate::top_outputs! {
@@ -90,15 +95,32 @@ struct Traffic {
     outstanding: Vec<u128>,
     answered: Vec<u128>,
     last: Option<Descriptor>,
+    /// A request due at an exact (unwrapped) time: the expiry boundary's second request.
+    scheduled: Option<(u64, u128)>,
 }
 
 impl Traffic {
     fn new() -> Self {
-        Traffic { ts: (1u64 << 48) - (1 << 30), next_id: 1, outstanding: vec![], answered: vec![], last: None }
+        Traffic {
+            ts: (1u64 << 48) - (1 << 30),
+            next_id: 1,
+            outstanding: vec![],
+            answered: vec![],
+            last: None,
+            scheduled: None,
+        }
     }
     fn next(&mut self, run: &mut Run) -> Descriptor {
         let r = &mut run.rng;
-        self.ts += r.gen_range(0..4000);
+        let step = r.gen_range(0..4000);
+        if let Some((at, id)) = self.scheduled.filter(|(at, _)| *at <= self.ts + step) {
+            self.scheduled = None;
+            self.ts = at.max(self.ts);
+            let d = Descriptor { kind: PacketKind::Request, id, timestamp: self.ts & ((1 << 48) - 1) };
+            self.last = Some(d);
+            return d;
+        }
+        self.ts += step;
         let timestamp = self.ts & ((1 << 48) - 1);
         let kind = if r.gen_bool(0.55) { PacketKind::Request } else { PacketKind::Response };
         let id = match (self.last, r.gen_range(0..100)) {
@@ -268,11 +290,40 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             aim.step(&mut cr.gold, &mut cr.csr, &mut i, r);
         }
         if held.is_free() && !aim.quiet() && r.gen_bool(0.9) {
-            held.hold(traffic.next(&mut cr.run));
+            let d = traffic.next(&mut cr.run);
+            // Expiry boundary: the same id requested again exactly expiry (± one unit) later, so its entry's
+            // age meets the `age > expiry` compare at and beside equality.
+            if mode == FridgeMode::Expiry && d.kind == PacketKind::Request && traffic.scheduled.is_none() {
+                let age = (cr.gold.runtime().expiry as i64 + cr.run.rng.gen_range(-1..=1)).max(0) as u64;
+                if cr.run.rng.gen_ratio(1, 40) {
+                    traffic.scheduled = Some((traffic.ts + (age << fcfg.ts_shift), d.id));
+                }
+            }
+            // A response whose signature is 0 (an id solved from the signature hash): on an empty entry, which
+            // also holds signature 0, only the valid bit tells them apart.
+            let d = if cr.run.rng.gen_ratio(1, 2_000) {
+                let fill = cr.run.rng.gen();
+                let id = cr.gold.front.signature.preimage(0, fcfg.sig_bits, fill).expect("signature hash reaches 0");
+                Descriptor { kind: PacketKind::Response, id, ..d }
+            } else {
+                d
+            };
+            held.hold(d);
         }
         i.desc = held.get();
         i.in_valid = i.desc.is_some();
         let (prng, thresholds, requests) = (cr.gold.front.prng, cr.gold.runtime().thresholds, cr.gold.stats.requests);
+        // At S2: a response of signature 0 meeting an empty entry; in expiry mode, a request meeting a valid
+        // entry compares the entry's age with `expiry`.
+        if let (Some(st), false) = (cr.gold.rmw.peek_stage(), reset) {
+            let (p, old) = (Payload::unpack(&fcfg, st.payload, st.index), Entry::unpack(&fcfg, st.old));
+            cr.count(cov::zero_signature_on_empty_entry, (!p.is_request && p.sig == 0 && !old.valid) as u64);
+            if mode == FridgeMode::Expiry && p.is_request && old.valid {
+                let age = p.ts.wrapping_sub(old.ts) & ((1u64 << fcfg.ts_bits) - 1);
+                let expiry = cr.gold.runtime().expiry as u64;
+                crate::core_run::count_boundary(&mut cr.run, age, expiry, [cov::expiry_below, cov::expiry_at, cov::expiry_above]);
+            }
+        }
         let cy = cr.step(&i, &garbage);
         let (e, o) = (&cy.e, &cy.o);
         if e.rep_valid == Some(true) {

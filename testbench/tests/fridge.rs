@@ -7,12 +7,10 @@ use testbench::harness::{self, RunConfig, RunReport};
 
 const N: u64 = 1_000_000;
 
-/// The shared checker plus the fridge's own demand: ≥10 % of packets hit the same table index back to back.
-fn check(test: &str, f: fn(&RunConfig) -> RunReport, n: u64, tally: bool, sampling: bool) {
-    let mut must_cover = if tally { [COMMON, TALLY].concat() } else { COMMON.to_vec() };
-    if sampling {
-        must_cover.extend(SAMPLING);
-    }
+/// The shared checker plus the fridge's own demand: ≥10 % of packets hit the same table index back to back;
+/// `extra` names the build's own coverage (the boundaries its mode compares at).
+fn check(test: &str, f: fn(&RunConfig) -> RunReport, n: u64, tally: bool, extra: &[&str]) {
+    let must_cover = [COMMON, if tally { TALLY } else { &[] }, extra].concat();
     let r = harness::check(test, f, n, &must_cover);
     let b2b = r.covered(cov::same_id_back_to_back) as f64 / n as f64;
     assert!(b2b >= 0.10, "only {:.1}% same-index back-to-back packets (seed {})", 100.0 * b2b, r.scoreboard.seed);
@@ -27,38 +25,43 @@ const COMMON: &[&str] = &[
     cov::report_fifo_drops,
     cov::seed_rewrites,
     cov::zero_seed_rewrites,
+    cov::zero_signature_on_empty_entry,
 ];
 
 /// What the fridge mode (which samples) must also cover: the PRNG value met its threshold exactly, one below
 /// and one above it (boundary-directed traffic).
 const SAMPLING: &[&str] = &[cov::sample_below, cov::sample_at, cov::sample_above];
 
+/// What the expiry mode must also cover: a request met an entry exactly `expiry` old, one unit younger and
+/// one older (boundary-directed traffic).
+const EXPIRY: &[&str] = &[cov::expiry_below, cov::expiry_at, cov::expiry_above];
+
 /// What the builds with a tally must also cover (besides [`COMMON`]).
 const TALLY: &[&str] = &[cov::tally_walks_started, cov::tally_records, cov::tally_records_nonzero];
 
 #[test]
 fn fridge_single_dual_port_matches_golden() {
-    check("fridge_single_dual_port_matches_golden", fridge::run_fridge_dp, N, true, true);
+    check("fridge_single_dual_port_matches_golden", fridge::run_fridge_dp, N, true, SAMPLING);
 }
 
 #[test]
 fn fridge_single_port_build_matches_golden() {
-    check("fridge_single_port_build_matches_golden", fridge::run_fridge_sp, N, false, true);
+    check("fridge_single_port_build_matches_golden", fridge::run_fridge_sp, N, false, SAMPLING);
 }
 
 #[test]
 fn fridge_four_fridges_narrow_fields_match_golden() {
-    check("fridge_four_fridges_narrow_fields_match_golden", fridge::run_fridge4_dp, N, true, true);
+    check("fridge_four_fridges_narrow_fields_match_golden", fridge::run_fridge4_dp, N, true, SAMPLING);
 }
 
 #[test]
 fn fridge_simple_mode_matches_golden() {
-    check("fridge_simple_mode_matches_golden", fridge::run_simple_dp, N, true, false);
+    check("fridge_simple_mode_matches_golden", fridge::run_simple_dp, N, true, &[]);
 }
 
 #[test]
 fn fridge_expiry_mode_matches_golden() {
-    check("fridge_expiry_mode_matches_golden", fridge::run_expiry_dp, N, true, false);
+    check("fridge_expiry_mode_matches_golden", fridge::run_expiry_dp, N, true, EXPIRY);
 }
 
 /// The tally block alone, at a report in most cycles (the core's traffic rarely stresses it so).

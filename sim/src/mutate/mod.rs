@@ -297,7 +297,13 @@ pub fn run(a: &MutateArgs) -> Result<(), String> {
     for e in &entries {
         bar.set_message(e.mutant.id.clone());
         let o = run_one(&s, e, timeout)?;
-        bar.println(format!("{:<40} {:<10} {:>4.0} s  {}", o.id, format!("{:?}", o.verdict).to_lowercase(), o.seconds, o.evidence));
+        let line = format!("{:<44} {:<10} {:>4.0} s  {}", o.id, format!("{:?}", o.verdict).to_lowercase(), o.seconds, o.evidence);
+        // The bar hides itself (and its println) when stderr is no terminal: a log still gets every verdict.
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
         outcomes.push(o);
         bar.inc(1);
     }
@@ -399,7 +405,9 @@ mod tests {
         }
         for l in &lists {
             assert!(l.mutants.len() >= 15, "list {} has {} mutants; issue 11 asks for at least 15", l.list.name, l.mutants.len());
-            assert!(l.mutants.iter().any(|m| m.ci), "list {} has no CI mutant", l.list.name);
         }
+        // The CI subset: some, and few (each costs a rebuild of its tops in CI's time).
+        let ci = lists.iter().flat_map(|l| &l.mutants).filter(|m| m.ci).count();
+        assert!((1..=6).contains(&ci), "{ci} mutants marked ci = true; CI runs 1 to 6");
     }
 }

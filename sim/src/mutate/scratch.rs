@@ -145,10 +145,11 @@ impl Scratch {
         use std::os::unix::process::CommandExt as _;
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut args: Vec<String> = vec!["test".into(), "--release".into(), "-p".into(), "testbench".into()];
-        args.extend(tests.iter().cloned());
+        // Before the tests' arguments: after a `--` it would go to the test binary.
         if build_only {
             args.push("--no-run".into());
         }
+        args.extend(tests.iter().cloned());
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
