@@ -11,7 +11,9 @@
 //! above it, with the source quiet until the writes land, and restored after that request; the `≤`
 //! compare's three sides are counted from what golden's request saw (`sample_below/at/above`). Expiry
 //! mode: now and then a request's id is requested again exactly `expiry` (± one unit) later, and the
-//! `age > expiry` compare's sides are counted at S2 (`expiry_below/at/above`). Now and then a response
+//! `age > expiry` compare's sides are counted at S2 (`expiry_below/at/above`); a quarter of the expiry
+//! settings lie far beyond the traffic's ages, so a request into an empty entry is let in by the valid bit
+//! alone (`empty_entry_within_expiry`), and expiry is rewritten mid-traffic. Now and then a response
 //! carries an id whose signature is 0 (solved from the hash), which an empty entry (signature 0) must not
 //! match. Tally (builds that have one): bank swaps and
 //! readout walks started at random, a tally consumer that stalls at random, records checked as they
@@ -34,7 +36,7 @@ crate::coverage_names! {
     resets, same_id_back_to_back, duplicate_responses, responses_without_request, tally_walks_started, reports_seen,
     tally_records, tally_records_nonzero, report_fifo_drops, timestamp_wraps, insertions, seed_rewrites,
     zero_seed_rewrites, sample_below, sample_at, sample_above, expiry_below, expiry_at, expiry_above,
-    zero_signature_on_empty_entry,
+    zero_signature_on_empty_entry, expiry_rewrites, empty_entry_within_expiry,
 }
 
 crate::top_outputs! {
@@ -77,11 +79,21 @@ pub fn top_config(name: &str) -> FridgeConfig {
     crate::harness::top_config(name)
 }
 
+/// An expiry setting: mostly within the traffic's request/response ages, a quarter of the time far beyond
+/// them (entries then never expire, so only the valid bit lets a request into an empty entry).
+fn expiry_draw(rng: &mut SmallRng) -> u32 {
+    if rng.gen_bool(0.25) {
+        rng.gen_range(1 << 31..u32::MAX - 1)
+    } else {
+        rng.gen_range(0..20_000)
+    }
+}
+
 /// Settings written through the CSR port after every reset.
 fn settings(mode: FridgeMode, cfg: &FridgeConfig, rng: &mut SmallRng) -> Vec<(u8, u32)> {
     // A zero seed (the PRNG then loads its default seed) now and then: the core decides on it separately.
     let seed = if rng.gen_bool(0.25) { 0 } else { rng.gen() };
-    let mut w = vec![(CSR_MODE, mode as u32), (CSR_PRNG_SEED, seed), (CSR_EXPIRY, rng.gen_range(0..20_000))];
+    let mut w = vec![(CSR_MODE, mode as u32), (CSR_PRNG_SEED, seed), (CSR_EXPIRY, expiry_draw(rng))];
     for k in 0..cfg.fridges() {
         w.push((CSR_THRESHOLD0 + k as u8, threshold_for(rng.gen_range(0.05..=1.0))));
     }
@@ -264,6 +276,10 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             let seed = if cr.run.rng.gen_bool(0.5) { 0 } else { cr.run.rng.gen() };
             cr.count(if seed == 0 { cov::zero_seed_rewrites } else { cov::seed_rewrites }, 1);
             cr.csr.push(CSR_PRNG_SEED, seed);
+        } else if mode == FridgeMode::Expiry && cr.run.rng.gen_ratio(1, 20_000) {
+            cr.count(cov::expiry_rewrites, 1);
+            let e = expiry_draw(&mut cr.run.rng);
+            cr.csr.push(CSR_EXPIRY, e);
         } else if aim.busy() {
             // No other settings while the sampling boundary is aimed at.
         } else if mode == FridgeMode::Fridge && cr.csr.is_idle() && cr.run.rng.gen_ratio(1, 1_500) {
@@ -293,8 +309,10 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             let d = traffic.next(&mut cr.run);
             // Expiry boundary: the same id requested again exactly expiry (± one unit) later, so its entry's
             // age meets the `age > expiry` compare at and beside equality.
-            if mode == FridgeMode::Expiry && d.kind == PacketKind::Request && traffic.scheduled.is_none() {
-                let age = (cr.gold.runtime().expiry as i64 + cr.run.rng.gen_range(-1..=1)).max(0) as u64;
+            let expiry = cr.gold.runtime().expiry;
+            if mode == FridgeMode::Expiry && d.kind == PacketKind::Request && traffic.scheduled.is_none() && expiry < 1 << 20
+            {
+                let age = (expiry as i64 + cr.run.rng.gen_range(-1..=1)).max(0) as u64;
                 if cr.run.rng.gen_ratio(1, 40) {
                     traffic.scheduled = Some((traffic.ts + (age << fcfg.ts_shift), d.id));
                 }
@@ -318,9 +336,12 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         if let (Some(st), false) = (cr.gold.rmw.peek_stage(), reset) {
             let (p, old) = (Payload::unpack(&fcfg, st.payload, st.index), Entry::unpack(&fcfg, st.old));
             cr.count(cov::zero_signature_on_empty_entry, (!p.is_request && p.sig == 0 && !old.valid) as u64);
+            let age = p.ts.wrapping_sub(old.ts) & ((1u64 << fcfg.ts_bits) - 1);
+            let expiry = cr.gold.runtime().expiry as u64;
+            if mode == FridgeMode::Expiry && p.is_request && !old.valid && age <= expiry {
+                cr.count(cov::empty_entry_within_expiry, 1);
+            }
             if mode == FridgeMode::Expiry && p.is_request && old.valid {
-                let age = p.ts.wrapping_sub(old.ts) & ((1u64 << fcfg.ts_bits) - 1);
-                let expiry = cr.gold.runtime().expiry as u64;
                 crate::core_run::count_boundary(&mut cr.run, age, expiry, [cov::expiry_below, cov::expiry_at, cov::expiry_above]);
             }
         }

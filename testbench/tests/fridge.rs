@@ -33,8 +33,15 @@ const COMMON: &[&str] = &[
 const SAMPLING: &[&str] = &[cov::sample_below, cov::sample_at, cov::sample_above];
 
 /// What the expiry mode must also cover: a request met an entry exactly `expiry` old, one unit younger and
-/// one older (boundary-directed traffic).
-const EXPIRY: &[&str] = &[cov::expiry_below, cov::expiry_at, cov::expiry_above];
+/// one older (boundary-directed traffic); expiry rewritten mid-traffic; a request into an empty entry that
+/// only the valid bit lets in.
+const EXPIRY: &[&str] = &[
+    cov::expiry_below,
+    cov::expiry_at,
+    cov::expiry_above,
+    cov::expiry_rewrites,
+    cov::empty_entry_within_expiry,
+];
 
 /// What the builds with a tally must also cover (besides [`COMMON`]).
 const TALLY: &[&str] = &[cov::tally_walks_started, cov::tally_records, cov::tally_records_nonzero];
