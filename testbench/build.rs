@@ -18,9 +18,11 @@
 //! `NETMEAS_MODEL_CACHE=0` rebuilds everything. Object paths are stored relative to their cache entry, so a
 //! copied build directory (`netmeas mutate` starts its scratch build from a copy of the main one) keeps a
 //! valid cache. `NETMEAS_MODEL_ONLY=<names>` (comma-separated top names, `prefix*` for a
-//! family) rebuilds only those tops: another top whose Verilog changed keeps the objects of its last build
-//! (its old Verilog). Only a mutation run sets it — its tests use the named tops alone, and a mutant of a
-//! shared block would otherwise rebuild every core that instantiates the block.
+//! family) generates and rebuilds only those tops: every other top keeps the Verilog, ports and model of
+//! this build directory's last build (and is generated after all where there is none). Only a mutation run
+//! sets it — its tests use the named tops alone; generating all 60-odd tops takes over a minute in a build
+//! script (an unoptimised `hdl`), and a mutant of a shared block would otherwise re-Verilate every core
+//! that instantiates the block.
 //!
 //! `VERILATOR=/path/to/verilator` selects another Verilator; without one the build stops and says how to
 //! install it.
