@@ -305,11 +305,13 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         if !reset {
             aim.step(&mut cr.gold, &mut cr.csr, &mut i, r);
         }
+        // The settings golden holds this cycle (what this cycle's F1 and S2 read).
+        let rt = cr.gold.runtime();
         if held.is_free() && !aim.quiet() && r.gen_bool(0.9) {
             let d = traffic.next(&mut cr.run);
             // Expiry boundary: the same id requested again exactly expiry (± one unit) later, so its entry's
             // age meets the `age > expiry` compare at and beside equality.
-            let expiry = cr.gold.runtime().expiry;
+            let expiry = rt.expiry;
             if mode == FridgeMode::Expiry && d.kind == PacketKind::Request && traffic.scheduled.is_none() && expiry < 1 << 20
             {
                 let age = (expiry as i64 + cr.run.rng.gen_range(-1..=1)).max(0) as u64;
@@ -330,14 +332,14 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         }
         i.desc = held.get();
         i.in_valid = i.desc.is_some();
-        let (prng, thresholds, requests) = (cr.gold.front.prng, cr.gold.runtime().thresholds, cr.gold.stats.requests);
+        let (prng, requests) = (cr.gold.front.prng, cr.gold.stats.requests);
         // At S2: a response of signature 0 meeting an empty entry; in expiry mode, a request meeting a valid
         // entry compares the entry's age with `expiry`.
         if let (Some(st), false) = (cr.gold.rmw.peek_stage(), reset) {
             let (p, old) = (Payload::unpack(&fcfg, st.payload, st.index), Entry::unpack(&fcfg, st.old));
             cr.count(cov::zero_signature_on_empty_entry, (!p.is_request && p.sig == 0 && !old.valid) as u64);
             let age = p.ts.wrapping_sub(old.ts) & ((1u64 << fcfg.ts_bits) - 1);
-            let expiry = cr.gold.runtime().expiry as u64;
+            let expiry = rt.expiry as u64;
             if mode == FridgeMode::Expiry && p.is_request && !old.valid && age <= expiry {
                 cr.count(cov::empty_entry_within_expiry, 1);
             }
@@ -363,11 +365,11 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         // A request drew this cycle: where its value stood against the (common) threshold; the aimed-at
         // draw restores the thresholds it replaced.
         if cr.gold.stats.requests != requests && !reset && mode == FridgeMode::Fridge {
-            if thresholds.iter().all(|t| *t == thresholds[0]) {
+            if rt.thresholds.iter().all(|t| *t == rt.thresholds[0]) {
                 crate::core_run::count_boundary(
                     &mut cr.run,
                     prng as u64,
-                    thresholds[0] as u64,
+                    rt.thresholds[0] as u64,
                     [cov::sample_below, cov::sample_at, cov::sample_above],
                 );
             }

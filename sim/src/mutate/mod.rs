@@ -196,6 +196,13 @@ fn baseline(s: &Scratch, entries: &[Entry], timeout: Duration, bar: &indicatif::
     Ok(())
 }
 
+/// Each list's tally, in the order the lists ran.
+fn per_list(outcomes: &[Outcome]) -> Vec<(&str, Tally)> {
+    let mut names: Vec<&str> = outcomes.iter().map(|o| o.list.as_str()).collect();
+    names.dedup();
+    names.into_iter().map(|n| (n, Tally::of(outcomes.iter().filter(|o| o.list == n)))).collect()
+}
+
 /// The results as tables: one row per mutant, then one per list and the total.
 pub fn tables(outcomes: &[Outcome]) -> (Table, Table) {
     let mut rows = Table::new(&[
@@ -227,8 +234,6 @@ pub fn tables(outcomes: &[Outcome]) -> (Table, Table) {
         ("stillborn", Align::Right),
         ("kill rate", Align::Right),
     ]);
-    let mut names: Vec<&str> = outcomes.iter().map(|o| o.list.as_str()).collect();
-    names.dedup();
     let row = |name: &str, t: Tally| {
         let rate = t.kill_rate.map_or("–".into(), |r| format!("{r:.1} %"));
         vec![
@@ -242,8 +247,8 @@ pub fn tables(outcomes: &[Outcome]) -> (Table, Table) {
             if t.kill_rate.is_some_and(|r| r < 95.0) { flagged(rate) } else { rate.into() },
         ]
     };
-    for n in &names {
-        sum.row(row(n, Tally::of(outcomes.iter().filter(|o| o.list == *n))));
+    for (n, t) in per_list(outcomes) {
+        sum.row(row(n, t));
     }
     sum.row(row("all", Tally::of(outcomes)));
     (rows, sum)
@@ -310,15 +315,11 @@ pub fn run(a: &MutateArgs) -> Result<(), String> {
     bar.finish_and_clear();
     let total = Tally::of(&outcomes);
     if a.json {
-        let per_list: serde_json::Map<String, serde_json::Value> = {
-            let mut names: Vec<&str> = outcomes.iter().map(|o| o.list.as_str()).collect();
-            names.dedup();
-            names
-                .iter()
-                .map(|n| (n.to_string(), serde_json::to_value(Tally::of(outcomes.iter().filter(|o| o.list == *n))).unwrap()))
-                .collect()
-        };
-        let doc = serde_json::json!({ "seed": seed, "total": total, "lists": per_list, "mutants": outcomes });
+        let lists: serde_json::Map<String, serde_json::Value> = per_list(&outcomes)
+            .into_iter()
+            .map(|(n, t)| (n.to_string(), serde_json::to_value(t).unwrap()))
+            .collect();
+        let doc = serde_json::json!({ "seed": seed, "total": total, "lists": lists, "mutants": outcomes });
         println!("{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);
     } else {
         let (rows, sum) = tables(&outcomes);
