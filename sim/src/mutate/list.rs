@@ -38,7 +38,7 @@ pub struct ListHead {
     pub name: String,
     #[serde(default)]
     pub about: String,
-    /// `cargo test` arguments after `cargo test --release -p testbench`.
+    /// `cargo test` arguments after `cargo test --release --workspace` (`--test FILE` and name filters).
     pub tests: Vec<String>,
 }
 

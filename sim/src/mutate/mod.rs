@@ -48,6 +48,10 @@ pub struct MutateArgs {
     /// Per-mutant limit on the test run, in seconds (a mutant that hangs the co-simulation is killed).
     #[arg(long, default_value_t = 600)]
     pub timeout: u64,
+    /// Limit on a build, in seconds. The first build of the scratch tree recompiles every workspace crate
+    /// and may re-Verilate models (many minutes on a fresh machine); a mutant's build only its crates.
+    #[arg(long, default_value_t = 3600)]
+    pub build_timeout: u64,
     /// Skip the baseline run of the unmutated tree (faster when iterating on a list; the verdicts then
     /// assume the suite passes without mutants).
     #[arg(long)]
@@ -139,7 +143,7 @@ fn repo_root(arg: &Option<PathBuf>) -> Result<PathBuf, String> {
 }
 
 /// Runs one mutant in the scratch tree.
-fn run_one(s: &Scratch, e: &Entry, timeout: Duration) -> Result<Outcome, String> {
+fn run_one(s: &Scratch, e: &Entry, limits: Limits) -> Result<Outcome, String> {
     let m = &e.mutant;
     let path = s.tree.join(&m.file);
     let original = std::fs::read_to_string(&path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
@@ -149,15 +153,15 @@ fn run_one(s: &Scratch, e: &Entry, timeout: Duration) -> Result<Outcome, String>
     let start = Instant::now();
     let (verdict, evidence) = {
         let _restore = Restore::apply(&path, original, &mutated)?;
-        match s.cargo_test(&e.tests, &e.tops, true, &log, timeout)? {
-            Ended::Passed => match s.cargo_test(&e.tests, &e.tops, false, &log, timeout)? {
+        match s.cargo_test(&e.tests, &e.tops, true, &log, limits.build)? {
+            Ended::Passed => match s.cargo_test(&e.tests, &e.tops, false, &log, limits.test)? {
                 Ended::Passed if m.equivalent.is_some() => (Verdict::Equivalent, m.equivalent.clone().unwrap_or_default()),
                 Ended::Passed => (Verdict::Survived, String::new()),
                 Ended::Failed => (Verdict::Killed, scratch::evidence(&std::fs::read_to_string(&log).unwrap_or_default())),
-                Ended::TimedOut => (Verdict::Timeout, format!("tests ran past {} s", timeout.as_secs())),
+                Ended::TimedOut => (Verdict::Timeout, format!("tests ran past {} s", limits.test.as_secs())),
             },
             Ended::Failed => (Verdict::Stillborn, "does not build (see the log)".into()),
-            Ended::TimedOut => (Verdict::Stillborn, format!("build ran past {} s", timeout.as_secs())),
+            Ended::TimedOut => (Verdict::Stillborn, format!("build ran past {} s", limits.build.as_secs())),
         }
     };
     Ok(Outcome {
@@ -173,24 +177,87 @@ fn run_one(s: &Scratch, e: &Entry, timeout: Duration) -> Result<Outcome, String>
     })
 }
 
-/// The baseline: every distinct test selection passes on the unmutated tree.
-fn baseline(s: &Scratch, entries: &[Entry], timeout: Duration, bar: &indicatif::ProgressBar) -> Result<(), String> {
+/// A line above the progress bar. The bar hides itself (and its println) when stderr is no terminal: a log
+/// still gets every line.
+fn say(bar: &indicatif::ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// Time limits of one cargo run: a build, and the tests after it.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    build: Duration,
+    test: Duration,
+}
+
+/// The last `n` lines of a log, for an error message (CI shows stderr, not the log file).
+fn tail(log: &Path, n: usize) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// The baseline: the unmutated tree builds (every selected test, once: the scratch tree's first build is
+/// the long one, so it has the build limit, not the test limit), then every distinct test selection passes.
+fn baseline(s: &Scratch, entries: &[Entry], limits: Limits, bar: &indicatif::ProgressBar) -> Result<(), String> {
     let mut seen: Vec<&Vec<String>> = Vec::new();
     for e in entries {
-        if seen.contains(&&e.tests) {
-            continue;
+        if !seen.contains(&&e.tests) {
+            seen.push(&e.tests);
         }
-        seen.push(&e.tests);
-        bar.set_message(format!("baseline: cargo test {}", e.tests.join(" ")));
-        let log = s.logs.join(format!("baseline-{}.log", seen.len()));
+    }
+    let fail = |what: &str, how: Ended, log: &Path, limit: Duration| -> String {
+        let how = match how {
+            Ended::TimedOut => format!("ran past {} s", limit.as_secs()),
+            _ => "failed".to_string(),
+        };
+        format!(
+            "the unmutated tree's {what} {how} (log: {}); its last lines:\n{}\nfix the suite before measuring its \
+             mutants",
+            log.display(),
+            tail(log, 40)
+        )
+    };
+    // Every selected test file, once, with the models of every selected test.
+    let mut tops: Vec<String> = entries.iter().flat_map(|e| e.tops.iter().cloned()).collect();
+    tops.sort();
+    tops.dedup();
+    let mut files: Vec<String> = Vec::new();
+    for e in entries {
+        for w in e.tests.windows(2).filter(|w| w[0] == "--test") {
+            if !files.contains(&w[1]) {
+                files.push(w[1].clone());
+            }
+        }
+    }
+    let build: Vec<String> = files.iter().flat_map(|f| ["--test".to_string(), f.clone()]).collect();
+    bar.set_message("baseline: building the scratch tree");
+    let log = s.logs.join("baseline-build.log");
+    let _ = std::fs::remove_file(&log);
+    let start = Instant::now();
+    match s.cargo_test(&build, &tops, true, &log, limits.build)? {
+        Ended::Passed => {}
+        how => {
+            let what = format!("build (`cargo test --release --workspace --no-run {}`)", build.join(" "));
+            return Err(fail(&what, how, &log, limits.build));
+        }
+    }
+    say(bar, format!("baseline build: {:.0} s", start.elapsed().as_secs_f64()));
+    for (i, tests) in seen.iter().enumerate() {
+        bar.set_message(format!("baseline: cargo test {}", tests.join(" ")));
+        let log = s.logs.join(format!("baseline-{}.log", i + 1));
         let _ = std::fs::remove_file(&log);
-        if s.cargo_test(&e.tests, &e.tops, false, &log, timeout)? != Ended::Passed {
-            return Err(format!(
-                "the unmutated tree fails `cargo test --release -p testbench {}` (log: {}): fix the suite before \
-                 measuring its mutants",
-                e.tests.join(" "),
-                log.display()
-            ));
+        // The build's model list again: a different NETMEAS_MODEL_ONLY would re-run the build script.
+        match s.cargo_test(tests, &tops, false, &log, limits.test)? {
+            Ended::Passed => {}
+            how => {
+                let what = format!("`cargo test --release --workspace {}`", tests.join(" "));
+                return Err(fail(&what, how, &log, limits.test));
+            }
         }
     }
     Ok(())
@@ -287,7 +354,7 @@ pub fn run(a: &MutateArgs) -> Result<(), String> {
     let target = if target.is_absolute() { target } else { repo.join(target) };
     let seed = a.seed.unwrap_or_else(rand::random);
     let (s, written) = Scratch::prepare(&repo, &target, seed)?;
-    let timeout = Duration::from_secs(a.timeout.max(1));
+    let limits = Limits { build: Duration::from_secs(a.build_timeout.max(1)), test: Duration::from_secs(a.timeout.max(1)) };
     eprintln!(
         "netmeas mutate: {} mutants, scratch tree {} ({written} files updated), traffic seed {seed} \
          (repeat: --seed {seed})",
@@ -296,19 +363,14 @@ pub fn run(a: &MutateArgs) -> Result<(), String> {
     );
     let bar = crate::cli::seed_bar(entries.len() as u64, !a.json, "{bar:30} {pos}/{len} {elapsed_precise} {msg}");
     if !a.no_baseline {
-        baseline(&s, &entries, timeout, &bar)?;
+        baseline(&s, &entries, limits, &bar)?;
     }
     let mut outcomes = Vec::new();
     for e in &entries {
         bar.set_message(e.mutant.id.clone());
-        let o = run_one(&s, e, timeout)?;
+        let o = run_one(&s, e, limits)?;
         let line = format!("{:<44} {:<10} {:>4.0} s  {}", o.id, format!("{:?}", o.verdict).to_lowercase(), o.seconds, o.evidence);
-        // The bar hides itself (and its println) when stderr is no terminal: a log still gets every verdict.
-        if bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            bar.println(line);
-        }
+        say(&bar, line);
         outcomes.push(o);
         bar.inc(1);
     }

@@ -6,9 +6,9 @@
 //! - The build: `<target>/netmeas-mutate/target`, started as a copy of the main build directory, so
 //!   crates.io dependencies and the Verilator model cache come along; a mutant re-Verilates only the tops
 //!   its tests run (`NETMEAS_MODEL_ONLY`), and of those only the ones whose Verilog it changes.
-//! - A run: `cargo test --release -p testbench <tests> --no-run` (a failure here is a mutant that does not
-//!   build), then the same without `--no-run`, in its own process group so a time-out kills the test binary
-//!   too. Output goes to a log per mutant.
+//! - A run: `cargo test --release --workspace <tests> --no-run` (a failure here is a mutant that does not
+//!   build; limited by `--build-timeout`), then the same without `--no-run` (limited by `--timeout`), in
+//!   its own process group so a time-out kills the test binary too. Output goes to a log per mutant.
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
@@ -22,6 +22,9 @@ pub struct Scratch {
     pub target: PathBuf,
     pub logs: PathBuf,
     pub seed: u64,
+    /// Held (an exclusive lock on `netmeas-mutate/lock`) while this run lives: a second run on the same
+    /// scratch tree would re-sync it under the first one's applied mutant and make it survive.
+    _lock: std::fs::File,
 }
 
 /// How a cargo run ended.
@@ -114,6 +117,29 @@ fn seed_target(main: &Path, scratch: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// An exclusive lock on `<base>/lock`, held while the returned file lives (released by the OS when the
+/// process ends, also when it is killed).
+fn lock(base: &Path) -> Result<std::fs::File, String> {
+    std::fs::create_dir_all(base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+    let path = base.join("lock");
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "another netmeas mutate is running in {} (it holds {}); wait for it, or give this run a target \
+             directory of its own (--target-dir)",
+            base.display(),
+            path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", path.display())),
+    }
+}
+
 impl Scratch {
     /// Syncs the tree from `repo` under `target/netmeas-mutate`, and starts its build directory from a copy
     /// of `target`'s on the first run. The scratch build needs a directory of its own: cargo names a path
@@ -121,7 +147,8 @@ impl Scratch {
     /// directory would overwrite each other's artifacts and fingerprints.
     pub fn prepare(repo: &Path, target: &Path, seed: u64) -> Result<(Scratch, usize), String> {
         let base = target.join("netmeas-mutate");
-        let s = Scratch { tree: base.join("tree"), target: base.join("target"), logs: base.join("logs"), seed };
+        let lock = lock(&base)?;
+        let s = Scratch { tree: base.join("tree"), target: base.join("target"), logs: base.join("logs"), seed, _lock: lock };
         for d in [&s.tree, &s.logs] {
             std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
         }
@@ -132,8 +159,14 @@ impl Scratch {
         Ok((s, written))
     }
 
-    /// `cargo test --release -p testbench <tests>` (`--no-run` when `build_only`) in the tree, rebuilding only
+    /// `cargo test --release --workspace <tests>` (`--no-run` when `build_only`) in the tree, rebuilding only
     /// the models `tops` names (all when empty), output to `log` (appended), killed after `timeout`.
+    ///
+    /// `--workspace`, as the README's test command builds, and not `-p testbench`: cargo unifies dependency
+    /// features over the selected packages, so `-p testbench` alone selects other features of shared
+    /// crates.io dependencies than the main build did, and rebuilds them and all of rust-hdl above them (ten
+    /// minutes on a fresh machine) instead of reusing the copied artifacts. `tests` names its test files
+    /// (`--test FILE`), so only those are built.
     pub fn cargo_test(
         &self,
         tests: &[String],
@@ -144,7 +177,7 @@ impl Scratch {
     ) -> Result<Ended, String> {
         use std::os::unix::process::CommandExt as _;
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut args: Vec<String> = vec!["test".into(), "--release".into(), "-p".into(), "testbench".into()];
+        let mut args: Vec<String> = vec!["test".into(), "--release".into(), "--workspace".into()];
         // Before the tests' arguments: after a `--` it would go to the test binary.
         if build_only {
             args.push("--no-run".into());
@@ -226,7 +259,12 @@ pub fn evidence(log: &str) -> String {
         }
         s += &f;
     }
-    s.chars().take(160).collect()
+    // Cut (marked, so a cut number does not read as the whole one): the log has the rest.
+    if s.chars().count() > 160 {
+        s.chars().take(159).chain(std::iter::once('…')).collect()
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
@@ -242,6 +280,16 @@ mod tests {
             test fridge_a ... FAILED\ntest fridge_b ... ok\n";
         assert_eq!(evidence(log), "fridge_a: first at cycle 1234, signal rep_data");
         assert_eq!(evidence("error[E0308]: mismatched types\n"), "");
+    }
+
+    #[test]
+    fn a_second_run_on_the_same_scratch_tree_is_refused_until_the_first_ends() {
+        let base = std::env::temp_dir().join(format!("netmeas-mutate-lock-{}", std::process::id()));
+        let first = lock(&base).unwrap();
+        assert!(lock(&base).unwrap_err().contains("another netmeas mutate is running"));
+        drop(first);
+        assert!(lock(&base).is_ok());
+        let _ = std::fs::remove_dir_all(&base);
     }
 
     #[test]
