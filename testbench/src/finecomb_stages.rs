@@ -2,7 +2,9 @@
 //! - `finecomb_front` (handshake, digest, one bank's sampler) against `golden::finecomb::cycle::FrontModel`:
 //!   descriptors from a few keys (repeated digests) and random ones, markers offered while the engine is
 //!   busy or a marker is in flight (refused), pipelines not ready, thresholds at their extremes, random
-//!   and at a repeated key's sampling boundary, bucket counts at their extremes and random, changed mid-stream, timestamps past 48 bits, resets mid-stream;
+//!   and at a repeated key's sampling boundary (its digest one below, at and one above the threshold),
+//!   bucket counts at their extremes and random, changed mid-stream, timestamps past 48 bits, resets
+//!   mid-stream;
 //! - `finecomb_record` (E1/E2, record packing, record FIFO) against `RecordStageModel`: ops of every kind
 //!   issued in bursts, bucket and stash words that the kind must select between, a reader that stalls for
 //!   long phases (the FIFO fills and drops: the core's engine never lets it, the stage alone must count
@@ -22,7 +24,8 @@ use golden::finecomb::sizes::FRONT_TOP_INDEX_BITS as FINECOMB_FRONT_INDEX_BITS;
 use rand::Rng;
 
 crate::coverage_names! {
-    resets, packets, packets_sampled, packets_not_sampled, packets_at_threshold, markers, settings_changed,
+    resets, packets, packets_sampled, packets_not_sampled, sample_below, sample_at, sample_above, markers,
+    settings_changed,
     markers_refused, not_ready, records, fifo_drops, stash_records, bucket_records, done_records,
 }
 
@@ -87,7 +90,7 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
         let change = r.gen_ratio(1, 300);
         if change {
             let edge = edges[r.gen_range(0..edges.len())];
-            threshold = [0, u32::MAX, 1 << 31, r.gen(), edge, edge.wrapping_sub(1)][r.gen_range(0..6)];
+            threshold = [0, u32::MAX, 1 << 31, r.gen(), edge, edge.wrapping_sub(1), edge.wrapping_add(1)][r.gen_range(0..7)];
             buckets = [0, 1, 0xffff, 1 << 16, r.gen_range(0..1 << 16), r.gen()][r.gen_range(0..6)] as usize;
         }
         let marker = r.gen_bool(p_marker);
@@ -113,7 +116,9 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
                 run.count(cov::packets, 1);
                 run.count(cov::packets_sampled, sampled[0] as u64);
                 run.count(cov::packets_not_sampled, !sampled[0] as u64);
-                run.count(cov::packets_at_threshold, ((entry.digest >> 32) as u32 == threshold) as u64);
+                // Sampled when digest bits 63..32 ≤ threshold: the value one below, at and one above the bound.
+                let value = entry.digest >> 32;
+                crate::core_run::count_boundary(&mut run, value, threshold as u64, [cov::sample_below, cov::sample_at, cov::sample_above]);
             }
             Some(StageD2::Marker { .. }) => run.count(cov::markers, 1),
             None => {}

@@ -25,11 +25,13 @@ fn hash104_matches_golden() {
 
 #[test]
 fn prng_matches_golden() {
-    run("prng_matches_golden", blocks::prng::run, &["resets", "seed_loads", "zero_seed_loads"]);
+    run("prng_matches_golden", blocks::prng::run, &["resets", "seed_loads", "zero_seed_loads", "seed_loads_in_reset"]);
 }
 
-/// What every SRAM run must reach: resets, writes during the sweep (ignored), same-address read and write.
-const SRAM_COVER: &[&str] = &["resets", "writes_during_sweep", "read_during_write_same_address"];
+/// What every SRAM run must reach: resets, writes during the sweep and in the reset cycle (ignored),
+/// same-address read and write.
+const SRAM_COVER: &[&str] =
+    &["resets", "writes_during_sweep", "read_during_write_same_address", "writes_in_reset_cycle"];
 
 #[test]
 fn sram_dual_port_matches_golden() {

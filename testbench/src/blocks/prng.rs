@@ -1,4 +1,5 @@
-//! PRNG: random advance, seed loads (including seed 0) and resets.
+//! PRNG: random advance, seed loads (including seed 0) and resets (half of them with a seed load in the
+//! same cycle, which the reset must win).
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
@@ -13,10 +14,12 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     for i in 0..cfg.transactions {
         let reset = run.reset_now(i, cfg.transactions, 20_000);
         let r = &mut run.rng;
+        // Half the resets come with a nonzero seed load in the same cycle: reset must win.
+        let load_in_reset = reset && r.gen_bool(0.5);
         let inp = PrngInputs {
             reset,
-            seed_load: r.gen_ratio(1, 100),
-            seed: if r.gen_ratio(1, 10) { 0 } else { r.gen() },
+            seed_load: load_in_reset || r.gen_ratio(1, 100),
+            seed: if !load_in_reset && r.gen_ratio(1, 10) { 0 } else { r.gen_range(1..=u32::MAX) },
             advance: r.gen_bool(0.7),
         };
         sim.m.set_reset(inp.reset as u64);
@@ -26,6 +29,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         sim.settle();
         run.count("seed_loads", inp.seed_load as u64);
         run.count("zero_seed_loads", (inp.seed_load && inp.seed == 0) as u64);
+        run.count("seed_loads_in_reset", (inp.seed_load && inp.reset) as u64);
         let expect = gold.step(&inp);
         run.sb.check(sim.cycle, "value", expect.map(u128::from), sim.m.value() as u128);
         sim.tick();

@@ -1,5 +1,6 @@
 //! SRAM register files: random reads and writes with address locality (read-during-write to the same
-//! address is frequent), writes during the sweep (must be ignored), resets mid-stream.
+//! address is frequent), writes during the sweep (must be ignored), resets mid-stream, each with a write in
+//! its cycle (must be ignored; its address is read in that cycle and revisited before the sweep clears it).
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
@@ -28,13 +29,24 @@ macro_rules! sram_runner {
                         last_addr
                     }
                 };
-                let inp = SramInputs {
+                let mut inp = SramInputs {
                     reset,
                     raddr: pick(r),
                     we: r.gen_bool(0.5),
                     waddr: pick(r),
                     wdata: r.gen::<u128>() & mask128(SRAM_TOP_WIDTH),
                 };
+                if reset {
+                    // A write in the reset cycle must not land: it comes always, half the time read at the
+                    // same address in that cycle, and its address is the one the next reads revisit
+                    // (`last_addr`), before the sweep reaches it.
+                    inp.we = true;
+                    inp.waddr = r.gen_range(depth / 2..depth);
+                    last_addr = inp.waddr;
+                    if r.gen_bool(0.5) {
+                        inp.raddr = inp.waddr;
+                    }
+                }
                 sim.m.set_reset(inp.reset as u64);
                 sim.m.set_raddr(inp.raddr as u64);
                 sim.m.set_we(inp.we as u64);
@@ -43,7 +55,8 @@ macro_rules! sram_runner {
                 sim.settle();
                 let busy = gold.busy() == Some(true);
                 run.count("writes_during_sweep", (busy && inp.we) as u64);
-                run.count("read_during_write_same_address", (!busy && inp.we && inp.raddr == inp.waddr) as u64);
+                run.count("read_during_write_same_address", (!busy && !reset && inp.we && inp.raddr == inp.waddr) as u64);
+                run.count("writes_in_reset_cycle", (reset && inp.we) as u64);
                 let expect = gold.step(&inp);
                 let c = sim.cycle;
                 run.sb.check(c, "rdata", expect.rdata, sim.m.rdata() as u128);
