@@ -11,7 +11,9 @@
 //! every register, flushes (also right behind a marker), threshold rewrites while packets flow; resets
 //! every 50 000–120 000 packets (half of them during a readout), each redrawing the settings: bucket counts
 //! including 1, 2, 2^IA − 1 and 2^IA, stash depths including 0, 1 and 2^SA, banks with and without a
-//! stash side by side. In runs of ≥ 500 000 packets the first interval is long (140 000 packets, p = 1,
+//! stash side by side; stash bounds are counted at every effective marker (a bank took w − 1, w or w + 1
+//! packets since the previous one: its ring wrapped exactly, its post capture filled exactly or overran).
+//! In runs of ≥ 500 000 packets the first interval is long (140 000 packets, p = 1,
 //! bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
 
 use crate::blocks::Run;
@@ -30,7 +32,7 @@ crate::coverage_names! {
     syncs_between_intervals, ineffective_starts, resets_during_readout, reader_stalls, flushes,
     flushes_after_marker, threshold_writes, bucket_records, bucket_records_nonzero, accumulator_wraps,
     stash_records, readouts, captures, marker_waits, same_bucket_back_to_back, timestamp_wraps, packets,
-    record_fifo_drops, bucket_rewrites_in_readout,
+    record_fifo_drops, bucket_rewrites_in_readout, stash_fill_below, stash_fill_at, stash_fill_above,
 }
 
 crate::top_outputs! {
@@ -91,10 +93,11 @@ pub fn check_record(sb: &mut Scoreboard, c: u64, expected: Option<[u32; 6]>, act
 }
 
 /// Random run-time settings that fit the core, as CSR writes (`wrap_phase`: bank 0 with one bucket and
-/// p = 1, for the accumulator wrap). Bucket counts are drawn from {1, 2, 2^IA − 1, 2^IA} and small values,
+/// p = 1, for the accumulator wrap), and the stash depths of the banks that sample every packet (what
+/// interval lengths aim at: [`Traffic::aim`]). Bucket counts are drawn from {1, 2, 2^IA − 1, 2^IA} and small values,
 /// stash depths from {0, 1, 2^SA} and small values; a multi-bank receiver often gets a bank without a stash
 /// next to banks with one. The first redraw (`draw` 1) gives bank 0 the largest table and stash.
-fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u64) -> Vec<(u8, u32)> {
+fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u64) -> (Vec<(u8, u32)>, Vec<u64>) {
     let mut shape = core.shape.clone();
     let mut p = vec![];
     let (max_m, max_w) = (1usize << core.bucket_addr_bits, 1usize << core.stash_slot_bits);
@@ -120,7 +123,9 @@ fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u6
         if core.has_stash() && n > 1 && b == n - 1 && r.gen_bool(0.5) {
             bank.stash_depth = 0;
         }
-        p.push(if wrap_phase || r.gen_bool(0.3) { 1.0 } else { r.gen_range(0.2..1.0) });
+        // A bank with a stash samples every packet more often: interval lengths aim at its depth.
+        let all = if bank.stash_depth > 0 { 0.5 } else { 0.3 };
+        p.push(if wrap_phase || r.gen_bool(all) { 1.0 } else { r.gen_range(0.2..1.0) });
     }
     run.count(cov::max_bucket_draws, shape.banks.iter().filter(|b| b.buckets == max_m).count() as u64);
     if core.has_stash() {
@@ -128,8 +133,9 @@ fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u6
         let with = shape.banks.iter().filter(|b| b.stash_depth > 0).count();
         run.count(cov::mixed_stash_draws, (with > 0 && with < n) as u64);
     }
-    core.csr_writes(&shape, &FinecombRuntime::with_probabilities(&p))
-        .expect("drawn settings fit the core")
+    let aim = shape.banks.iter().zip(&p).filter(|(b, &p)| p == 1.0 && b.stash_depth > 0).map(|(b, _)| b.stash_depth as u64);
+    let aim = aim.collect();
+    (core.csr_writes(&shape, &FinecombRuntime::with_probabilities(&p)).expect("drawn settings fit the core"), aim)
 }
 
 /// Random packets and markers (module docs).
@@ -139,11 +145,14 @@ struct Traffic {
     /// Packets left in this interval, and whether an interval is open (the core is counting).
     left: u64,
     open: bool,
+    /// Stash depths w of the banks that sample every packet: one interval in four is w − 1, w or w + 1
+    /// packets long (the stash bounds: a ring that wraps exactly, a post capture filled exactly or overrun).
+    aim: Vec<u64>,
 }
 
 impl Traffic {
     fn new() -> Self {
-        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false }
+        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false, aim: Vec::new() }
     }
     fn packet(&mut self, run: &mut Run) -> Descriptor {
         self.ts += run.rng.gen_range(0..4000);
@@ -154,8 +163,11 @@ impl Traffic {
         self.last_key = Some(key);
         Descriptor::packet(key, self.ts & ((1 << 48) - 1))
     }
-    fn interval_length(run: &mut Run) -> u64 {
-        if run.rng.gen_ratio(1, 12) {
+    fn interval_length(&self, run: &mut Run) -> u64 {
+        if !self.aim.is_empty() && run.rng.gen_ratio(1, 4) {
+            let w = self.aim[run.rng.gen_range(0..self.aim.len())];
+            (w + run.rng.gen_range(0..3)).saturating_sub(1)
+        } else if run.rng.gen_ratio(1, 12) {
             run.rng.gen_range(0..20)
         } else {
             run.rng.gen_range(300..5000)
@@ -168,7 +180,7 @@ impl Traffic {
             return self.packet(run);
         }
         let is_long = std::mem::take(long);
-        self.left = if is_long { 140_000 } else { Self::interval_length(run) };
+        self.left = if is_long { 140_000 } else { self.interval_length(run) };
         // The long interval opens with a start.
         let pick = if is_long { 99 } else { run.rng.gen_range(0..100) };
         if !self.open {
@@ -236,7 +248,9 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
                 cr.count(cov::resets_during_readout, during_readout as u64);
                 next_reset = packets + cr.run.rng.gen_range(50_000..120_000);
             }
-            cr.csr.load(settings(&core, &mut cr.run, cr.sim.cycle == 0 && long_interval, draws));
+            let (writes, aim) = settings(&core, &mut cr.run, cr.sim.cycle == 0 && long_interval, draws);
+            cr.csr.load(writes);
+            traffic.aim = aim;
             draws += 1;
             held.drop_held();
             traffic.left = 0;
@@ -280,7 +294,16 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         }
         i.desc = held.get();
         i.in_valid = i.desc.is_some();
+        let markers = cr.gold.stats.markers;
         let Cycle { c, e, .. } = cr.step(&i, &garbage);
+        if cr.gold.stats.markers != markers {
+            // An effective marker: the packets each stash bank took since the previous one, against its depth
+            // w (the ring of pre(m) wraps at w; post(m−1) took the first w of them and no more).
+            for b in (0..core.banks()).filter(|&b| cr.gold.stash_depth(b) > 0) {
+                let (n, w) = (cr.gold.pre_stashed(b) as u64, cr.gold.stash_depth(b) as u64);
+                crate::core_run::count_boundary(&mut cr.run, n, w, [cov::stash_fill_below, cov::stash_fill_at, cov::stash_fill_above]);
+            }
+        }
         if e.rec_valid == Some(true) && i.rec_ready {
             if let Some(rec) = e.rec_data.as_ref().and_then(Record::unpack) {
                 match rec.kind {

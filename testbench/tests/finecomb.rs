@@ -41,7 +41,13 @@ const COMMON: &[&str] = &[
 ];
 
 /// What the builds with a stash must also cover.
-const STASH: &[&str] = &[cov::stash_records, cov::max_stash_draws];
+const STASH: &[&str] = &[
+    cov::stash_records,
+    cov::max_stash_draws,
+    cov::stash_fill_below,
+    cov::stash_fill_at,
+    cov::stash_fill_above,
+];
 
 #[test]
 fn finecomb_sender_matches_golden() {

@@ -281,6 +281,12 @@ impl FinecombCycleModel {
             false => 0,
         }
     }
+    /// Coverage of the stash bounds (no output depends on it): the packets bank b wrote into its ring
+    /// between the last two effective markers. Against w_b it says whether the ring of pre(m) wrapped
+    /// (≥ w_b) and whether the packets after m filled post(m) exactly (= w_b) or beyond.
+    pub fn pre_stashed(&self, b: usize) -> usize {
+        self.regs.banks[b].pre_stashed
+    }
     /// The readout engine's phase.
     pub fn phase(&self) -> Phase {
         self.regs.engine.phase

@@ -14,6 +14,10 @@ pub(super) struct BankRegs {
     pub(super) pre_full: bool,
     pub(super) post_fill: usize,
     pub(super) post_len: usize,
+    /// Coverage only (no output depends on it): packets written into the ring since the last effective
+    /// marker (saturating), and that count as the last effective marker found it.
+    pub(super) stashed: usize,
+    pub(super) pre_stashed: usize,
 }
 
 /// One bank's stash: the ring memory P and the post memory Q, each 2 regions × 2^SA slots, at
@@ -55,6 +59,7 @@ impl FinecombCycleModel {
             let wraps = r.ring_ptr + 1 == w[b];
             n.ring_ptr = if wraps { 0 } else { (r.ring_ptr + 1) & FIELD_MASK };
             n.ring_full = r.ring_full || wraps;
+            n.stashed = r.stashed.saturating_add(1);
             if cur.filling && r.post_fill < w[b] {
                 let post_addr = self.stash_addr(cur.par, r.post_fill);
                 self.stash[b].post[post_addr] = entry;
@@ -76,8 +81,8 @@ impl FinecombCycleModel {
     pub(super) fn open_capture(&self, cur: &Regs, next: &mut Regs) {
         for b in 0..self.core.banks() {
             let (r, n) = (cur.banks[b], &mut next.banks[b]);
-            (n.pre_ptr, n.pre_full) = (r.ring_ptr, r.ring_full);
-            (n.ring_ptr, n.ring_full, n.post_fill) = (0, false, 0);
+            (n.pre_ptr, n.pre_full, n.pre_stashed) = (r.ring_ptr, r.ring_full, r.stashed);
+            (n.ring_ptr, n.ring_full, n.post_fill, n.stashed) = (0, false, 0, 0);
         }
     }
 }
