@@ -5,7 +5,8 @@
 //! again) in ~10 %, ~6 %, ~6 %, ~4 %, ~4 % of packets; otherwise each row independently takes the index that
 //! row had 1–5 packets back with probability 0.3 (a different key colliding in that row only), else a
 //! uniform index. `run_registered` drives the build on registered RAMs (distances 1–5 are forwarded).
-//! Resets at the start, halfway and at random. At the end every bucket of every row is read back.
+//! Cycles without a packet carry garbage on the index and payload lines. Resets at the start, halfway and
+//! at random. At the end every bucket of every row is read back.
 //! `run_broken` drives the build whose row 1 lacks distance-2 forwarding.
 
 use super::Run;
@@ -130,7 +131,14 @@ fn run_top<M: MultiRmwTop>(cfg: &RunConfig, timing: RamTiming, make: impl FnOnce
             let delta = r.gen_range(1..1u128 << W);
             pending = Some(MultiRmwInputs { in_valid: true, in_index, in_payload: delta | mask << W, reset: false });
         }
-        let inp = MultiRmwInputs { reset, ..pending.clone().unwrap_or_default() };
+        // Without a packet the data lines carry garbage (a unit that ignores `in_valid` shows it).
+        let idle = || MultiRmwInputs {
+            reset: false,
+            in_valid: false,
+            in_index: (0..D).map(|_| r.gen_range(0..depth)).collect(),
+            in_payload: r.gen_range(0..1u128 << (W + D)),
+        };
+        let inp = MultiRmwInputs { reset, ..pending.clone().unwrap_or_else(idle) };
         sim.m.drive(&inp);
         sim.settle();
         let out = gold.step(&inp, add_rows);

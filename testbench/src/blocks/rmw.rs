@@ -4,10 +4,11 @@
 //! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets, the one two and
 //! three packets back in ~8% each and four and five back in ~6% each (the forwarding distances of the short
 //! and the registered pipeline), the rest uniform over 64 entries; 20% read-only packets (even deltas, half
-//! of them nonzero); resets mid-stream, sometimes a second one during the reset sweep. At the end every entry
-//! is read back (final memory contents). The `run_broken_*` runners drive pipelines with one forwarding
-//! distance disabled, to prove the comparison catches each. Every runner is run for both
-//! RAM timings (`*_registered`: `RamTiming::Registered`, modify stage 4, distances 1–5).
+//! of them nonzero); garbage on the index and delta lines in cycles without a packet; resets mid-stream,
+//! sometimes a second one during the reset sweep. At the end every entry is read back (final memory
+//! contents). The `run_broken_*` runners drive pipelines with one forwarding distance disabled, to prove
+//! the comparison catches each. Every runner is run for both RAM timings (`*_registered`:
+//! `RamTiming::Registered`, modify stage 4, distances 1–5).
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
@@ -145,7 +146,9 @@ pub fn run_top<M: RmwTop>(
             };
             pending = Some(RmwInputs { reset: false, in_valid: true, in_index, in_payload });
         }
-        let inp = RmwInputs { reset, ..pending.unwrap_or_default() };
+        // Without a packet the data lines carry garbage (a unit that ignores `in_valid` shows it).
+        let idle = RmwInputs { reset: false, in_valid: false, in_index: r.gen_range(0..depth), in_payload: r.gen::<u32>() as u128 };
+        let inp = RmwInputs { reset, ..pending.unwrap_or(idle) };
         sim.m.drive(&inp);
         sim.settle();
         let out = gold.step(&inp, add_modify);
