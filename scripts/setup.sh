@@ -21,12 +21,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "netmeas setup: cargo is missing; install Rust >= 1.85 with rustup (https://rustup.rs)" >&2
+  echo "netmeas setup: cargo is missing; install Rust >= 1.89 with rustup (https://rustup.rs)" >&2
   exit 1
 fi
 rust_minor=$(rustc --version | sed -E 's/^rustc 1\.([0-9]+).*/\1/')
-if [ "${rust_minor:-0}" -lt 85 ] 2>/dev/null; then
-  echo "netmeas setup: $(rustc --version) is too old; netmeas needs Rust >= 1.85 (rustup update)" >&2
+if [ "${rust_minor:-0}" -lt 89 ] 2>/dev/null; then
+  echo "netmeas setup: $(rustc --version) is too old; netmeas needs Rust >= 1.89 (rustup update)" >&2
   exit 1
 fi
 echo "netmeas setup: $("${VERILATOR:-verilator}" --version), $(rustc --version)" >&2

@@ -12,7 +12,8 @@
 //! every 50 000–120 000 packets (half of them during a readout), each redrawing the settings: bucket counts
 //! including 1, 2, 2^IA − 1 and 2^IA, stash depths including 0, 1 and 2^SA, banks with and without a
 //! stash side by side; stash bounds are counted at every effective marker (a bank took w − 1, w or w + 1
-//! packets since the previous one: its ring wrapped exactly, its post capture filled exactly or overran).
+//! packets since the previous one: its ring stopped one short of wrapping, wrapped exactly, or wrapped with
+//! one more; the post capture of the previous marker, unless closed early, saw the same counts).
 //! In runs of ≥ 500 000 packets the first interval is long (140 000 packets, p = 1,
 //! bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
 
@@ -296,9 +297,10 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
         i.in_valid = i.desc.is_some();
         let markers = cr.gold.stats.markers;
         let Cycle { c, e, .. } = cr.step(&i, &garbage);
-        if cr.gold.stats.markers != markers {
-            // An effective marker: the packets each stash bank took since the previous one, against its depth
-            // w (the ring of pre(m) wraps at w; post(m−1) took the first w of them and no more).
+        if !reset && cr.gold.stats.markers != markers {
+            // An effective marker (a reset clears the count too): the packets each stash bank took since the
+            // previous one, against its depth w. The ring of pre(m) wraps exactly at w; post(m−1), while it
+            // was still filling (no flush or full-capture close first), took the first w and no more.
             for b in (0..core.banks()).filter(|&b| cr.gold.stash_depth(b) > 0) {
                 let (n, w) = (cr.gold.pre_stashed(b) as u64, cr.gold.stash_depth(b) as u64);
                 crate::core_run::count_boundary(&mut cr.run, n, w, [cov::stash_fill_below, cov::stash_fill_at, cov::stash_fill_above]);

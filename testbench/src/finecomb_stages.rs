@@ -81,6 +81,8 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
     let edges: Vec<u32> = keys.iter().map(|&k| (digest.of(k) >> 32) as u32).collect();
     let (mut p_valid, mut p_marker, mut p_idle) = (0.9, 0.05, 0.5);
     let (mut threshold, mut buckets) = (u32::MAX, 1usize << 16);
+    // The threshold the D2 decision shown in a cycle was taken with: the one driven a cycle before (D1m).
+    let mut d1m_threshold = threshold;
     for i in 0..cfg.transactions {
         let reset = run.reset_now(i, cfg.transactions, 50_000);
         let r = &mut run.rng;
@@ -118,11 +120,13 @@ pub fn run_front(cfg: &RunConfig) -> RunReport {
                 run.count(cov::packets_not_sampled, !sampled[0] as u64);
                 // Sampled when digest bits 63..32 ≤ threshold: the value one below, at and one above the bound.
                 let value = entry.digest >> 32;
-                crate::core_run::count_boundary(&mut run, value, threshold as u64, [cov::sample_below, cov::sample_at, cov::sample_above]);
+                let bound = d1m_threshold as u64;
+                crate::core_run::count_boundary(&mut run, value, bound, [cov::sample_below, cov::sample_at, cov::sample_above]);
             }
             Some(StageD2::Marker { .. }) => run.count(cov::markers, 1),
             None => {}
         }
+        d1m_threshold = inp.threshold;
         run.count(cov::settings_changed, change as u64);
         let offered_marker = inp.in_valid && desc.is_marker() && !reset;
         run.count(cov::markers_refused, (offered_marker && e.in_ready == Some(false)) as u64);

@@ -11,9 +11,10 @@
 //! | timeout | the tests ran past `--timeout` (counted as killed, flagged) |
 //! | survived | every test passed: the suite cannot see this mistake |
 //! | equivalent | survived, and the list says why no test can observe it (not counted) |
-//! | stillborn | the mutant does not build: a broken list entry (an error) |
+//! | stillborn | the mutant does not build, or its build ran past `--build-timeout`: a broken list entry (an error) |
 //!
-//! Before the mutants, each distinct test selection runs once on the unmutated tree (the baseline): a
+//! Before the mutants, the unmutated tree is built once (every selected test file; the first scratch build
+//! recompiles the workspace's crates) and each distinct test selection runs once on it (the baseline): a
 //! suite that fails without a mutant would "kill" every mutant. The kill rate is killed (with time-outs)
 //! over killed plus survived, per list and in all.
 
@@ -62,7 +63,9 @@ pub struct MutateArgs {
     /// Repository root (default: the checkout this command runs in).
     #[arg(long)]
     pub repo: Option<PathBuf>,
-    /// Cargo target directory the scratch builds share (default: $CARGO_TARGET_DIR, else <repo>/target).
+    /// The main build's cargo target directory (default: $CARGO_TARGET_DIR, else <repo>/target). The scratch
+    /// tree and its build live below it (`netmeas-mutate/`, locked while a run lives); its `release/` is
+    /// what the first scratch build is copied from. A second run at the same time needs its own directory.
     #[arg(long)]
     pub target_dir: Option<PathBuf>,
     /// Print the results as JSON (stdout) instead of the tables.

@@ -4,7 +4,7 @@
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::Prng;
-use golden::common::prng::{PrngInputs, PrngModel};
+use golden::common::prng::{seed_state, PrngInputs, PrngModel, PRNG_DEFAULT_SEED};
 use rand::Rng;
 
 pub fn run(cfg: &RunConfig) -> RunReport {
@@ -14,8 +14,9 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     for i in 0..cfg.transactions {
         let reset = run.reset_now(i, cfg.transactions, 20_000);
         let r = &mut run.rng;
-        // Half the resets come with a nonzero seed load in the same cycle: reset must win.
-        let load_in_reset = reset && r.gen_bool(0.5);
+        // Half the resets (and always the one halfway) come with a nonzero seed load in the same cycle:
+        // reset must win.
+        let load_in_reset = reset && (i == cfg.transactions / 2 || r.gen_bool(0.5));
         let inp = PrngInputs {
             reset,
             seed_load: load_in_reset || r.gen_ratio(1, 100),
@@ -29,7 +30,9 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         sim.settle();
         run.count("seed_loads", inp.seed_load as u64);
         run.count("zero_seed_loads", (inp.seed_load && inp.seed == 0) as u64);
-        run.count("seed_loads_in_reset", (inp.seed_load && inp.reset) as u64);
+        // Observable only when the seed loads another state than the reset's.
+        let distinct = seed_state(inp.seed) != PRNG_DEFAULT_SEED;
+        run.count("seed_loads_in_reset", (inp.seed_load && inp.reset && distinct) as u64);
         let expect = gold.step(&inp);
         run.sb.check(sim.cycle, "value", expect.map(u128::from), sim.m.value() as u128);
         sim.tick();

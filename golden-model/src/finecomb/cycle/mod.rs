@@ -282,8 +282,9 @@ impl FinecombCycleModel {
         }
     }
     /// Coverage of the stash bounds (no output depends on it): the packets bank b wrote into its ring
-    /// between the last two effective markers. Against w_b it says whether the ring of pre(m) wrapped
-    /// (≥ w_b) and whether the packets after m filled post(m) exactly (= w_b) or beyond.
+    /// between the last two effective markers m−1 and m. Against w_b it says whether the ring of pre(m)
+    /// wrapped (≥ w_b), and whether post(m−1), if it was still filling, was filled exactly (= w_b) or
+    /// overrun (> w_b).
     pub fn pre_stashed(&self, b: usize) -> usize {
         self.regs.banks[b].pre_stashed
     }
