@@ -95,9 +95,10 @@ pub fn check_record(sb: &mut Scoreboard, c: u64, expected: Option<[u32; 6]>, act
 
 /// Random run-time settings that fit the core, as CSR writes (`wrap_phase`: bank 0 with one bucket and
 /// p = 1, for the accumulator wrap), and the stash depths of the banks that sample every packet (what
-/// interval lengths aim at: [`Traffic::aim`]). Bucket counts are drawn from {1, 2, 2^IA − 1, 2^IA} and small values,
-/// stash depths from {0, 1, 2^SA} and small values; a multi-bank receiver often gets a bank without a stash
-/// next to banks with one. The first redraw (`draw` 1) gives bank 0 the largest table and stash.
+/// interval lengths aim at: [`Traffic::aim`]). Bucket counts are drawn from {1, 2, 2^IA − 1, 2^IA} and
+/// small values, stash depths from {0, 1, 2^SA} and small values; a multi-bank receiver often gets a bank
+/// without a stash next to banks with one. The first redraw (`draw` 1) gives bank 0 the largest table and
+/// stash.
 fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u64) -> (Vec<(u8, u32)>, Vec<u64>) {
     let mut shape = core.shape.clone();
     let mut p = vec![];
@@ -134,9 +135,10 @@ fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u6
         let with = shape.banks.iter().filter(|b| b.stash_depth > 0).count();
         run.count(cov::mixed_stash_draws, (with > 0 && with < n) as u64);
     }
-    let aim = shape.banks.iter().zip(&p).filter(|(b, &p)| p == 1.0 && b.stash_depth > 0).map(|(b, _)| b.stash_depth as u64);
-    let aim = aim.collect();
-    (core.csr_writes(&shape, &FinecombRuntime::with_probabilities(&p)).expect("drawn settings fit the core"), aim)
+    let aim = shape.banks.iter().zip(&p).filter(|(b, &p)| p == 1.0 && b.stash_depth > 0);
+    let aim = aim.map(|(b, _)| b.stash_depth as u64).collect();
+    let writes = core.csr_writes(&shape, &FinecombRuntime::with_probabilities(&p));
+    (writes.expect("drawn settings fit the core"), aim)
 }
 
 /// Random packets and markers (module docs).
@@ -301,9 +303,12 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
             // An effective marker (a reset clears the count too): the packets each stash bank took since the
             // previous one, against its depth w. The ring of pre(m) wraps exactly at w; post(m−1), while it
             // was still filling (no flush or full-capture close first), took the first w and no more.
-            for b in (0..core.banks()).filter(|&b| cr.gold.stash_depth(b) > 0) {
+            for b in 0..core.banks() {
                 let (n, w) = (cr.gold.pre_stashed(b) as u64, cr.gold.stash_depth(b) as u64);
-                crate::core_run::count_boundary(&mut cr.run, n, w, [cov::stash_fill_below, cov::stash_fill_at, cov::stash_fill_above]);
+                if w > 0 {
+                    let names = [cov::stash_fill_below, cov::stash_fill_at, cov::stash_fill_above];
+                    crate::core_run::count_boundary(&mut cr.run, n, w, names);
+                }
             }
         }
         if e.rec_valid == Some(true) && i.rec_ready {

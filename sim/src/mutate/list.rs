@@ -111,9 +111,8 @@ pub fn load_tops(dir: &Path) -> Result<TopsMap, String> {
     toml::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
 }
 
-/// The test file and the tests of it that `cargo test` arguments select (every test the name filters
-/// match; all of the file's tests without a filter), among those `map` knows.
-pub fn selected_tests<'a>(args: &[String], map: &'a TopsMap) -> Result<(String, Vec<&'a str>), String> {
+/// A mutant's `cargo test` arguments split into its test file (`--test FILE`) and its name filters.
+pub fn test_args(args: &[String]) -> Result<(String, Vec<&str>), String> {
     let mut file = None;
     let mut filters = Vec::new();
     let mut it = args.iter();
@@ -126,6 +125,13 @@ pub fn selected_tests<'a>(args: &[String], map: &'a TopsMap) -> Result<(String, 
         }
     }
     let file = file.ok_or("a mutant's tests must name a test file (`--test FILE`)")?;
+    Ok((file, filters))
+}
+
+/// The test file and the tests of it that `cargo test` arguments select (every test the name filters
+/// match; all of the file's tests without a filter), among those `map` knows.
+pub fn selected_tests<'a>(args: &[String], map: &'a TopsMap) -> Result<(String, Vec<&'a str>), String> {
+    let (file, filters) = test_args(args)?;
     let tests = map.get(&file).ok_or_else(|| format!("test file `{file}` is not in {TOPS_FILE}"))?;
     let chosen: Vec<&str> = tests
         .keys()

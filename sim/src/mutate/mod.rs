@@ -230,11 +230,10 @@ fn baseline(s: &Scratch, entries: &[Entry], limits: Limits, bar: &indicatif::Pro
     tops.sort();
     tops.dedup();
     let mut files: Vec<String> = Vec::new();
-    for e in entries {
-        for w in e.tests.windows(2).filter(|w| w[0] == "--test") {
-            if !files.contains(&w[1]) {
-                files.push(w[1].clone());
-            }
+    for tests in &seen {
+        let (file, _) = list::test_args(tests)?;
+        if !files.contains(&file) {
+            files.push(file);
         }
     }
     let build: Vec<String> = files.iter().flat_map(|f| ["--test".to_string(), f.clone()]).collect();

@@ -147,8 +147,8 @@ pub fn run_top<M: RmwTop>(
             pending = Some(RmwInputs { reset: false, in_valid: true, in_index, in_payload });
         }
         // Without a packet the data lines carry garbage (a unit that ignores `in_valid` shows it).
-        let idle = RmwInputs { reset: false, in_valid: false, in_index: r.gen_range(0..depth), in_payload: r.gen::<u32>() as u128 };
-        let inp = RmwInputs { reset, ..pending.unwrap_or(idle) };
+        let idle = || RmwInputs { reset: false, in_valid: false, in_index: r.gen_range(0..depth), in_payload: r.gen::<u32>() as u128 };
+        let inp = RmwInputs { reset, ..pending.unwrap_or_else(idle) };
         sim.m.drive(&inp);
         sim.settle();
         let out = gold.step(&inp, add_modify);
