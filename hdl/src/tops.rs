@@ -68,7 +68,9 @@ impl<const K: usize> Logic for HashTop<K> {
 
 /// The RMW pipeline doing a core's job: a table of counters, `old + delta` written back when the delta is
 /// odd (an even delta is a read-only lookup, still presenting `old + delta` on `mod_new`). The modify-stage
-/// view is registered onto the outputs.
+/// view is registered onto the outputs. With the look-ahead stage the top adds as a deep core would: at SL
+/// `pre_old + delta` (registered), at SM that sum, or — `mod_pick` bit 1 — the packet ahead's write plus
+/// delta; SL's view (`pre_valid`, the delta, `pre_old`) is registered onto `out_pre_*`.
 #[derive(LogicBlock)]
 pub struct RmwAddTop<const A: usize, const W: usize> {
     pub clock: Signal<In, Clock>,
@@ -81,9 +83,19 @@ pub struct RmwAddTop<const A: usize, const W: usize> {
     pub out_index: Signal<Out, Bits<A>>,
     pub out_old: Signal<Out, Bits<W>>,
     pub out_new: Signal<Out, Bits<W>>,
+    pub out_pre_valid: Signal<Out, bool>,
+    pub out_pre_delta: Signal<Out, Bits<W>>,
+    pub out_pre_old: Signal<Out, Bits<W>>,
     rmw: RmwPipeline<A, W, W>,
     new_value: Signal<Local, Bits<W>>,
-    /// The forward candidates: an add after the mux is short enough (`mod_old` suffices).
+    /// Look-ahead: SL's sum, registered into SM.
+    early_sum: Reg<Bits<W>>,
+    lookahead: Constant<bool>,
+    r_pre_valid: Reg<bool>,
+    r_pre_delta: Reg<Bits<W>>,
+    r_pre_old: Reg<Bits<W>>,
+    /// The forward candidates: an add after the mux is short enough (`mod_old` suffices; the look-ahead
+    /// path reads distance 1's word and `mod_pick` bit 1).
     unused_candidates: Signal<Local, bool>,
     r_valid: Reg<bool>,
     r_index: Reg<Bits<A>>,
@@ -94,7 +106,16 @@ pub struct RmwAddTop<const A: usize, const W: usize> {
 impl<const A: usize, const W: usize> RmwAddTop<A, W> {
     /// `forward_enable`: [`crate::common::rmw::FORWARD_ALL`] except in the test-only broken builds.
     pub fn new(ports: RamPorts, timing: RamTiming, forward_enable: u64) -> Self {
-        RmwAddTop {
+        Self::with_lookahead(ports, timing, false, forward_enable).expect("no look-ahead: any RAM")
+    }
+    /// With the pipeline's look-ahead stage when `lookahead` (dual-port only).
+    pub fn with_lookahead(
+        ports: RamPorts,
+        timing: RamTiming,
+        lookahead: bool,
+        forward_enable: u64,
+    ) -> Result<Self, ConfigError> {
+        Ok(RmwAddTop {
             clock: Default::default(),
             reset: Default::default(),
             in_valid: Default::default(),
@@ -105,32 +126,52 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
             out_index: Default::default(),
             out_old: Default::default(),
             out_new: Default::default(),
-            rmw: RmwPipeline::with_timing(ports, timing, forward_enable),
+            out_pre_valid: Default::default(),
+            out_pre_delta: Default::default(),
+            out_pre_old: Default::default(),
+            rmw: RmwPipeline::with_lookahead(ports, timing, lookahead, forward_enable)?,
             new_value: Default::default(),
+            early_sum: Default::default(),
+            lookahead: Constant::new(lookahead),
+            r_pre_valid: Default::default(),
+            r_pre_delta: Default::default(),
+            r_pre_old: Default::default(),
             unused_candidates: Default::default(),
             r_valid: Default::default(),
             r_index: Default::default(),
             r_old: Default::default(),
             r_new: Default::default(),
-        }
+        })
     }
 }
 
 impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r_valid, r_index, r_old, r_new);
+        dff_setup!(self, clock, r_valid, r_index, r_old, r_new, early_sum, r_pre_valid, r_pre_delta, r_pre_old);
         clock!(self, clock, rmw);
         self.rmw.reset.next = self.reset.val();
         self.rmw.in_valid.next = self.in_valid.val();
         self.rmw.in_index.next = self.in_index.val();
         self.rmw.in_payload.next = self.in_delta.val();
         self.in_ready.next = self.rmw.in_ready.val();
-        self.new_value.next = self.rmw.mod_old.val() + self.rmw.mod_payload.val();
+        self.early_sum.d.next = self.rmw.pre_old.val() + self.rmw.pre_payload.val();
+        if !self.lookahead.val() {
+            self.new_value.next = self.rmw.mod_old.val() + self.rmw.mod_payload.val();
+        } else if self.rmw.mod_pick.val().get_bit(1) {
+            self.new_value.next = self.rmw.mod_fwd1.val() + self.rmw.mod_payload.val();
+        } else {
+            self.new_value.next = self.early_sum.q.val();
+        }
         self.rmw.mod_new.next = self.new_value.val();
+        self.r_pre_valid.d.next = self.rmw.pre_valid.val();
+        self.r_pre_delta.d.next = self.rmw.pre_payload.val();
+        self.r_pre_old.d.next = self.rmw.pre_old.val();
+        self.out_pre_valid.next = self.r_pre_valid.q.val();
+        self.out_pre_delta.next = self.r_pre_delta.q.val();
+        self.out_pre_old.next = self.r_pre_old.q.val();
         self.rmw.mod_write.next = self.rmw.mod_payload.val().get_bit(0);
         self.unused_candidates.next = self.rmw.mod_ram.val().any()
-            || self.rmw.mod_fwd1.val().any()
             || self.rmw.mod_fwd2.val().any()
             || self.rmw.mod_fwd3.val().any()
             || self.rmw.mod_fwd4.val().any()

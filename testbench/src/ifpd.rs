@@ -254,7 +254,7 @@ pub fn run_top<M: IfpdTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -
         }
         let mode_now = cr.gold.runtime().mode;
         let cy = cr.step(&i, &garbage);
-        if let Some((old, p, d)) = cr.gold.last_s2.clone() {
+        if let Some((old, p, d)) = cr.gold.last_sm.clone() {
             cr.count(
                 match mode_now {
                     Mode::Ifpd => cov::ifpd_packets,

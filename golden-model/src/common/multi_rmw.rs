@@ -9,8 +9,10 @@
 //! of the single-row pipeline is exactly the cross-row hazard scheme, so it is not written twice.
 //!
 //! The RTL is `hdl::common::multi_rmw::MultiRmw` (`D` `RmwPipeline`s sharing one input handshake);
-//! timing as in [`super::rmw`]: accept at S0, modify at SM (M = 2, or 4 with [`RamTiming::Registered`]).
+//! timing as in [`super::rmw`]: accept at S0, modify at SM (M = 2, or 4 with [`RamTiming::Registered`];
+//! one more with the look-ahead stage, [`MultiRmwModel::with_lookahead`]).
 
+use super::config::ConfigError;
 use super::rmw::{RmwInputs, RmwModel, RmwStage};
 use super::sram::{RamPorts, RamTiming};
 use super::Word;
@@ -51,6 +53,21 @@ impl<T: Word, P: Word> MultiRmwModel<T, P> {
 
     pub fn with_timing(ports: RamPorts, timing: RamTiming, rows: usize, addr_bits: usize, width: usize) -> Self {
         MultiRmwModel { rows: (0..rows).map(|_| RmwModel::with_timing(ports, timing, addr_bits, width)).collect() }
+    }
+
+    /// With the rows' look-ahead stage when `lookahead` ([`RmwModel::with_lookahead`]).
+    pub fn with_lookahead(
+        ports: RamPorts,
+        timing: RamTiming,
+        lookahead: bool,
+        rows: usize,
+        addr_bits: usize,
+        width: usize,
+    ) -> Result<Self, ConfigError> {
+        let rows = (0..rows)
+            .map(|_| RmwModel::with_lookahead(ports, timing, lookahead, addr_bits, width))
+            .collect::<Result<_, _>>()?;
+        Ok(MultiRmwModel { rows })
     }
 
     /// `in_ready` during this cycle (all rows agree: they share reset, sweep length and phase).

@@ -11,11 +11,20 @@
 //! [`RamTiming::Registered`] has `M = 4` (its RAM's read latency; the RAM's last register is the modify
 //! stage's input) and forwards distances 1–5. See [`modify_stage`].
 //!
+//! **Look-ahead stage** (a generation parameter, dual-port only: [`RmwModel::with_lookahead`]): one more
+//! stage before the modify stage, so `M` grows by one (3 short, 5 registered) and so does the forwarding
+//! window (1–4, 1–6). What a packet sees at SM is unchanged — the word as if every earlier packet had
+//! finished, one cycle later. The stage exists for the RTL: there a core sees, one cycle before its
+//! decision, the word as if every earlier packet *except the one directly ahead* had finished (that one
+//! decides in the same cycle), and at SM whether the packet ahead's write replaced it. A core whose
+//! decision is deep computes on the early word and corrects for one write at SM (`hdl::common::rmw`).
+//!
 //! - `ready` is false in a reset cycle, during the RAM's reset sweep (`depth` cycles), and — single-port
 //!   only — in every other cycle (II = 2: reads in even phases, writes in odd ones).
 //! - a reset drops every packet in flight; nothing is presented in a reset cycle.
 //! - before the first reset, nothing is defined (`ready` is `None`).
 
+use super::config::ConfigError;
 use super::sram::{RamPorts, RamTiming};
 use super::Word;
 
@@ -31,6 +40,16 @@ pub const fn modify_stage(timing: RamTiming) -> usize {
 /// RAM; every smaller distance (1..=`M+1`) is forwarded.
 pub const fn forward_distances(timing: RamTiming) -> usize {
     modify_stage(timing) + 1
+}
+
+/// [`modify_stage`] of a pipeline with (`lookahead`) or without the look-ahead stage.
+pub const fn modify_stage_la(timing: RamTiming, lookahead: bool) -> usize {
+    modify_stage(timing) + lookahead as usize
+}
+
+/// [`forward_distances`] of a pipeline with or without the look-ahead stage.
+pub const fn forward_distances_la(timing: RamTiming, lookahead: bool) -> usize {
+    modify_stage_la(timing, lookahead) + 1
 }
 
 /// One cycle's inputs; `P` is the payload that travels with the packet to the modify stage.
@@ -62,6 +81,7 @@ pub struct RmwOutputs<T = u128, P = u128> {
 pub struct RmwModel<T: Word = u128, P: Word = u128> {
     pub ports: RamPorts,
     pub timing: RamTiming,
+    pub lookahead: bool,
     pub mem: Vec<T>,
     width: usize,
     /// Sweep cycles left; `None` before the first reset.
@@ -81,12 +101,31 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         RmwModel {
             ports,
             timing,
+            lookahead: false,
             mem: vec![T::default(); 1 << addr_bits],
             width,
             busy_left: None,
             phase: false,
             pipe: vec![None; modify_stage(timing)],
         }
+    }
+
+    /// With the look-ahead stage when `lookahead` (see the [module docs](self)): the modify stage one
+    /// cycle later. Dual-port only: the single-port pipeline alternates reads and writes on an even `M`.
+    pub fn with_lookahead(
+        ports: RamPorts,
+        timing: RamTiming,
+        lookahead: bool,
+        addr_bits: usize,
+        width: usize,
+    ) -> Result<Self, ConfigError> {
+        if lookahead && ports == RamPorts::Single {
+            return Err(ConfigError("the RMW's look-ahead stage needs a dual-port RAM (single-port: II = 2 on an even modify stage)".into()));
+        }
+        let mut m = Self::with_timing(ports, timing, addr_bits, width);
+        m.pipe = vec![None; modify_stage_la(timing, lookahead)];
+        m.lookahead = lookahead;
+        Ok(m)
     }
 
     /// The modify stage `M` of this pipeline.
@@ -108,6 +147,17 @@ impl<T: Word, P: Word> RmwModel<T, P> {
     pub fn peek_stage(&self) -> Option<RmwStage<T, P>> {
         self.busy_left?;
         self.pipe[self.pipe.len() - 1].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
+    }
+
+    /// With the look-ahead stage: the packet at SL (one stage before SM) in this cycle and the word the RTL
+    /// presents there (`pre_old`): as if every earlier packet had finished except the one directly ahead,
+    /// which is at SM deciding in this cycle. `None` without the stage.
+    pub fn peek_pre(&self) -> Option<RmwStage<T, P>> {
+        self.busy_left?;
+        if !self.lookahead {
+            return None;
+        }
+        self.pipe[self.pipe.len() - 2].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
     }
 
     /// One cycle. `modify(stage)` is the core's combinational decision: `Some(new)` writes `new`.
@@ -164,5 +214,34 @@ mod tests {
         }
         assert_eq!(&a[..a.len() - 2], &b[2..]);
         assert!(a.iter().filter(|s| s.is_some()).count() > 2000);
+    }
+
+    /// The look-ahead stage delays the modify stage by one cycle and changes nothing else; single-port
+    /// pipelines refuse it.
+    #[test]
+    fn lookahead_is_one_cycle_later() {
+        for timing in [RamTiming::Short, RamTiming::registered(4, 16)] {
+            assert_eq!(modify_stage_la(timing, true), modify_stage(timing) + 1);
+            assert_eq!(forward_distances_la(timing, true), forward_distances(timing) + 1);
+            let mut plain = RmwModel::<u128, u128>::with_timing(RamPorts::Dual, timing, 3, 16);
+            let mut la = RmwModel::<u128, u128>::with_lookahead(RamPorts::Dual, timing, true, 3, 16).unwrap();
+            assert_eq!(la.modify_stage(), plain.modify_stage() + 1);
+            let add = |st: &RmwStage| Some(st.old + st.payload);
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for c in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let i = RmwInputs { reset: c == 0, in_valid: x % 8 != 0, in_index: (x >> 8) as usize % 3, in_payload: 1 };
+                let (p, l) = (plain.step(&i, add), la.step(&i, add));
+                assert_eq!(p.ready, l.ready, "cycle {c}");
+                a.push(p.stage);
+                b.push(l.stage);
+            }
+            assert_eq!(&a[..a.len() - 1], &b[1..]);
+        }
+        assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, true, 3, 16).is_err());
+        assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, false, 3, 16).is_ok());
     }
 }

@@ -263,7 +263,7 @@ fn settings_from_registers() {
 }
 
 /// `swept` is low in a reset and through the sweep of the larger RAM group (rows or filter), then high until
-/// the next reset, with `in_ready` following it while a packet waits in F1; `last_s2` shows a packet only
+/// the next reset, with `in_ready` following it while a packet waits in F1; `last_sm` shows a packet only
 /// in the step it is at S2 (two cycles after it entered the RAM groups).
 #[test]
 fn swept_rises_when_both_ram_groups_are_swept() {
@@ -285,8 +285,8 @@ fn swept_rises_when_both_ram_groups_are_swept() {
     let steps: Vec<bool> = (0..6)
         .map(|c| {
             cm.step(&IfpdInputs { in_valid: c == 0, desc: d, ..Default::default() });
-            cm.last_s2.is_some()
+            cm.last_sm.is_some()
         })
         .collect();
-    assert_eq!(steps, [false, false, false, true, false, false], "accepted at 0, F1 at 1, S0 1, S1 2, S2 3");
+    assert_eq!(steps, [false, false, false, false, true, false], "accepted at 0, F1 = S0 at 1, S1 2, S2 3, S3 4");
 }

@@ -104,7 +104,8 @@ fn rmw_synth<const A: usize>(ports: RamPorts, registered: bool) -> Build {
 }
 
 /// The RMW pipeline as a counter table: the co-simulation tops (64 entries, short and registered RAM timing,
-/// and eight test-only builds with one forwarding distance disabled each), and for synthesis 2^10 entries and
+/// each also with the look-ahead stage (`…_la`), and eight test-only builds with one forwarding distance
+/// disabled each), and for synthesis 2^10 entries and
 /// 2^16 (the largest power of two of 32-bit words that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual-
 /// and single-port, at 2^16 also on registered RAM (`…_reg`).
 pub fn rmw() -> Result<Vec<Build>, String> {
@@ -124,16 +125,19 @@ pub fn rmw() -> Result<Vec<Build>, String> {
         ("rmw_dp_reg_nofwd3", RamPorts::Dual, REG, FORWARD_ALL & !0b00100, true),
         ("rmw_dp_reg_nofwd4", RamPorts::Dual, REG, FORWARD_ALL & !0b01000, true),
         ("rmw_dp_reg_nofwd5", RamPorts::Dual, REG, FORWARD_ALL & !0b10000, true),
+        ("rmw_dp_la", RamPorts::Dual, SHORT, FORWARD_ALL, false),
+        ("rmw_dp_reg_la", RamPorts::Dual, REG, FORWARD_ALL, false),
     ] {
+        let lookahead = name.ends_with("_la");
         let desc = if test_only {
             "RMW counter table with one forwarding distance disabled (deliberately broken, test-only)"
         } else {
             "read-modify-write pipeline with forwarding, as a counter table (old + delta)"
         };
         let params = json!({"addr_bits": RMW_TOP_ADDR_BITS, "width": RMW_TOP_WIDTH, "ports": ports,
-            "timing": timing, "forward_enable": fwd});
+            "timing": timing, "lookahead": lookahead, "forward_enable": fwd});
         let b = Build::new(name, desc, params, move || {
-            Ok(RmwAddTop::<RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH>::new(ports, timing, fwd))
+            RmwAddTop::<RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH>::with_lookahead(ports, timing, lookahead, fwd)
         });
         out.push(if test_only { b.test_only() } else { b });
     }

@@ -12,6 +12,11 @@
 //! accept at S0, `mod_*` at the modify stage SM (M = 2, or 4 with `RamTiming::Registered`; the core
 //! answers `mod_write`/`mod_new` combinationally), write at SM+1.
 //!
+//! With the look-ahead stage ([`MultiRmw::with_lookahead`]; `golden::common::rmw` and
+//! [`RmwPipeline`]), every row has it: `pre_valid`/`pre_payload` (row 0's) and `pre_old` (packed as
+//! `mod_old`) at SL, one cycle before SM; at SM, `mod_near` bit `i` says row `i`'s `mod_old` is the write of
+//! the packet directly ahead (its `mod_pick` bit 1; also without the look-ahead stage).
+//!
 //! `forward_enable` per row is test-only (as in [`RmwPipeline::with_forwarding`]): the co-simulation suite
 //! builds one variant with a forwarding distance missing in one row, to prove its test catches it.
 
@@ -26,7 +31,7 @@ declare_block! {
     /// See the [module docs](self).
     #[derive(LogicBlock)]
     pub struct MultiRmw<const A: usize, const W: usize, const P: usize, const D: usize, const DA: usize, const DW: usize>
-    fn build(timing: RamTiming, forward_enable: &[u64]) {
+    fn build(rows: Vec<RmwPipeline<A, W, P>>) {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
         pub in_valid: Signal<In, bool>,
@@ -37,23 +42,31 @@ declare_block! {
         pub mod_index: Signal<Out, Bits<DA>>,
         pub mod_payload: Signal<Out, Bits<P>>,
         pub mod_old: Signal<Out, Bits<DW>>,
+        pub mod_near: Signal<Out, Bits<D>>,
+        pub pre_valid: Signal<Out, bool>,
+        pub pre_payload: Signal<Out, Bits<P>>,
+        pub pre_old: Signal<Out, Bits<DW>>,
         pub mod_write: Signal<In, Bits<D>>,
         pub mod_new: Signal<In, Bits<DW>>,
-        rows: Vec<RmwPipeline<A, W, P>> =
-            forward_enable.iter().map(|&f| RmwPipeline::with_timing(RamPorts::Dual, timing, f)).collect(),
+        rows: Vec<RmwPipeline<A, W, P>> = rows,
         index_in: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
         new_in: Vec<Slice<DW, W>> = (0..D).map(|i| Slice::new(i * W)).collect(),
         zx_index: Vec<ZeroExt<A, DA>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_old: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        zx_pre: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
         row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
         off_index: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * A) as u64)),
         off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
         index_bus: Signal<Local, Bits<DA>>,
         old_bus: Signal<Local, Bits<DW>>,
+        pre_bus: Signal<Local, Bits<DW>>,
+        near_bus: Signal<Local, Bits<D>>,
         zero_da: Constant<Bits<DA>> = Constant::new(Bits::default()),
         zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
-        /// Row 0 carries the packet's valid and payload to the modify stage; the other rows' copies are
-        /// the same signals (lockstep), and their per-distance forward candidates are not used here.
+        zero_d: Constant<Bits<D>> = Constant::new(Bits::default()),
+        /// Row 0 carries the packet's valid and payload to the look-ahead and modify stages; the other
+        /// rows' copies are the same signals (lockstep), and their per-distance forward candidates are not
+        /// used here (of `mod_pick` only bit 1, `mod_near`).
         unused_rows: Signal<Local, bool>,
         _d: usize = D,
     }
@@ -72,13 +85,21 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
     }
     /// `D` rows on RAMs of the given timing; `forward_enable` per row ([`FORWARD_ALL`] except in tests).
     pub fn with_timing(timing: RamTiming, forward_enable: &[u64]) -> Result<Self, ConfigError> {
+        Self::with_lookahead(timing, false, forward_enable)
+    }
+    /// With every row's look-ahead stage when `lookahead` (see the module docs).
+    pub fn with_lookahead(timing: RamTiming, lookahead: bool, forward_enable: &[u64]) -> Result<Self, ConfigError> {
         if D == 0 || D > 8 || DA != D * A || DW != D * W || forward_enable.len() != D {
             return Err(ConfigError(format!(
                 "MultiRmw<A={A}, W={W}, P={P}, D={D}, DA={DA}, DW={DW}>: needs 1 ≤ D ≤ 8, DA = D·A, DW = D·W and \
                  one forward_enable per row"
             )));
         }
-        Ok(Self::build(timing, forward_enable))
+        let rows = forward_enable
+            .iter()
+            .map(|&f| RmwPipeline::with_lookahead(RamPorts::Dual, timing, lookahead, f))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self::build(rows))
     }
 }
 
@@ -90,8 +111,12 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
         self.in_ready.next = self.rows[0].in_ready.val();
         self.mod_valid.next = self.rows[0].mod_valid.val();
         self.mod_payload.next = self.rows[0].mod_payload.val();
+        self.pre_valid.next = self.rows[0].pre_valid.val();
+        self.pre_payload.next = self.rows[0].pre_payload.val();
         self.index_bus.next = self.zero_da.val();
         self.old_bus.next = self.zero_dw.val();
+        self.pre_bus.next = self.zero_dw.val();
+        self.near_bus.next = self.zero_d.val();
         self.unused_rows.next = false;
         for i in 0..self._d {
             self.rows[i].clock.next = self.clock.val();
@@ -104,6 +129,11 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
             self.index_bus.next = self.index_bus.val() | (self.zx_index[i].out.val() << self.off_index[i].val());
             self.zx_old[i].din.next = self.rows[i].mod_old.val();
             self.old_bus.next = self.old_bus.val() | (self.zx_old[i].out.val() << self.off_word[i].val());
+            self.zx_pre[i].din.next = self.rows[i].pre_old.val();
+            self.pre_bus.next = self.pre_bus.val() | (self.zx_pre[i].out.val() << self.off_word[i].val());
+            if self.rows[i].mod_pick.val().get_bit(1) {
+                self.near_bus.next = self.near_bus.val() | self.row_bits[i].val();
+            }
             self.unused_rows.next = self.unused_rows.val()
                 || self.rows[i].in_ready.val()
                 || self.rows[i].mod_valid.val()
@@ -114,10 +144,14 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
                 || self.rows[i].mod_fwd3.val().any()
                 || self.rows[i].mod_fwd4.val().any()
                 || self.rows[i].mod_fwd5.val().any()
+                || self.rows[i].pre_valid.val()
+                || self.rows[i].pre_payload.val().any()
                 || self.rows[i].mod_pick.val().any();
         }
         self.mod_index.next = self.index_bus.val();
         self.mod_old.next = self.old_bus.val();
+        self.pre_old.next = self.pre_bus.val();
+        self.mod_near.next = self.near_bus.val();
         // The core's answer, after every output is assigned (one direction per statement group, so the
         // simulator orders the parent's decision between this block's outputs and inputs).
         for i in 0..self._d {

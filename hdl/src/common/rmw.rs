@@ -31,18 +31,33 @@
 //! one-hot which one `mod_old` is (bit 0 RAM, bit k distance k), so the core can decide on each candidate
 //! in parallel and pick the one-bit answer. Cores that do not use them name them `unused_*` for the lint.
 //!
+//! **Look-ahead stage** (generation parameter `lookahead`, dual-port only; model
+//! `golden::common::rmw::RmwModel::with_lookahead`): the stage that was SM becomes the look-ahead stage
+//! SL = SM-1 and the modify stage moves one cycle later (M = 3 short, 5 registered; forwarding 1..=M+1). At
+//! SL the pipeline presents `pre_valid`, `pre_payload` and `pre_old`: the word as if every earlier packet
+//! *except the one directly ahead* had finished — the one ahead is at SM deciding in the same cycle, and
+//! the forward mux above (now one stage earlier) serves distances 2..=M+1. At SM, `mod_old` is that word
+//! registered, or — `mod_pick` bit 1 — the write of the packet directly ahead (its index match registered
+//! at SL, ANDed with its write flag `wr_we[0]`); `mod_ram` is the registered early word, `mod_fwd1` the
+//! write. A core whose decision is deep (carry chains, many rows) computes at SL on `pre_old` and at SM
+//! only corrects for that one write, so the decision loop from one packet's write to the next packet's
+//! write-enable is a few LUTs; `mod_old` stays the full word for anything off that loop. Without the
+//! stage, `pre_valid` is low and `pre_*` are not meant to be read.
+//!
 //! `forward_enable` is a test-only generation parameter (bit k-1 enables forwarding across distance k);
 //! production builds pass [`FORWARD_ALL`] and the constant folds away. The co-simulation suite builds
 //! deliberately broken variants to prove its RMW test catches a missing forwarding path.
 
 use super::reg::Reg;
 use super::sram::Sram;
-use golden::common::rmw::{forward_distances, modify_stage};
+use golden::common::config::ConfigError;
+use golden::common::rmw::{forward_distances_la, modify_stage, modify_stage_la};
 use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
 
-/// Forward across every distance the pipeline has (1–3 short, 1–5 registered): the only correct setting.
-pub const FORWARD_ALL: u64 = 0b11111;
+/// Forward across every distance the pipeline has (1–3 short, 1–5 registered, one more with the
+/// look-ahead stage): the only correct setting.
+pub const FORWARD_ALL: u64 = 0b111111;
 
 /// Forwarding distances of the deepest timing: the write history every pipeline keeps (the short one
 /// masks distances 4 and 5 off, so one port list and one mux serve both).
@@ -67,6 +82,10 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     pub mod_fwd4: Signal<Out, Bits<W>>,
     pub mod_fwd5: Signal<Out, Bits<W>>,
     pub mod_pick: Signal<Out, Bits<6>>,
+    /// The look-ahead stage SL (see the module docs): the packet and the word before the packet ahead.
+    pub pre_valid: Signal<Out, bool>,
+    pub pre_payload: Signal<Out, Bits<P>>,
+    pub pre_old: Signal<Out, Bits<W>>,
     pub mod_write: Signal<In, bool>,
     pub mod_new: Signal<In, Bits<W>>,
     ram: Sram<A, W>,
@@ -81,9 +100,11 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     valid_m: Reg<bool>,
     payload_m: Reg<Bits<P>>,
     tail: Vec<Reg<Bits<A>>>,
-    /// Stage SM-1's valid, payload and index (loop results; the index is the compare stage's).
-    pre_valid: Signal<Local, bool>,
-    pre_payload: Signal<Local, Bits<P>>,
+    /// The last head stage's valid, payload and index (loop results: the packet entering SM), and the
+    /// index of the compare stage (the stage before the forward mux: SM-1, or SL-1 with the look-ahead).
+    last_valid: Signal<Local, bool>,
+    last_payload: Signal<Local, Bits<P>>,
+    last_index: Signal<Local, Bits<A>>,
     cmp_index: Signal<Local, Bits<A>>,
     /// Short timing: the register after the block RAM (registered timing: the RAM's own last register).
     ram_data: Reg<Bits<W>>,
@@ -103,13 +124,24 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     use_ram: Reg<bool>,
     taken: Signal<Local, bool>,
     far_word: Signal<Local, Bits<W>>,
+    /// The forward mux's result (`mod_old` without, `pre_old` with the look-ahead stage).
+    mux_word: Signal<Local, Bits<W>>,
+    /// Look-ahead only: `mux_word` registered into SM, and the index match with the packet directly ahead.
+    early_word: Reg<Bits<W>>,
+    near1: Reg<bool>,
     zero_w: Constant<Bits<W>>,
     pick: Vec<Constant<Bits<6>>>,
     pick_ram: Constant<Bits<6>>,
     single_port: Constant<bool>,
     registered: Constant<bool>,
+    lookahead: Constant<bool>,
+    /// The forward mux's distances (bit 0: the nearest it serves: 1, or 2 with the look-ahead stage).
     forward_enable: Constant<Bits<5>>,
+    /// Look-ahead only: distance 1 forwarded at SM.
+    near1_enable: Constant<bool>,
     _head: usize,
+    /// Head stages up to and including the compare stage.
+    _cmp_end: usize,
     _history: usize,
 }
 
@@ -123,8 +155,23 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
     }
     /// The pipeline on a RAM of the given timing (`forward_enable`: [`FORWARD_ALL`] except in tests).
     pub fn with_timing(ports: RamPorts, timing: RamTiming, forward_enable: u64) -> Self {
-        let m = modify_stage(timing);
-        let enable = forward_enable & ((1u64 << forward_distances(timing)) - 1);
+        Self::build(ports, timing, false, forward_enable)
+    }
+    /// With the look-ahead stage when `lookahead` (see the module docs); dual-port RAM only.
+    pub fn with_lookahead(
+        ports: RamPorts,
+        timing: RamTiming,
+        lookahead: bool,
+        forward_enable: u64,
+    ) -> Result<Self, ConfigError> {
+        if lookahead && ports == RamPorts::Single {
+            return Err(ConfigError("RmwPipeline: the look-ahead stage needs a dual-port RAM".into()));
+        }
+        Ok(Self::build(ports, timing, lookahead, forward_enable))
+    }
+    fn build(ports: RamPorts, timing: RamTiming, lookahead: bool, forward_enable: u64) -> Self {
+        let m = modify_stage_la(timing, lookahead);
+        let enable = forward_enable & ((1u64 << forward_distances_la(timing, lookahead)) - 1);
         RmwPipeline {
             clock: Default::default(),
             reset: Default::default(),
@@ -143,6 +190,9 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             mod_fwd4: Default::default(),
             mod_fwd5: Default::default(),
             mod_pick: Default::default(),
+            pre_valid: Default::default(),
+            pre_payload: Default::default(),
+            pre_old: Default::default(),
             mod_write: Default::default(),
             mod_new: Default::default(),
             ram: Sram::with_timing(ports, timing, true),
@@ -154,8 +204,9 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             valid_m: Default::default(),
             payload_m: Default::default(),
             tail: (0..HISTORY).map(|_| Reg::default()).collect(),
-            pre_valid: Default::default(),
-            pre_payload: Default::default(),
+            last_valid: Default::default(),
+            last_payload: Default::default(),
+            last_index: Default::default(),
             cmp_index: Default::default(),
             ram_data: Default::default(),
             ram_word: Default::default(),
@@ -166,13 +217,19 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             use_ram: Default::default(),
             taken: Default::default(),
             far_word: Default::default(),
+            mux_word: Default::default(),
+            early_word: Default::default(),
+            near1: Default::default(),
             zero_w: Constant::new(Bits::default()),
             pick: (0..HISTORY).map(|k| Constant::new(Bits::from(2u64 << k))).collect(),
             pick_ram: Constant::new(Bits::from(1u64)),
             single_port: Constant::new(ports == RamPorts::Single),
             registered: Constant::new(timing != RamTiming::Short),
-            forward_enable: Constant::new(Bits::from(enable)),
+            lookahead: Constant::new(lookahead),
+            forward_enable: Constant::new(Bits::from((enable >> lookahead as u32) & 0b11111)),
+            near1_enable: Constant::new(lookahead && enable & 1 == 1),
             _head: m - 1,
+            _cmp_end: modify_stage(timing) - 1,
             _history: HISTORY,
         }
     }
@@ -181,7 +238,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
 impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W, P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m, near_hit, use_ram);
+        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m, near_hit, use_ram, early_word, near1);
         clock!(self, clock, ram);
         for s in 0..self._head {
             self.valid[s].clock.next = self.clock.val();
@@ -212,23 +269,28 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             self.payload[s].d.next = self.payload[s - 1].q.val();
             self.head[s].d.next = self.head[s - 1].q.val();
         }
-        self.pre_valid.next = false;
-        self.pre_payload.next = self.payload[0].q.val();
-        self.cmp_index.next = self.head[0].q.val();
+        self.last_valid.next = false;
+        self.last_payload.next = self.payload[0].q.val();
+        self.last_index.next = self.head[0].q.val();
         for s in 0..self._head {
-            self.pre_valid.next = self.valid[s].q.val();
-            self.pre_payload.next = self.payload[s].q.val();
+            self.last_valid.next = self.valid[s].q.val();
+            self.last_payload.next = self.payload[s].q.val();
+            self.last_index.next = self.head[s].q.val();
+        }
+        self.cmp_index.next = self.head[0].q.val();
+        for s in 0..self._cmp_end {
             self.cmp_index.next = self.head[s].q.val();
         }
-        self.valid_m.d.next = self.pre_valid.val() && !self.reset.val();
-        self.payload_m.d.next = self.pre_payload.val();
-        self.tail[0].d.next = self.cmp_index.val();
+        self.valid_m.d.next = self.last_valid.val() && !self.reset.val();
+        self.payload_m.d.next = self.last_payload.val();
+        self.tail[0].d.next = self.last_index.val();
         for k in 1..self._history {
             self.tail[k].d.next = self.tail[k - 1].q.val();
         }
-        // SM-1: compare against the packets that will be 1..5 stages ahead when this one is at SM; for
-        // distances 2..5 their write flags are known now (next cycle's `wr_we[k]`), so the nearest match
-        // is picked here and registered one-hot.
+        // SM-1 (SL-1): compare against the packets that will be 1..5 stages ahead of SM (SL) when this one
+        // is at SM (SL); for the distances after the nearest their write flags are known now (next cycle's
+        // `wr_we[k]`), so the nearest match is picked here and registered one-hot. With the look-ahead
+        // stage, `tail[0]` is the packet at SM: distance 2 from this one.
         self.near_hit.d.next = self.cmp_index.val() == self.tail[0].q.val()
             && self.forward_enable.val().get_bit(0)
             && self.valid_m.q.val()
@@ -243,7 +305,7 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             self.taken.next = self.taken.val() || self.psel[k - 1].d.val();
         }
         self.use_ram.d.next = !self.taken.val();
-        // SM: the RAM word, the forward mux (nearest write wins); the core decides.
+        // SM (SL): the RAM word, the forward mux (nearest write wins); the core decides (looks ahead).
         self.ram_data.d.next = self.ram.rdata.val();
         if self.registered.val() {
             self.ram_word.next = self.ram.rdata.val();
@@ -253,7 +315,6 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         self.mod_valid.next = self.valid_m.q.val() && !self.reset.val();
         self.mod_index.next = self.tail[0].q.val();
         self.mod_payload.next = self.payload_m.q.val();
-        self.mod_ram.next = self.ram_word.val();
         self.mod_fwd1.next = self.wr_data[0].q.val();
         self.mod_fwd2.next = self.wr_data[1].q.val();
         self.mod_fwd3.next = self.wr_data[2].q.val();
@@ -271,10 +332,32 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
                 self.mod_pick.next = self.pick[k].val();
             }
         }
-        self.mod_old.next = self.far_word.val();
+        self.mux_word.next = self.far_word.val();
         if self.near_hit.q.val() && self.wr_we[0].q.val() {
-            self.mod_old.next = self.wr_data[0].q.val();
+            self.mux_word.next = self.wr_data[0].q.val();
             self.mod_pick.next = self.pick[0].val();
+        }
+        // Look-ahead: SL's word registered; at SM the write of the packet directly ahead (its index match
+        // registered at SL against `tail[0]`, the packet then at SM) replaces it.
+        self.early_word.d.next = self.mux_word.val();
+        self.near1.d.next = self.last_index.val() == self.tail[0].q.val()
+            && self.near1_enable.val()
+            && self.valid_m.q.val()
+            && !self.reset.val();
+        self.pre_valid.next = self.lookahead.val() && self.last_valid.val() && !self.reset.val();
+        self.pre_payload.next = self.last_payload.val();
+        self.pre_old.next = self.mux_word.val();
+        if self.lookahead.val() {
+            self.mod_ram.next = self.early_word.q.val();
+            self.mod_old.next = self.early_word.q.val();
+            self.mod_pick.next = self.pick_ram.val();
+            if self.near1.q.val() && self.wr_we[0].q.val() {
+                self.mod_old.next = self.wr_data[0].q.val();
+                self.mod_pick.next = self.pick[0].val();
+            }
+        } else {
+            self.mod_ram.next = self.ram_word.val();
+            self.mod_old.next = self.mux_word.val();
         }
         // SM+1: write; SM+2 ..: write history for forwarding.
         self.wr_we[0].d.next = self.valid_m.q.val() && self.mod_write.val() && !self.reset.val();

@@ -162,6 +162,9 @@ impl<const IA: usize> Logic for FcBank<IA> {
                 || self.tsc[p].mod_fwd3.val().any()
                 || self.tsc[p].mod_fwd4.val().any()
                 || self.tsc[p].mod_fwd5.val().any()
+                || self.tsc[p].pre_valid.val()
+                || self.tsc[p].pre_payload.val().any()
+                || self.tsc[p].pre_old.val().any()
                 || self.tsc[p].mod_pick.val().any()
                 || self.tsc[p].mod_index.val().any();
         }
@@ -173,6 +176,9 @@ impl<const IA: usize> Logic for FcBank<IA> {
                 || self.isd[p].mod_fwd3.val().any()
                 || self.isd[p].mod_fwd4.val().any()
                 || self.isd[p].mod_fwd5.val().any()
+                || self.isd[p].pre_valid.val()
+                || self.isd[p].pre_payload.val().any()
+                || self.isd[p].pre_old.val().any()
                 || self.isd[p].mod_pick.val().any()
                 || self.isd[p].mod_index.val().any();
         }

@@ -500,6 +500,9 @@ fridge_core_impl!(Logic for {
         self.unused_mod_index.next = self.rmw.mod_index.val().any()
             || self.rmw.mod_fwd4.val().any()
             || self.rmw.mod_fwd5.val().any()
+            || self.rmw.pre_valid.val()
+            || self.rmw.pre_payload.val().any()
+            || self.rmw.pre_old.val().any()
             || self.rmw.mod_pick.val().get_bit(4)
             || self.rmw.mod_pick.val().get_bit(5);
         self.zx_valid.din.next = self.one_1.val();

@@ -267,6 +267,9 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
                 || self.banks[b].mod_fwd3.val().any()
                 || self.banks[b].mod_fwd4.val().any()
                 || self.banks[b].mod_fwd5.val().any()
+                || self.banks[b].pre_valid.val()
+                || self.banks[b].pre_payload.val().any()
+                || self.banks[b].pre_old.val().any()
                 || self.banks[b].mod_pick.val().any();
             if self.banks[b].mod_payload.val().get_bit(0) {
                 self.banks[b].mod_new.next = self.zero_word.val();

@@ -1,23 +1,35 @@
-//! The modify-stage decision of the IFPD core over its `D` forwarded buckets (`golden::ifpd::decide`, the
-//! specification), combinational:
+//! The IFPD core's decision over its `D` buckets (`golden::ifpd::decide`, the specification), spread over
+//! the rows' look-ahead stage SL, the modify stage SM and S4 so that the loop from one packet's write to the
+//! next packet's write-enable is a few LUTs (`golden::common::rmw`, look-ahead stage):
 //!
-//! - per row, in parallel: holds the fingerprint, is empty (`fp = 0`), holds `t = 0` (CM's empty), and the
-//!   age `t − B.t` (modulo `2^T`: the wrap-correct order, smallest age = largest timestamp);
-//! - IFPD mode: the first row that holds the fingerprint or is empty (a priority pick over the per-row
-//!   flags: the two are exclusive, fingerprints are never 0) — case 1 (`D = age`) or case 2 (`D = 0`); else
-//!   case 3 on the row of the smallest age (ties: lowest row; every pair of ages compared in parallel, a row
-//!   is the pick when it is strictly below every earlier row and at most every later one), `D = age` or 0
-//!   (`case3_zero`); one row written with `{fp, t}`;
-//! - CM modes: every row written with `max(t, 1)`; first packet (`D = 0`, case 2, row 0) if some row holds
-//!   `t = 0` or the filter says new (`bf_first`, gated by the core with the CM-BF mode), else `D` = the
-//!   largest age (ties: lowest row), case 1, its row;
-//! - `report` iff `D ≥ threshold`.
+//! - **SL** (the words before the packet directly ahead, `pre_old`): per row, holds the fingerprint, is
+//!   empty (`fp = 0`), holds `t = 0` (CM's empty), the age `t − B.t` (mod `2^T`); every pairwise age order
+//!   — and the same for the *alternative* word, the one the packet directly ahead (now at SM) writes:
+//!   `{fp, t}` or, in a CM mode, `max(t, 1)`. Ages are ordered without subtracting first: with
+//!   `w = B.t > t` (the stored time lies after the packet's, so its age wrapped), age i < age j iff
+//!   `w_i == w_j ? t_i > t_j : !w_i && w_j`, and equal iff `t_i == t_j` — one carry chain per compare.
+//!   All registered into SM.
+//! - **SM**: row `i` holds the alternative word iff `near` bit `i` (the rows' `mod_near`: the packet ahead
+//!   wrote that row's bucket); every flag and order is a mux of two (or, for a pair, four) registered
+//!   candidates. IFPD: the first row that holds the fingerprint or is empty takes the packet (case 1 or
+//!   2), else case 3 on the row of the smallest age (ties: lowest row: row i is the pick when its age is
+//!   below every earlier row's and at most every later row's); one row written. CM modes: every row
+//!   written. `write` and `new_words` answer the RMWs in this cycle. The picks, the threshold compares of
+//!   every candidate age and the flags are registered into S4.
+//! - **S4** (`case_code`, `row`, `d_est`, `report`, combinational from S4's registers): CM modes: first
+//!   packet (`D = 0`, case 2, row 0) if some row holds `t = 0` or `bf_first`, else `D` = the largest age
+//!   (ties: lowest row), case 1; IFPD: case 1 `D = age`, case 2 `D = 0`, case 3 `D = age` or 0
+//!   (`case3_zero`). `report` iff `D ≥ threshold`, from the candidates' compares (no compare after a mux).
+//!
+//! The settings (`cm`, `threshold`, `case3_zero`) are the SM packet's (the core reads them at SL and
+//! carries them); `cm` at SL is the packet ahead's, which is what its write depends on.
 //!
 //! Every row's new word is the same (`{fp, t}` or `max(t, 1)`): whichever rows are written get exactly it,
 //! so no mux follows the choice.
 
 use super::Mutant;
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
+use crate::common::reg::Reg;
 use crate::declare_block;
 use rust_hdl::prelude::*;
 
@@ -26,12 +38,18 @@ declare_block! {
     #[derive(LogicBlock)]
     pub struct IfpdDecide<const F: usize, const T: usize, const D: usize, const W: usize, const DW: usize>
     fn build(mutant: Mutant) {
-        /// Row `i`'s bucket at `[i·W, (i+1)·W)`: `t | fp << T`.
-        pub old: Signal<In, Bits<DW>>,
+        pub clock: Signal<In, Clock>,
+        // SL: the packet and its rows' words before the packet ahead (row i at [i·W, (i+1)·W): t | fp << T).
+        pub pre_old: Signal<In, Bits<DW>>,
+        pub pre_fp: Signal<In, Bits<F>>,
+        pub pre_t: Signal<In, Bits<T>>,
+        // SM: the packet, its settings, the rows the packet ahead replaced, the filter's answer.
         pub fp: Signal<In, Bits<F>>,
         pub t: Signal<In, Bits<T>>,
         /// A CM mode (CSR `mode` ≠ 0).
         pub cm: Signal<In, bool>,
+        /// Row `i`'s word is the write of the packet directly ahead.
+        pub near: Signal<In, Bits<D>>,
         /// CM-BF and the filter found the flow new.
         pub bf_first: Signal<In, bool>,
         /// Case 3 estimates 0 (CSR `options` bit 0).
@@ -39,39 +57,51 @@ declare_block! {
         pub threshold: Signal<In, Bits<T>>,
         pub write: Signal<Out, Bits<D>>,
         pub new_words: Signal<Out, Bits<DW>>,
+        // S4: the decision of the packet that was at SM in the cycle before.
         /// 1 match, 2 insert, 3 replace.
         pub case_code: Signal<Out, Bits<2>>,
         pub row: Signal<Out, Bits<3>>,
         pub d_est: Signal<Out, Bits<T>>,
         pub report: Signal<Out, bool>,
+        // ---- SL
         old_t: Vec<Slice<DW, T>> = (0..D).map(|i| Slice::new(i * W)).collect(),
         old_fp: Vec<Slice<DW, F>> = (0..D).map(|i| Slice::new(i * W + T)).collect(),
-        age: Vec<Signal<Local, Bits<T>>> = (0..D).map(|_| Default::default()).collect(),
-        hit: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
-        empty: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
-        // The first row that takes the packet (IFPD).
-        found: Signal<Local, bool>,
-        take_row: Signal<Local, Bits<3>>,
-        take_hit: Signal<Local, bool>,
-        take_age: Signal<Local, Bits<T>>,
-        // Smallest age (IFPD case 3) and largest age (CM), ties to the lowest row: every pair compared in
-        // parallel (`lt[i]` bit j: age i < age j; `eq[i]` bit j: equal), each row's "is the extreme" a mask
-        // test of those against the rows before and after it, then a one-hot pick.
+        /// Per row: the stored time lies after the packet's (`w`); the alternative word's time and `w`.
+        wrap: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        t_alt: Signal<Local, Bits<T>>,
+        wrap_alt: Signal<Local, bool>,
+        t_alt_after: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        t_alt_same: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        // SL → SM registers: per row (`_u`) and for the alternative word (`_a`).
+        take_u: Reg<Bits<D>>,
+        hit_u: Reg<Bits<D>>,
+        tz_u: Reg<Bits<D>>,
+        age_u: Vec<Reg<Bits<T>>> = (0..D).map(|_| Default::default()).collect(),
+        /// `lt_uu[i]` bit j: age i < age j; `le_uu`: ≤ (both words the early ones).
+        lt_uu: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        le_uu: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        take_a: Reg<bool>,
+        hit_a: Reg<bool>,
+        tz_a: Reg<bool>,
+        age_a: Reg<Bits<T>>,
+        /// Bit j: the alternative word's age < (≤) row j's early age; `lt_ua`/`le_ua` bit i: row i's < (≤) it.
+        lt_au: Reg<Bits<D>>,
+        le_au: Reg<Bits<D>>,
+        lt_ua: Reg<Bits<D>>,
+        le_ua: Reg<Bits<D>>,
+        // ---- SM
+        takers: Signal<Local, Bits<D>>,
+        hits: Signal<Local, Bits<D>>,
+        tzs: Signal<Local, Bits<D>>,
         lt: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        eq: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        is_young: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
-        is_eld: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        le: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        found: Signal<Local, bool>,
+        take: Signal<Local, Bits<D>>,
+        young: Signal<Local, Bits<D>>,
+        eld: Signal<Local, Bits<D>>,
+        repl: Signal<Local, Bits<D>>,
         before: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| (1u64 << i) - 1)),
         after: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| ((1u64 << D) - 1) & !((1u64 << (i + 1)) - 1))),
-        /// Row 0's flags (row 0 is the pick when no later row is).
-        unused_row0_flags: Signal<Local, bool>,
-        young_row: Signal<Local, Bits<3>>,
-        young_age: Signal<Local, Bits<T>>,
-        eld_row: Signal<Local, Bits<3>>,
-        eld_age: Signal<Local, Bits<T>>,
-        repl_row: Signal<Local, Bits<3>>,
-        repl_age: Signal<Local, Bits<T>>,
-        any_t_zero: Signal<Local, bool>,
         t_cm: Signal<Local, Bits<T>>,
         zx_fp: ZeroExt<F, W>,
         zx_t: ZeroExt<T, W>,
@@ -79,13 +109,33 @@ declare_block! {
         word: Signal<Local, Bits<W>>,
         zx_word: ZeroExt<W, DW>,
         new_bus: Signal<Local, Bits<DW>>,
-        write_bus: Signal<Local, Bits<D>>,
+        // SM → S4 registers.
+        s4_cm: Reg<bool>,
+        s4_first: Reg<bool>,
+        s4_found: Reg<bool>,
+        s4_take_hit: Reg<bool>,
+        s4_case3_zero: Reg<bool>,
+        s4_thr_zero: Reg<bool>,
+        s4_near: Reg<Bits<D>>,
+        s4_take: Reg<Bits<D>>,
+        s4_repl: Reg<Bits<D>>,
+        s4_eld: Reg<Bits<D>>,
+        s4_rep_u: Reg<Bits<D>>,
+        s4_rep_a: Reg<bool>,
+        s4_age_u: Vec<Reg<Bits<T>>> = (0..D).map(|_| Default::default()).collect(),
+        s4_age_a: Reg<Bits<T>>,
+        // ---- S4
+        pick: Signal<Local, Bits<D>>,
+        zero_est: Signal<Local, bool>,
+        est: Signal<Local, Bits<T>>,
+        rep_pick: Signal<Local, bool>,
         row_ids: Vec<Constant<Bits<3>>> = consts(0..D as u64),
         row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
         off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
         off_fp: Constant<Bits<16>> = constant(T as u64),
         all_d: Constant<Bits<D>> = constant(if D >= 64 { u64::MAX } else { (1u64 << D) - 1 }),
         zero_d: Constant<Bits<D>> = constant(0),
+        one_d: Constant<Bits<D>> = constant(1),
         zero_f: Constant<Bits<F>> = constant(0),
         zero_t: Constant<Bits<T>> = constant(0),
         one_t: Constant<Bits<T>> = constant(1),
@@ -119,76 +169,154 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Per row, in parallel.
-        self.any_t_zero.next = false;
+        dff_setup!(
+            self, clock, take_u, hit_u, tz_u, take_a, hit_a, tz_a, age_a, lt_au, le_au, lt_ua, le_ua, s4_cm,
+            s4_first, s4_found, s4_take_hit, s4_case3_zero, s4_thr_zero, s4_near, s4_take, s4_repl, s4_eld,
+            s4_rep_u, s4_rep_a, s4_age_a
+        );
         for i in 0..self._d {
-            self.old_t[i].din.next = self.old.val();
-            self.old_fp[i].din.next = self.old.val();
-            self.age[i].next = self.t.val() - self.old_t[i].out.val();
-            self.hit[i].next = self.old_fp[i].out.val() == self.fp.val();
-            self.empty[i].next = self.old_fp[i].out.val() == self.zero_f.val();
-            self.any_t_zero.next = self.any_t_zero.val() || (self.old_t[i].out.val() == self.zero_t.val());
+            self.age_u[i].clock.next = self.clock.val();
+            self.lt_uu[i].clock.next = self.clock.val();
+            self.le_uu[i].clock.next = self.clock.val();
+            self.s4_age_u[i].clock.next = self.clock.val();
         }
-        // The first row that holds the fingerprint or is empty.
-        self.found.next = false;
-        self.take_row.next = self.row_ids[0].val();
-        self.take_hit.next = false;
-        self.take_age.next = self.zero_t.val();
-        for i in 0..self._d {
-            if (!self.found.val() || self.mut_reverse.val()) && (self.hit[i].val() || self.empty[i].val()) {
-                self.found.next = true;
-                self.take_row.next = self.row_ids[i].val();
-                self.take_hit.next = self.hit[i].val();
-                self.take_age.next = self.age[i].val();
-            }
-        }
-        // Smallest and largest age, ties to the lowest row: pairwise compares, then a one-hot pick. Row i is
-        // the youngest when its age is below every earlier row's and at most every later row's; the eldest
-        // when above every earlier row's and at least every later row's.
-        for i in 0..self._d {
-            self.lt[i].next = self.zero_d.val();
-            self.eq[i].next = self.zero_d.val();
-            for j in 0..self._d {
-                if self.age[i].val() < self.age[j].val() {
-                    self.lt[i].next = self.lt[i].val() | self.row_bits[j].val();
-                }
-                if self.age[i].val() == self.age[j].val() {
-                    self.eq[i].next = self.eq[i].val() | self.row_bits[j].val();
-                }
-            }
-            self.is_young[i].next = ((self.lt[i].val() & self.before[i].val()) == self.before[i].val())
-                && (((self.lt[i].val() | self.eq[i].val()) & self.after[i].val()) == self.after[i].val());
-            self.is_eld[i].next = !((self.lt[i].val() | self.eq[i].val()) & self.before[i].val()).any()
-                && !(self.lt[i].val() & self.after[i].val()).any();
-        }
-        self.unused_row0_flags.next = self.is_young[0].val() || self.is_eld[0].val();
-        self.young_row.next = self.row_ids[0].val();
-        self.young_age.next = self.age[0].val();
-        self.eld_row.next = self.row_ids[0].val();
-        self.eld_age.next = self.age[0].val();
-        for i in 1..self._d {
-            if self.is_young[i].val() {
-                self.young_row.next = self.row_ids[i].val();
-                self.young_age.next = self.age[i].val();
-            }
-            if self.is_eld[i].val() {
-                self.eld_row.next = self.row_ids[i].val();
-                self.eld_age.next = self.age[i].val();
-            }
-        }
-        if self.mut_smallest.val() {
-            self.repl_row.next = self.eld_row.val();
-            self.repl_age.next = self.eld_age.val();
-        } else {
-            self.repl_row.next = self.young_row.val();
-            self.repl_age.next = self.young_age.val();
-        }
-        // The new word (the same for every row written).
+        // ---- SL. The alternative word: what the packet now at SM writes (CM: `max(t, 1)`, fp 0).
         if self.t.val() == self.zero_t.val() {
             self.t_cm.next = self.one_t.val();
         } else {
             self.t_cm.next = self.t.val();
         }
+        if self.cm.val() {
+            self.t_alt.next = self.t_cm.val();
+        } else {
+            self.t_alt.next = self.t.val();
+        }
+        self.wrap_alt.next = self.t_alt.val() > self.pre_t.val();
+        self.take_u.d.next = self.zero_d.val();
+        self.hit_u.d.next = self.zero_d.val();
+        self.tz_u.d.next = self.zero_d.val();
+        for i in 0..self._d {
+            self.old_t[i].din.next = self.pre_old.val();
+            self.old_fp[i].din.next = self.pre_old.val();
+            self.wrap[i].next = self.old_t[i].out.val() > self.pre_t.val();
+            self.age_u[i].d.next = self.pre_t.val() - self.old_t[i].out.val();
+            if self.old_fp[i].out.val() == self.pre_fp.val() {
+                self.hit_u.d.next = self.hit_u.d.val() | self.row_bits[i].val();
+                self.take_u.d.next = self.take_u.d.val() | self.row_bits[i].val();
+            }
+            if self.old_fp[i].out.val() == self.zero_f.val() {
+                self.take_u.d.next = self.take_u.d.val() | self.row_bits[i].val();
+            }
+            if self.old_t[i].out.val() == self.zero_t.val() {
+                self.tz_u.d.next = self.tz_u.d.val() | self.row_bits[i].val();
+            }
+            self.t_alt_after[i].next = self.t_alt.val() > self.old_t[i].out.val();
+            self.t_alt_same[i].next = self.t_alt.val() == self.old_t[i].out.val();
+        }
+        // Fingerprints are never 0: a CM word (fp 0) is empty to IFPD and never a hit.
+        self.hit_a.d.next = !self.cm.val() && (self.fp.val() == self.pre_fp.val());
+        self.take_a.d.next = self.cm.val() || (self.fp.val() == self.pre_fp.val());
+        self.tz_a.d.next = !self.cm.val() && (self.t.val() == self.zero_t.val());
+        self.age_a.d.next = self.pre_t.val() - self.t_alt.val();
+        // Age orders: `w_i == w_j ? t_i > t_j : !w_i && w_j` (smaller age), ties iff equal times.
+        self.lt_au.d.next = self.zero_d.val();
+        self.le_au.d.next = self.zero_d.val();
+        self.lt_ua.d.next = self.zero_d.val();
+        self.le_ua.d.next = self.zero_d.val();
+        for i in 0..self._d {
+            self.lt_uu[i].d.next = self.zero_d.val();
+            self.le_uu[i].d.next = self.zero_d.val();
+            for j in 0..self._d {
+                if (self.wrap[i].val() == self.wrap[j].val() && self.old_t[i].out.val() > self.old_t[j].out.val())
+                    || (!self.wrap[i].val() && self.wrap[j].val())
+                {
+                    self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
+                    self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
+                }
+                if self.old_t[i].out.val() == self.old_t[j].out.val() {
+                    self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
+                }
+            }
+            if (self.wrap_alt.val() == self.wrap[i].val() && self.t_alt_after[i].val())
+                || (!self.wrap_alt.val() && self.wrap[i].val())
+            {
+                self.lt_au.d.next = self.lt_au.d.val() | self.row_bits[i].val();
+                self.le_au.d.next = self.le_au.d.val() | self.row_bits[i].val();
+            }
+            if (self.wrap_alt.val() == self.wrap[i].val() && !self.t_alt_after[i].val() && !self.t_alt_same[i].val())
+                || (!self.wrap[i].val() && self.wrap_alt.val())
+            {
+                self.lt_ua.d.next = self.lt_ua.d.val() | self.row_bits[i].val();
+                self.le_ua.d.next = self.le_ua.d.val() | self.row_bits[i].val();
+            }
+            if self.t_alt_same[i].val() {
+                self.le_au.d.next = self.le_au.d.val() | self.row_bits[i].val();
+                self.le_ua.d.next = self.le_ua.d.val() | self.row_bits[i].val();
+            }
+        }
+        // ---- SM. Row i holds the alternative word iff `near` bit i.
+        self.takers.next = self.take_u.q.val() & !self.near.val();
+        self.hits.next = self.hit_u.q.val() & !self.near.val();
+        self.tzs.next = self.tz_u.q.val() & !self.near.val();
+        if self.take_a.q.val() {
+            self.takers.next = self.takers.val() | self.near.val();
+        }
+        if self.hit_a.q.val() {
+            self.hits.next = self.hits.val() | self.near.val();
+        }
+        if self.tz_a.q.val() {
+            self.tzs.next = self.tzs.val() | self.near.val();
+        }
+        self.found.next = self.takers.val().any();
+        self.take.next = self.zero_d.val();
+        self.young.next = self.zero_d.val();
+        self.eld.next = self.zero_d.val();
+        for i in 0..self._d {
+            // Pair (i, j): both replaced → equal ages; one replaced → the alternative's order; none → early.
+            if (self.near.val() & self.row_bits[i].val()).any() {
+                self.lt[i].next = self.lt_au.q.val() & !self.near.val();
+                self.le[i].next = self.le_au.q.val() | self.near.val();
+            } else {
+                self.lt[i].next = self.lt_uu[i].q.val() & !self.near.val();
+                self.le[i].next = self.le_uu[i].q.val() & !self.near.val();
+                if (self.lt_ua.q.val() & self.row_bits[i].val()).any() {
+                    self.lt[i].next = self.lt[i].val() | self.near.val();
+                }
+                if (self.le_ua.q.val() & self.row_bits[i].val()).any() {
+                    self.le[i].next = self.le[i].val() | self.near.val();
+                }
+            }
+            if (self.takers.val() & self.row_bits[i].val()).any() {
+                if self.mut_reverse.val() {
+                    if !(self.takers.val() & self.after[i].val()).any() {
+                        self.take.next = self.take.val() | self.row_bits[i].val();
+                    }
+                } else if !(self.takers.val() & self.before[i].val()).any() {
+                    self.take.next = self.take.val() | self.row_bits[i].val();
+                }
+            }
+            if ((self.lt[i].val() & self.before[i].val()) == self.before[i].val())
+                && ((self.le[i].val() & self.after[i].val()) == self.after[i].val())
+            {
+                self.young.next = self.young.val() | self.row_bits[i].val();
+            }
+            if !(self.le[i].val() & self.before[i].val()).any() && !(self.lt[i].val() & self.after[i].val()).any() {
+                self.eld.next = self.eld.val() | self.row_bits[i].val();
+            }
+        }
+        if self.mut_smallest.val() {
+            self.repl.next = self.eld.val();
+        } else {
+            self.repl.next = self.young.val();
+        }
+        if self.cm.val() {
+            self.write.next = self.all_d.val();
+        } else if self.found.val() {
+            self.write.next = self.take.val();
+        } else {
+            self.write.next = self.repl.val();
+        }
+        // The new word (the same for every row written).
         self.zx_fp.din.next = self.fp.val();
         self.zx_t.din.next = self.t.val();
         self.zx_t_cm.din.next = self.t_cm.val();
@@ -203,46 +331,72 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
             self.new_bus.next = self.new_bus.val() | (self.zx_word.out.val() << self.off_word[i].val());
         }
         self.new_words.next = self.new_bus.val();
-        // Case, row, estimate.
-        if self.cm.val() {
-            if self.any_t_zero.val() || self.bf_first.val() {
-                self.case_code.next = self.code_insert.val();
-                self.row.next = self.row_ids[0].val();
-                self.d_est.next = self.zero_t.val();
-            } else {
-                self.case_code.next = self.code_match.val();
-                self.row.next = self.eld_row.val();
-                self.d_est.next = self.eld_age.val();
-            }
-        } else if self.found.val() {
-            self.row.next = self.take_row.val();
-            if self.take_hit.val() {
-                self.case_code.next = self.code_match.val();
-                self.d_est.next = self.take_age.val();
-            } else {
-                self.case_code.next = self.code_insert.val();
-                self.d_est.next = self.zero_t.val();
-            }
-        } else {
-            self.case_code.next = self.code_replace.val();
-            self.row.next = self.repl_row.val();
-            if self.case3_zero.val() {
-                self.d_est.next = self.zero_t.val();
-            } else {
-                self.d_est.next = self.repl_age.val();
-            }
-        }
-        self.report.next = self.d_est.val() >= self.threshold.val();
-        self.write_bus.next = self.zero_d.val();
+        // SM → S4: picks, flags, every candidate's threshold compare, the ages.
+        self.s4_cm.d.next = self.cm.val();
+        self.s4_first.d.next = self.tzs.val().any() || self.bf_first.val();
+        self.s4_found.d.next = self.found.val();
+        self.s4_take_hit.d.next = (self.take.val() & self.hits.val()).any();
+        self.s4_case3_zero.d.next = self.case3_zero.val();
+        self.s4_thr_zero.d.next = self.threshold.val() == self.zero_t.val();
+        self.s4_near.d.next = self.near.val();
+        self.s4_take.d.next = self.take.val();
+        self.s4_repl.d.next = self.repl.val();
+        self.s4_eld.d.next = self.eld.val();
+        self.s4_rep_u.d.next = self.zero_d.val();
         for i in 0..self._d {
-            if self.row.val() == self.row_ids[i].val() {
-                self.write_bus.next = self.write_bus.val() | self.row_bits[i].val();
+            if self.age_u[i].q.val() >= self.threshold.val() {
+                self.s4_rep_u.d.next = self.s4_rep_u.d.val() | self.row_bits[i].val();
+            }
+            self.s4_age_u[i].d.next = self.age_u[i].q.val();
+        }
+        self.s4_rep_a.d.next = self.age_a.q.val() >= self.threshold.val();
+        self.s4_age_a.d.next = self.age_a.q.val();
+        // ---- S4: case, row, estimate, report.
+        if self.s4_cm.q.val() {
+            if self.s4_first.q.val() {
+                self.pick.next = self.one_d.val();
+                self.case_code.next = self.code_insert.val();
+                self.zero_est.next = true;
+            } else {
+                self.pick.next = self.s4_eld.q.val();
+                self.case_code.next = self.code_match.val();
+                self.zero_est.next = false;
+            }
+        } else if self.s4_found.q.val() {
+            self.pick.next = self.s4_take.q.val();
+            if self.s4_take_hit.q.val() {
+                self.case_code.next = self.code_match.val();
+                self.zero_est.next = false;
+            } else {
+                self.case_code.next = self.code_insert.val();
+                self.zero_est.next = true;
+            }
+        } else {
+            self.pick.next = self.s4_repl.q.val();
+            self.case_code.next = self.code_replace.val();
+            self.zero_est.next = self.s4_case3_zero.q.val();
+        }
+        self.row.next = self.row_ids[0].val();
+        self.est.next = self.zero_t.val();
+        self.rep_pick.next = false;
+        for i in 0..self._d {
+            if (self.pick.val() & self.row_bits[i].val()).any() {
+                self.row.next = self.row_ids[i].val();
+                if (self.s4_near.q.val() & self.row_bits[i].val()).any() {
+                    self.est.next = self.s4_age_a.q.val();
+                    self.rep_pick.next = self.s4_rep_a.q.val();
+                } else {
+                    self.est.next = self.s4_age_u[i].q.val();
+                    self.rep_pick.next = (self.s4_rep_u.q.val() & self.row_bits[i].val()).any();
+                }
             }
         }
-        if self.cm.val() {
-            self.write.next = self.all_d.val();
+        if self.zero_est.val() {
+            self.d_est.next = self.zero_t.val();
+            self.report.next = self.s4_thr_zero.q.val();
         } else {
-            self.write.next = self.write_bus.val();
+            self.d_est.next = self.est.val();
+            self.report.next = self.rep_pick.val();
         }
     }
 }

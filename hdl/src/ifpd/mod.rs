@@ -5,10 +5,12 @@
 //! | cycle | stage | here |
 //! |---|---|---|
 //! | t   | in | accept into F1: the stored time `bits [S, S+T) of ts − time_base` (mod `2^T`) registered; the hash units load the flow key |
-//! | t+1 | F1 = S0 | `D` row indices (the top `A` bits of each row's H3/32), the fingerprint (CRC-32's low `F` bits, 0 → 1) and the `K` Bloom indices go into both [`MultiRmw`]s, when both are ready |
+//! | t+1 | F1 = S0 | `D` row indices (the top `A` bits of each row's H3/32), the fingerprint (CRC-32's low `F` bits, 0 → 1) and the `K` Bloom indices go into both [`MultiRmw`]s (with the look-ahead stage), when both are ready |
 //! | +2  | S1 | RAM reads |
-//! | +3  | S2 | [`decide::IfpdDecide`] over the rows' forwarded words; the filter's forwarded bits → "new flow"; `mode`, `threshold`, `options` read from the CSR bank |
-//! | +4  | S3 | writes land; `res_*` and the report registered; the report into the [`ReportFifo`]; counters |
+//! | +3  | S2 = SL | `mode`, `threshold`, `options` read from the CSR bank and registered with the packet; [`decide::IfpdDecide`] compares the early words (before the packet ahead) and the packet ahead's word |
+//! | +4  | S3 = SM | the decision's loop: rows the packet ahead replaced (`mod_near`) → flags → first taker / smallest age → the rows' write enables; the filter's forwarded bits → "new flow" |
+//! | +5  | S4 | writes land; the decision's picks registered; case, row, estimate and report encoded from them |
+//! | +6  | S5 | `res_*` and the report registered; the report into the [`ReportFifo`]; counters |
 //!
 //! Const generics (checked against the [`IfpdConfig`] in [`IfpdCore::new`]): `F` fingerprint, `T` stored
 //! time, `A` row address, `D` rows, `W = F + T` bucket (also the rows' payload: the packet's `t | fp << T`),
@@ -29,6 +31,7 @@ use crate::declare_block;
 use decide::IfpdDecide;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
 use golden::common::csr::CsrLayout;
+use golden::common::sram::RamTiming;
 use golden::ifpd::{IfpdConfig, Mode, FLOW_KEY_BITS, ROW_BITS};
 use rust_hdl::prelude::*;
 
@@ -105,7 +108,7 @@ declare_block! {
         /// The reset sweep is over (both RAM groups): from now until the next reset the core takes a
         /// descriptor every cycle.
         pub swept: Signal<Out, bool>,
-        // Per-packet result (registered, one cycle after S2; no backpressure).
+        // Per-packet result (registered at S5, two cycles after the decision; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 1 match, 2 insert, 3 replace.
         pub res_case: Signal<Out, Bits<2>>,
@@ -154,14 +157,25 @@ declare_block! {
         bf_index: Signal<Local, Bits<BKA>>,
         zx_pay_fp: ZeroExt<F, W>,
         zx_pay_t: ZeroExt<T, W>,
-        // S2: the packet's fields, the filter's answer.
+        // SL: the packet's fields; the settings registered with it.
+        pre_fp: Slice<W, F> = Slice::new(T),
+        pre_t: Slice<W, T> = Slice::new(0),
+        set_cm: Reg<bool>,
+        set_cm_bf: Reg<bool>,
+        set_threshold: Reg<Bits<T>>,
+        set_case3_zero: Reg<bool>,
+        // SM: the packet's fields.
         pay_fp: Slice<W, F> = Slice::new(T),
         pay_t: Slice<W, T> = Slice::new(0),
-        cm_bf: Signal<Local, bool>,
-        /// Outputs not needed: the RAM groups' `mod_index` and the filter's payload (the rows' carries the
-        /// packet; both groups are in lockstep).
+        // S4: valid and the packet's fields for the report.
+        s4_valid: Reg<bool>,
+        s4_fp: Reg<Bits<F>>,
+        s4_t: Reg<Bits<T>>,
+        /// Outputs not needed: the RAM groups' `mod_index` and `pre_valid` (the look-ahead compares run every
+        /// cycle; S4 counts validity), the filter's payload and look-ahead outputs (the rows' carry the packet;
+        /// both groups are in lockstep; the filter's answer is taken at SM, off the decision's loop).
         unused_rmw_outputs: Signal<Local, bool>,
-        // S3: result and report registers.
+        // S5: result and report registers.
         r_valid: Reg<bool>,
         r_case: Reg<Bits<2>>,
         r_row: Reg<Bits<ROW_BITS>>,
@@ -281,8 +295,8 @@ ifpd_core_impl!({
         if mutant == Mutant::Row0NoDist2 {
             forward[0] &= !0b010;
         }
-        let rows = MultiRmw::with_forwarding(&forward)?;
-        let bloom = MultiRmw::new()?;
+        let rows = MultiRmw::with_lookahead(RamTiming::Short, true, &forward)?;
+        let bloom = MultiRmw::with_lookahead(RamTiming::Short, true, &[FORWARD_ALL; 8][..BK])?;
         let decide = IfpdDecide::with_mutant(mutant).map_err(ConfigError)?;
         Ok(Self::build(cfg, &layout, shell, h_rows, h_fp, h_bf, rows, bloom, decide))
     }
@@ -295,9 +309,10 @@ ifpd_core_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sweeping, sweep_addr, f1_valid, f1_t, r_valid, r_case, r_row, r_d_est, rep_v, rep_d
+            self, clock, sweeping, sweep_addr, f1_valid, f1_t, set_cm, set_cm_bf, set_threshold, set_case3_zero,
+            s4_valid, s4_fp, s4_t, r_valid, r_case, r_row, r_d_est, rep_v, rep_d
         );
-        clock!(self, clock, shell, h_fp, fifo);
+        clock!(self, clock, shell, h_fp, fifo, decide);
         // CSR bank and run-time settings.
         self.shell.reset.next = self.reset.val();
         self.shell.csr.addr.next = self.csr_addr.val();
@@ -374,21 +389,36 @@ ifpd_core_impl!(Logic for {
         self.bloom.in_valid.next = self.transfer.val();
         self.bloom.in_index.next = self.bf_index.val();
         self.bloom.in_payload.next = self.zero_p1.val();
-        // S2: the decision (settings read now).
+        // SL: the settings read and registered with the packet (every cycle: a packet at SM was at SL in
+        // the cycle before); the early compares.
+        self.cfg_mode_bf.din.next = self.shell.cfg.val();
+        self.set_cm.d.next = self.cfg_mode.out.val() != self.zero_mode.val();
+        self.set_cm_bf.d.next = self.cfg_mode_bf.out.val().any();
+        self.set_threshold.d.next = self.cfg_threshold.out.val();
+        self.set_case3_zero.d.next = self.cfg_options.out.val().any();
+        self.pre_fp.din.next = self.rows.pre_payload.val();
+        self.pre_t.din.next = self.rows.pre_payload.val();
+        self.decide.pre_old.next = self.rows.pre_old.val();
+        self.decide.pre_fp.next = self.pre_fp.out.val();
+        self.decide.pre_t.next = self.pre_t.out.val();
+        // SM: the decision.
         self.pay_fp.din.next = self.rows.mod_payload.val();
         self.pay_t.din.next = self.rows.mod_payload.val();
-        self.cfg_mode_bf.din.next = self.shell.cfg.val();
-        self.cm_bf.next = self.cfg_mode_bf.out.val().any();
-        self.decide.old.next = self.rows.mod_old.val();
         self.decide.fp.next = self.pay_fp.out.val();
         self.decide.t.next = self.pay_t.out.val();
-        self.decide.cm.next = self.cfg_mode.out.val() != self.zero_mode.val();
-        self.decide.bf_first.next = self.cm_bf.val() && (self.bloom.mod_old.val() != self.ones_bk.val());
-        self.decide.case3_zero.next = self.cfg_options.out.val().any();
-        self.decide.threshold.next = self.cfg_threshold.out.val();
+        self.decide.cm.next = self.set_cm.q.val();
+        self.decide.near.next = self.rows.mod_near.val();
+        self.decide.bf_first.next = self.set_cm_bf.q.val() && (self.bloom.mod_old.val() != self.ones_bk.val());
+        self.decide.case3_zero.next = self.set_case3_zero.q.val();
+        self.decide.threshold.next = self.set_threshold.q.val();
         self.unused_rmw_outputs.next = self.rows.mod_index.val().any()
+            || self.rows.pre_valid.val()
             || self.bloom.mod_index.val().any()
-            || self.bloom.mod_payload.val().any();
+            || self.bloom.mod_payload.val().any()
+            || self.bloom.mod_near.val().any()
+            || self.bloom.pre_valid.val()
+            || self.bloom.pre_payload.val().any()
+            || self.bloom.pre_old.val().any();
         // Write-back: the rows the decision names; every filter bit in CM-BF mode.
         self.rows.mod_new.next = self.decide.new_words.val();
         if self.rows.mod_valid.val() {
@@ -397,13 +427,17 @@ ifpd_core_impl!(Logic for {
             self.rows.mod_write.next = self.zero_d.val();
         }
         self.bloom.mod_new.next = self.ones_bk.val();
-        if self.bloom.mod_valid.val() && self.cfg_mode_bf.out.val().any() {
+        if self.bloom.mod_valid.val() && self.set_cm_bf.q.val() {
             self.bloom.mod_write.next = self.ones_bk.val();
         } else {
             self.bloom.mod_write.next = self.zero_bk.val();
         }
-        // S3: result and report registers.
-        self.r_valid.d.next = self.rows.mod_valid.val() && !self.reset.val();
+        // S4: the packet's fields; the decision's picks are registered inside the decide block.
+        self.s4_valid.d.next = self.rows.mod_valid.val() && !self.reset.val();
+        self.s4_fp.d.next = self.pay_fp.out.val();
+        self.s4_t.d.next = self.pay_t.out.val();
+        // S5: result and report registers.
+        self.r_valid.d.next = self.s4_valid.q.val() && !self.reset.val();
         self.r_case.d.next = self.decide.case_code.val();
         self.r_row.d.next = self.decide.row.val();
         self.r_d_est.d.next = self.decide.d_est.val();
@@ -411,12 +445,12 @@ ifpd_core_impl!(Logic for {
         self.res_case.next = self.r_case.q.val();
         self.res_row.next = self.r_row.q.val();
         self.res_d_est.next = self.r_d_est.q.val();
-        self.zx_rep_fp.din.next = self.pay_fp.out.val();
+        self.zx_rep_fp.din.next = self.s4_fp.q.val();
         self.zx_rep_row.din.next = self.decide.row.val();
         self.zx_rep_case.din.next = self.decide.case_code.val();
         self.zx_rep_d.din.next = self.decide.d_est.val();
-        self.zx_rep_t.din.next = self.pay_t.out.val();
-        self.rep_v.d.next = self.rows.mod_valid.val() && self.decide.report.val() && !self.reset.val();
+        self.zx_rep_t.din.next = self.s4_t.q.val();
+        self.rep_v.d.next = self.s4_valid.q.val() && self.decide.report.val() && !self.reset.val();
         self.rep_d.d.next = self.zx_rep_fp.out.val()
             | (self.zx_rep_row.out.val() << self.off_rep_row.val())
             | (self.zx_rep_case.out.val() << self.off_rep_case.val())
@@ -428,7 +462,7 @@ ifpd_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rep_ready.val();
         self.rep_valid.next = self.fifo.out_valid.val();
         self.rep_data.next = self.fifo.out_data.val();
-        // Statistics: packets at acceptance, cases and reports at S3.
+        // Statistics: packets at acceptance, cases and reports at S5.
         self.shell.count[0].next = self.accept.val();
         self.shell.count[1].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_match.val());
         self.shell.count[2].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_insert.val());

@@ -441,6 +441,9 @@ maple_core_impl!(Logic for {
                 || self.cnt[b].mod_fwd3.val().any()
                 || self.cnt[b].mod_fwd4.val().any()
                 || self.cnt[b].mod_fwd5.val().any()
+                || self.cnt[b].pre_valid.val()
+                || self.cnt[b].pre_payload.val().any()
+                || self.cnt[b].pre_old.val().any()
                 || self.cnt[b].mod_pick.val().any();
         }
         // Statistics (the counters are the shell's, in STATUS order).

@@ -420,6 +420,9 @@ reorder_core_impl!(Logic for {
                 || self.banks[b].mod_fwd3.val().any()
                 || self.banks[b].mod_fwd4.val().any()
                 || self.banks[b].mod_fwd5.val().any()
+                || self.banks[b].pre_valid.val()
+                || self.banks[b].pre_payload.val().any()
+                || self.banks[b].pre_old.val().any()
                 || self.banks[b].mod_pick.val().any();
         }
         self.decide.timeout.next = self.cfg_timeout.out.val();

@@ -30,6 +30,8 @@ pub const ALL: &[Runner] = &[
     ("rmw_sp", rmw::run_single),
     ("rmw_dp_reg", rmw::run_dual_registered),
     ("rmw_sp_reg", rmw::run_single_registered),
+    ("rmw_dp_la", rmw::run_dual_lookahead),
+    ("rmw_dp_reg_la", rmw::run_dual_registered_lookahead),
     ("multi_rmw", multi_rmw::run),
     ("multi_rmw_reg", multi_rmw::run_registered),
     ("fifo", fifo::run),

@@ -2,19 +2,22 @@
 //! reads).
 //!
 //! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets, the one two and
-//! three packets back in ~8% each and four and five back in ~6% each (the forwarding distances of the short
-//! and the registered pipeline), the rest uniform over 64 entries; 20% read-only packets (even deltas, half
+//! three packets back in ~8% each, four and five back in ~6% each and six back in ~5% (the forwarding
+//! distances of the short and the registered pipeline, one more with the look-ahead stage), the rest
+//! uniform over 64 entries; 20% read-only packets (even deltas, half
 //! of them nonzero); garbage on the index and delta lines in cycles without a packet; resets mid-stream,
 //! sometimes a second one during the reset sweep. At the end every entry is read back (final memory
 //! contents). The `run_broken_*` runners drive pipelines with one forwarding distance disabled, to prove
 //! the comparison catches each. Every runner is run for both RAM timings (`*_registered`:
-//! `RamTiming::Registered`, modify stage 4, distances 1–5).
+//! `RamTiming::Registered`, modify stage 4, distances 1–5); the dual-port ones also with the look-ahead
+//! stage (`*_lookahead`: modify stage 3 or 5), where the top adds at SL and corrects at SM as a deep core
+//! would, and SL's view (`pre_valid`, payload, `pre_old`) is compared with `RmwModel::peek_pre` too.
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{
-    RmwDp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegNofwd1, RmwDpRegNofwd2, RmwDpRegNofwd3,
-    RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp, RmwSpReg,
+    RmwDp, RmwDpLa, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegLa, RmwDpRegNofwd1, RmwDpRegNofwd2,
+    RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp, RmwSpReg,
 };
 use crate::ports::ReadOutputs;
 use golden::common::rmw::{RmwInputs, RmwModel, RmwStage};
@@ -31,8 +34,11 @@ pub fn add_modify(st: &RmwStage) -> Option<u128> {
 
 macro_rules! rmw_runner {
     ($fn_name:ident, $model:ident, $ports:expr, $timing:expr) => {
+        rmw_runner!($fn_name, $model, $ports, $timing, false);
+    };
+    ($fn_name:ident, $model:ident, $ports:expr, $timing:expr, $lookahead:expr) => {
         pub fn $fn_name(cfg: &RunConfig) -> RunReport {
-            run_top::<$model>(cfg, $ports, $timing, $model::new)
+            run_top::<$model>(cfg, $ports, $timing, $lookahead, $model::new)
         }
     };
 }
@@ -51,6 +57,8 @@ rmw_runner!(run_broken_registered_distance2, RmwDpRegNofwd2, RamPorts::Dual, REG
 rmw_runner!(run_broken_registered_distance3, RmwDpRegNofwd3, RamPorts::Dual, REG);
 rmw_runner!(run_broken_registered_distance4, RmwDpRegNofwd4, RamPorts::Dual, REG);
 rmw_runner!(run_broken_registered_distance5, RmwDpRegNofwd5, RamPorts::Dual, REG);
+rmw_runner!(run_dual_lookahead, RmwDpLa, RamPorts::Dual, SHORT, true);
+rmw_runner!(run_dual_registered_lookahead, RmwDpRegLa, RamPorts::Dual, REG, true);
 
 crate::top_outputs! {
     /// Outputs of an RMW test top during one cycle (`out_*`: the registered modify stage of the cycle before).
@@ -60,9 +68,12 @@ crate::top_outputs! {
         out_index: u64,
         out_old: u128,
         out_new: u128,
+        out_pre_valid: bool,
+        out_pre_delta: u128,
+        out_pre_old: u128,
     }
     read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
-        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5
+        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa
 }
 
 /// Ports common to the RMW test tops (generated per top; this trait lets one runner drive them all).
@@ -72,7 +83,7 @@ pub trait RmwTop: crate::harness::Model + ReadOutputs<Outputs = RmwOutputs> {
 
 crate::impl_for! {
     impl RmwTop => RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
-        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5; {
+        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa; {
         fn drive(&mut self, i: &RmwInputs) {
             self.set_reset(i.reset as u64);
             self.set_in_valid(i.in_valid as u64);
@@ -83,23 +94,28 @@ crate::impl_for! {
 }
 
 /// Runs an RMW top against [`RmwModel`] with [`add_modify`]. Coverage counters: `accepted` (every accepted
-/// packet, read-back included), `same_index_{1..5}_back` (accepted packets whose index equals that of the
-/// packet accepted 1..5 packets before), `resets`, `reset_during_sweep`, `final_entries_read_back`.
+/// packet, read-back included), `same_index_{1..6}_back` (accepted packets whose index equals that of the
+/// packet accepted 1..6 packets before), `resets`, `reset_during_sweep`, `final_entries_read_back`, and
+/// with the look-ahead stage `pre_stage_checked` (packets whose SL view was compared).
 pub fn run_top<M: RmwTop>(
     cfg: &RunConfig,
     ports: RamPorts,
     timing: RamTiming,
+    lookahead: bool,
     make: impl FnOnce(u64) -> M,
 ) -> RunReport {
     let m = make(cfg.x_seed);
     let mut run = Run::new(m.name(), cfg);
     let mut sim = Sim::new(m, cfg.vcd.clone());
-    let mut gold = RmwModel::with_timing(ports, timing, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH);
+    let mut gold = RmwModel::with_lookahead(ports, timing, lookahead, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH)
+        .expect("the runner's shapes are valid");
     let depth = 1usize << RMW_TOP_ADDR_BITS;
-    // Indices of the last five accepted packets.
-    let mut history = [0usize; 5];
-    // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1.
+    // Indices of the last six accepted packets.
+    let mut history = [0usize; 6];
+    // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1; the same
+    // for the look-ahead stage (`prev_pre`).
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
+    let mut prev_pre: Option<Option<RmwStage>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
     let mut mid_reset = crate::core_run::MidReset::default();
     let mut since_reset = u64::MAX;
@@ -136,6 +152,7 @@ pub fn run_top<M: RmwTop>(
                 20..=27 => history[2],
                 28..=33 => history[3],
                 34..=39 => history[4],
+                40..=44 => history[5],
                 _ => r.gen_range(0..depth),
             };
             // 10 % zero and 10 % other even deltas (read-only), 80 % odd (writes).
@@ -151,10 +168,20 @@ pub fn run_top<M: RmwTop>(
         let inp = RmwInputs { reset, ..pending.unwrap_or_else(idle) };
         sim.m.drive(&inp);
         sim.settle();
+        let pre = if inp.reset { None } else { gold.peek_pre() };
         let out = gold.step(&inp, add_modify);
         let rtl = sim.m.outputs();
         let c = sim.cycle;
         run.sb.check(c, "in_ready", out.ready.map(u128::from), rtl.in_ready as u128);
+        if let (true, Some(p)) = (lookahead, prev_pre) {
+            run.sb.check(c, "out_pre_valid", Some(p.is_some() as u128), rtl.out_pre_valid as u128);
+            if let Some(st) = p {
+                run.sb.check(c, "out_pre_delta", Some(st.payload), rtl.out_pre_delta);
+                run.sb.check(c, "out_pre_old", Some(st.old), rtl.out_pre_old);
+                run.count("pre_stage_checked", 1);
+            }
+        }
+        prev_pre = Some(pre);
         if let Some(p) = prev {
             run.sb.check(c, "out_valid", Some(p.is_some() as u128), rtl.out_valid as u128);
             if let Some((st, new)) = p {
@@ -178,6 +205,7 @@ pub fn run_top<M: RmwTop>(
                 "same_index_3_back",
                 "same_index_4_back",
                 "same_index_5_back",
+                "same_index_6_back",
             ];
             for (what, h) in names.into_iter().zip(history) {
                 run.count(what, (h == inp.in_index) as u64);
