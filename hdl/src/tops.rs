@@ -221,6 +221,8 @@ declare_block! {
         r_index: Reg<Bits<DA>>,
         r_old: Reg<Bits<DW>>,
         r_new: Reg<Bits<DW>>,
+        /// The look-ahead outputs (this top has no look-ahead stage).
+        unused_lookahead: Signal<Local, bool>,
         _d: usize = D,
     }
 }
@@ -261,6 +263,10 @@ impl<const A: usize, const W: usize, const D: usize, const DA: usize, const DW: 
         }
         self.rmw.mod_new.next = self.new_bus.val();
         self.rmw.mod_write.next = self.rows.out.val();
+        self.unused_lookahead.next = self.rmw.mod_near.val().any()
+            || self.rmw.pre_valid.val()
+            || self.rmw.pre_payload.val().any()
+            || self.rmw.pre_old.val().any();
         self.r_valid.d.next = self.rmw.mod_valid.val() && !self.reset.val();
         self.r_index.d.next = self.rmw.mod_index.val();
         self.r_old.d.next = self.rmw.mod_old.val();

@@ -3,8 +3,9 @@
 //!
 //! Traffic: a few heavy flows, a tail and fresh flows over rows of 16–32 buckets, so that matches, inserts
 //! and replacements all happen; ≥10 % of packets repeat the previous flow (same bucket in every row back to
-//! back), ~10 % a flow 2 or 3 packets back, ~10 % a different flow chosen to share one row's bucket with a
-//! recent one (collisions at distances 1–3 in every row, counted per row and per distance). Timestamps
+//! back), ~10 % a flow 2 to 4 packets back, ~10 % a different flow chosen to share one row's bucket with a
+//! recent one (collisions at distances 1–4 — the rows' forwarding distances with the look-ahead stage — in
+//! every row, counted per row and per distance). Timestamps
 //! advance mostly within one unit (equal timestamps: ties in case 3's largest timestamp), sometimes by long
 //! gaps, and now and then jump to just before the stored time's wrap. Modes (IFPD, CM, CM-BF), threshold,
 //! case-3 rule and `time_base` are drawn at every reset and rewritten mid-traffic; the report reader stalls
@@ -22,7 +23,7 @@ use golden::ifpd::{Case, Descriptor, IfpdConfig, Mode, FLOW_KEY_BITS};
 use rand::Rng;
 
 crate::coverage_names! {
-    resets, same_flow_back, flow_2_3_back, collide_dist1, collide_dist2, collide_dist3, collide_row0,
+    resets, same_flow_back, flow_2_4_back, collide_dist1, collide_dist2, collide_dist3, collide_dist4, collide_row0,
     collide_row1, collide_row2, collide_row3, case1, case2, case3, case3_ties, ifpd_packets, cm_packets,
     cmbf_packets, cmbf_filter_first, estimate_across_wrap, time_wraps, rebases, threshold_writes, mode_writes,
     reports, report_drops, reader_stalls, idle_cycles,
@@ -76,7 +77,7 @@ const TS_MASK: u64 = (1 << TIMESTAMP_BITS) - 1;
 struct Traffic {
     cfg: IfpdConfig,
     bank: golden::common::hash::HashBank,
-    history: [u128; 3],
+    history: [u128; 4],
     heavy: Vec<u128>,
     tail: Vec<u128>,
     ts: u64,
@@ -90,7 +91,7 @@ impl Traffic {
         Traffic {
             cfg: cfg.clone(),
             bank: cfg.hash_bank().expect("valid"),
-            history: [0; 3],
+            history: [0; 4],
             heavy,
             tail,
             ts: r.gen::<u64>() & TS_MASK,
@@ -103,10 +104,10 @@ impl Traffic {
         let r = &mut run.rng;
         let flow = match r.gen_range(0..100) {
             0..=13 => self.history[0],
-            14..=23 => self.history[r.gen_range(1..3)],
+            14..=23 => self.history[r.gen_range(1..4)],
             24..=33 => {
                 // A different flow sharing one row's bucket with a recent flow (searched among the tail).
-                let target = self.rows_of(self.history[r.gen_range(0..3)]);
+                let target = self.rows_of(self.history[r.gen_range(0..4)]);
                 let row = r.gen_range(0..self.cfg.rows);
                 let start = r.gen_range(0..self.tail.len());
                 (0..self.tail.len())
@@ -121,9 +122,9 @@ impl Traffic {
         if flow == self.history[0] {
             run.count(cov::same_flow_back, 1);
         } else if self.history[1..].contains(&flow) {
-            run.count(cov::flow_2_3_back, 1);
+            run.count(cov::flow_2_4_back, 1);
         }
-        self.history = [flow, self.history[0], self.history[1]];
+        self.history = [flow, self.history[0], self.history[1], self.history[2]];
         // Time: mostly within a unit, sometimes long gaps, now and then just before the stored time wraps.
         let (s, t) = (self.cfg.ts_shift, self.cfg.ts_bits);
         let r = &mut run.rng;
@@ -174,7 +175,7 @@ fn settings(cfg: &IfpdConfig, r: &mut impl Rng) -> Vec<(u8, u32)> {
     ]
 }
 
-/// Counts collisions with the packets accepted 1–3 cycles before: a different flow on the same bucket.
+/// Counts collisions with the packets accepted 1–4 cycles before: a different flow on the same bucket.
 struct Collisions {
     recent: Vec<(u64, u128, Vec<usize>)>,
 }
@@ -182,8 +183,8 @@ struct Collisions {
 impl Collisions {
     fn accepted(&mut self, run: &mut crate::blocks::Run, cycle: u64, flow: u128, rows: Vec<usize>) {
         const ROW: [&str; 4] = [cov::collide_row0, cov::collide_row1, cov::collide_row2, cov::collide_row3];
-        const DIST: [&str; 3] = [cov::collide_dist1, cov::collide_dist2, cov::collide_dist3];
-        self.recent.retain(|e| cycle - e.0 <= 3);
+        const DIST: [&str; 4] = [cov::collide_dist1, cov::collide_dist2, cov::collide_dist3, cov::collide_dist4];
+        self.recent.retain(|e| cycle - e.0 <= 4);
         for (c, f, idx) in &self.recent {
             if *f == flow {
                 continue;

@@ -11,10 +11,11 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport, rows: usize) -> RunReport {
     let mut must = vec![
         cov::resets,
         cov::same_flow_back,
-        cov::flow_2_3_back,
+        cov::flow_2_4_back,
         cov::collide_dist1,
         cov::collide_dist2,
         cov::collide_dist3,
+        cov::collide_dist4,
         cov::case1,
         cov::case2,
         cov::case3,

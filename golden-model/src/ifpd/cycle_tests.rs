@@ -264,7 +264,7 @@ fn settings_from_registers() {
 
 /// `swept` is low in a reset and through the sweep of the larger RAM group (rows or filter), then high until
 /// the next reset, with `in_ready` following it while a packet waits in F1; `last_sm` shows a packet only
-/// in the step it is at S2 (two cycles after it entered the RAM groups).
+/// in the step it is at S3 (three cycles after it entered the RAM groups).
 #[test]
 fn swept_rises_when_both_ram_groups_are_swept() {
     let cfg = small(2);

@@ -368,6 +368,12 @@ hh_core_impl!(Logic for {
             || self.prng.advanced_value.val().any()
             || self.prng.seed_value.val().any();
         for b in 0..2 {
+            // No look-ahead stage here: its outputs stay unread.
+            self.unused_bank_outputs.next = self.unused_bank_outputs.val()
+                || self.banks[b].mod_near.val().any()
+                || self.banks[b].pre_valid.val()
+                || self.banks[b].pre_payload.val().any()
+                || self.banks[b].pre_old.val().any();
             self.pay_key[b].din.next = self.banks[b].mod_payload.val();
             self.pay_row[b].din.next = self.banks[b].mod_payload.val();
             self.pay_walk[b].din.next = self.banks[b].mod_payload.val();

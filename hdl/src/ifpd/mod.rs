@@ -172,7 +172,7 @@ declare_block! {
         s4_fp: Reg<Bits<F>>,
         s4_t: Reg<Bits<T>>,
         /// Outputs not needed: the RAM groups' `mod_index` and `pre_valid` (the look-ahead compares run every
-        /// cycle; S4 counts validity), the filter's payload and look-ahead outputs (the rows' carry the packet;
+        /// cycle; S4 counts validity), the rows' `mod_old` (the decision works on `pre_old` and `mod_near`), the filter's payload and look-ahead outputs (the rows' carry the packet;
         /// both groups are in lockstep; the filter's answer is taken at SM, off the decision's loop).
         unused_rmw_outputs: Signal<Local, bool>,
         // S5: result and report registers.
@@ -412,6 +412,7 @@ ifpd_core_impl!(Logic for {
         self.decide.case3_zero.next = self.set_case3_zero.q.val();
         self.decide.threshold.next = self.set_threshold.q.val();
         self.unused_rmw_outputs.next = self.rows.mod_index.val().any()
+            || self.rows.mod_old.val().any()
             || self.rows.pre_valid.val()
             || self.bloom.mod_index.val().any()
             || self.bloom.mod_payload.val().any()

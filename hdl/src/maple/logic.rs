@@ -434,6 +434,10 @@ maple_core_impl!(Logic for {
             || self.svbf[1].mod_index.val().any();
         for b in 0..2 {
             self.unused_outputs.next = self.unused_outputs.val()
+                || self.svbf[b].mod_near.val().any()
+                || self.svbf[b].pre_valid.val()
+                || self.svbf[b].pre_payload.val().any()
+                || self.svbf[b].pre_old.val().any()
                 || self.cnt[b].mod_valid.val()
                 || self.cnt[b].mod_ram.val().any()
                 || self.cnt[b].mod_fwd1.val().any()
