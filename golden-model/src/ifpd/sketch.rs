@@ -2,12 +2,27 @@
 //!
 //! Per descriptor `(flow, ts)`: the stored time `t = ((ts >> ts_shift) − base) mod 2^ts_bits`, the
 //! fingerprint (never 0) and one bucket index per row from the hash units; CM-BF also asks the Bloom filter
-//! (and sets the flow's bits). [`decide`] on the `d` buckets gives the rows written, the estimate and the
-//! case; a packet with `D_est ≥ threshold` is reported. The report FIFO's drops depend on when the control
+//! (and sets the flow's bits). [`super::decide`] on the `d` buckets gives the rows written, the estimate and
+//! the case; a packet with `D_est ≥ threshold` is reported. The report FIFO's drops depend on when the control
 //! plane reads it, so they are a cycle model's business: the transaction model returns every report.
+//!
+//! ## Speed
+//! The experiments push millions of packets through the model, so its per-packet path is kept short without
+//! changing a result (the tests hold it against the naive `reference`):
+//! - the row count `d` is a compile-time constant of the packet's path (`step_rows`, compiled for each of
+//!   1..=8 and chosen once per packet), so the per-row loops are unrolled, without bounds checks or heap
+//!   arrays;
+//! - a packet's hashes are one table pass over the flow key ([`HashBank::eval_with`]): the row indices and
+//!   the fingerprint, or in CM-BF mode the row indices and the filter's bit indices
+//!   ([`IfpdConfig::cm_bf_hash_bank`]; the CM modes' decision does not read the fingerprint, so a CM-BF
+//!   report computes it apart);
+//! - the decision takes no branch per row ([`super::bucket`]), nor does counting the case.
 
 use super::bloom::BloomFilter;
-use super::{decide, Bucket, Case, Decision, Descriptor, IfpdConfig, IfpdRuntime, Packet, Report, MAX_ROWS};
+use super::bucket::decide_rows;
+use super::{
+    Bucket, Case, Decision, Descriptor, IfpdConfig, IfpdRuntime, Mode, Packet, Report, MAX_BF_HASHES, MAX_ROWS,
+};
 use crate::common::config::ConfigError;
 use crate::common::hash::HashBank;
 
@@ -23,17 +38,18 @@ pub struct IfpdStats {
 
 impl IfpdStats {
     /// One decided packet.
+    #[inline]
     pub fn count(&mut self, d: &Decision, reported: bool) {
         self.packets += 1;
         self.outcome(d, reported);
     }
-    /// A decided packet's case and report (a cycle model counts `packets` at acceptance).
+    /// A decided packet's case and report (a cycle model counts `packets` at acceptance). Counted without a
+    /// branch on the case (cases 1 and 2 alternate unpredictably).
+    #[inline]
     pub fn outcome(&mut self, d: &Decision, reported: bool) {
-        match d.case {
-            Case::Match => self.case1_match += 1,
-            Case::Insert => self.case2_insert += 1,
-            Case::Replace => self.case3_replace += 1,
-        }
+        self.case1_match += (d.case == Case::Match) as u64;
+        self.case2_insert += (d.case == Case::Insert) as u64;
+        self.case3_replace += (d.case == Case::Replace) as u64;
         self.reports += reported as u64;
     }
 }
@@ -45,12 +61,27 @@ pub struct Outcome {
     pub report: Option<Report>,
 }
 
+/// A packet's hash-unit outputs under the current mode, for `D` rows.
+#[derive(Debug, Clone, Copy)]
+struct Hashed<const D: usize> {
+    /// Bucket index per row.
+    idx: [usize; D],
+    /// The fingerprint; `None` in CM-BF mode (its decision does not need it).
+    fp: Option<u32>,
+    /// CM-BF: the bit index per filter partition (the first `k` entries).
+    bits: [usize; MAX_BF_HASHES],
+}
+
 /// The core: `d` rows, the optional Bloom filter, the hash units, the counters.
 #[derive(Debug, Clone)]
 pub struct IfpdModel {
     pub cfg: IfpdConfig,
     pub rt: IfpdRuntime,
+    /// The rows' index hashes and the fingerprint ([`IfpdConfig::hash_bank`]).
     bank: HashBank,
+    /// CM-BF's hashes in one bank ([`IfpdConfig::cm_bf_hash_bank`]); `None`: the rows' bank and the
+    /// filter's own are evaluated apart.
+    cm_bf_bank: Option<HashBank>,
     /// Row r's bucket i at `mem[r * buckets + i]`.
     mem: Vec<Bucket>,
     pub bloom: Option<BloomFilter>,
@@ -63,6 +94,7 @@ impl IfpdModel {
         rt.check(cfg)?;
         Ok(IfpdModel {
             bank: cfg.hash_bank()?,
+            cm_bf_bank: cfg.cm_bf_hash_bank()?,
             mem: vec![Bucket::default(); cfg.rows * cfg.buckets],
             bloom: if cfg.bf_bits > 0 { Some(BloomFilter::new(cfg)?) } else { None },
             cfg: cfg.clone(),
@@ -77,6 +109,13 @@ impl IfpdModel {
         self.cfg.indices(&self.bank, flow)
     }
 
+    /// The flow's fingerprint alone (for a CM-BF report: rare, kept out of the per-packet path).
+    #[cold]
+    #[inline(never)]
+    fn fingerprint(&self, flow: u128) -> u32 {
+        self.hashes(flow).1
+    }
+
     /// Row `r`'s buckets.
     pub fn row(&self, r: usize) -> &[Bucket] {
         &self.mem[r * self.cfg.buckets..][..self.cfg.buckets]
@@ -84,20 +123,62 @@ impl IfpdModel {
 
     /// One packet.
     pub fn step(&mut self, d: &Descriptor) -> Outcome {
-        let (idx, fp) = self.hashes(d.flow);
-        let p = Packet { fp, t: self.cfg.stored_time(d.ts, self.rt.base) };
-        let (rows, w) = (self.cfg.rows, self.cfg.buckets);
-        let mut old = [Bucket::default(); MAX_ROWS];
-        for (r, (o, &i)) in old.iter_mut().zip(&idx[..rows]).enumerate() {
-            *o = self.mem[r * w + i];
+        // The row count as a constant of the packet's path, chosen once per packet.
+        match self.cfg.rows {
+            1 => self.step_rows::<1>(d),
+            2 => self.step_rows::<2>(d),
+            3 => self.step_rows::<3>(d),
+            4 => self.step_rows::<4>(d),
+            5 => self.step_rows::<5>(d),
+            6 => self.step_rows::<6>(d),
+            7 => self.step_rows::<7>(d),
+            8 => self.step_rows::<8>(d),
+            n => unreachable!("{n} rows: the config check allows 1..={MAX_ROWS}"),
         }
+    }
+
+    /// [`Self::step`] with `D` = `cfg.rows` rows: compiled once per row count, so the per-row loops (indices,
+    /// reads, the decision, writes) are unrolled and keep their values in registers. A function of its own
+    /// per row count (not inlined into `step`): the packet's path stays compact in the instruction cache.
+    #[inline(never)]
+    fn step_rows<const D: usize>(&mut self, d: &Descriptor) -> Outcome {
+        let h = self.hash::<D>(d.flow);
+        self.apply(d, &h)
+    }
+
+    /// What the hash units give for `flow` under the current mode.
+    #[inline(always)]
+    fn hash<const D: usize>(&self, flow: u128) -> Hashed<D> {
+        match (&self.bloom, &self.cm_bf_bank, self.rt.mode) {
+            (Some(_), Some(bank), Mode::CmBf) => {
+                let (idx, bits) = self.cfg.row_and_bf_indices::<D>(bank, flow);
+                Hashed { idx, fp: None, bits }
+            }
+            (Some(bf), None, Mode::CmBf) => {
+                let (idx, _) = self.cfg.row_indices::<D>(&self.bank, flow);
+                Hashed { idx, fp: None, bits: bf.indices(flow) }
+            }
+            _ => {
+                let (idx, fp) = self.cfg.row_indices::<D>(&self.bank, flow);
+                Hashed { idx, fp: Some(fp), bits: [0; MAX_BF_HASHES] }
+            }
+        }
+    }
+
+    /// Packet `d` with its hashes `h`: the filter (CM-BF), the decision, its writes, counters and report.
+    #[inline(always)]
+    fn apply<const D: usize>(&mut self, d: &Descriptor, h: &Hashed<D>) -> Outcome {
+        let (w, idx) = (self.cfg.buckets, &h.idx);
         let bf_first = match (&mut self.bloom, self.rt.mode) {
-            (Some(bf), super::Mode::CmBf) => bf.test_and_set(d.flow),
+            (Some(bf), Mode::CmBf) => bf.test_and_set_at(&h.bits),
             _ => false,
         };
-        let dec = decide(&self.cfg, &self.rt, &old[..rows], p, bf_first);
+        // Without a fingerprint (CM-BF) 0 stands in: the CM modes' decision does not read it.
+        let p = Packet { fp: h.fp.unwrap_or(0), t: self.cfg.stored_time(d.ts, self.rt.base) };
+        let old: [Bucket; D] = std::array::from_fn(|r| self.mem[r * w + idx[r]]);
+        let dec = decide_rows(&self.cfg, &self.rt, &old, p, bf_first);
         if dec.all_rows {
-            for (r, &i) in idx[..rows].iter().enumerate() {
+            for (r, &i) in idx.iter().enumerate() {
                 self.mem[r * w + i] = dec.new;
             }
         } else {
@@ -105,7 +186,10 @@ impl IfpdModel {
         }
         let reported = dec.reported(&self.rt);
         self.stats.count(&dec, reported);
-        let report = reported.then(|| Report::new(p, &dec));
+        let report = reported.then(|| {
+            let fp = h.fp.unwrap_or_else(|| self.fingerprint(d.flow));
+            Report::new(Packet { fp, ..p }, &dec)
+        });
         Outcome { decision: dec, report }
     }
 
