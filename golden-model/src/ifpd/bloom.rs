@@ -75,6 +75,14 @@ impl BloomFilter {
         new
     }
 
+    /// Starts loading the words of the bits `idx` (the first `k`) into the cache (a hint: no value changes).
+    #[inline]
+    pub fn prefetch(&self, idx: &[usize; MAX_BF_HASHES]) {
+        for (p, &i) in idx[..self.hashes].iter().enumerate() {
+            super::sketch::prefetch(&self.words, p * self.words_per + i / 64);
+        }
+    }
+
     /// Bits set, over all partitions.
     pub fn ones(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()

@@ -8,15 +8,19 @@
 //!
 //! ## Speed
 //! The experiments push millions of packets through the model, so its per-packet path is kept short without
-//! changing a result (the tests hold it against the naive `reference`):
-//! - the row count `d` is a compile-time constant of the packet's path (`step_rows`, compiled for each of
-//!   1..=8 and chosen once per packet), so the per-row loops are unrolled, without bounds checks or heap
-//!   arrays;
+//! changing a result (the tests hold it against the naive `reference` and [`IfpdModel::run`] against
+//! [`IfpdModel::step`]):
+//! - the row count `d` is a compile-time constant of the packet's path (`step_rows`, `run_rows`, compiled
+//!   for each of 1..=8 and chosen once per packet), so the per-row loops are unrolled, without bounds checks
+//!   or heap arrays;
 //! - a packet's hashes are one table pass over the flow key ([`HashBank::eval_with`]): the row indices and
 //!   the fingerprint, or in CM-BF mode the row indices and the filter's bit indices
 //!   ([`IfpdConfig::cm_bf_hash_bank`]; the CM modes' decision does not read the fingerprint, so a CM-BF
 //!   report computes it apart);
-//! - the decision takes no branch per row ([`super::bucket`]), nor does counting the case.
+//! - the decision takes no branch per row ([`super::bucket`]);
+//! - [`IfpdModel::run`] hashes [`LOOKAHEAD`] packets ahead and prefetches their buckets and filter words:
+//!   a packet's `d` (and `k`) random reads into memory larger than the cache then overlap with the work on
+//!   the packets before it instead of stalling it.
 
 use super::bloom::BloomFilter;
 use super::bucket::decide_rows;
@@ -61,6 +65,9 @@ pub struct Outcome {
     pub report: Option<Report>,
 }
 
+/// Packets [`IfpdModel::run`] hashes ahead of the one it decides.
+pub const LOOKAHEAD: usize = 4;
+
 /// A packet's hash-unit outputs under the current mode, for `D` rows.
 #[derive(Debug, Clone, Copy)]
 struct Hashed<const D: usize> {
@@ -70,6 +77,27 @@ struct Hashed<const D: usize> {
     fp: Option<u32>,
     /// CM-BF: the bit index per filter partition (the first `k` entries).
     bits: [usize; MAX_BF_HASHES],
+}
+
+impl<const D: usize> Default for Hashed<D> {
+    fn default() -> Self {
+        Hashed { idx: [0; D], fp: None, bits: [0; MAX_BF_HASHES] }
+    }
+}
+
+/// Starts loading the cache line of `slice[i]` (a hint: no value changes; an index out of range is no error,
+/// so the caller's index needs no bounds check).
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
+    let at = slice.as_ptr().wrapping_add(i);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing architecturally and never faults, whatever the address; SSE is in
+    // every x86_64 target.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(at.cast())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
 }
 
 /// The core: `d` rows, the optional Bloom filter, the hash units, the counters.
@@ -137,6 +165,25 @@ impl IfpdModel {
         }
     }
 
+    /// Packets in order, `each(i, outcome of packets[i])` after each: the outcomes and the final state of
+    /// [`Self::step`] on each packet in turn (the settings `rt` stay as they are: `each` has no access to the
+    /// model). Faster: the hash units run [`LOOKAHEAD`] packets ahead of the decision and start loading the
+    /// buckets (and filter words) those packets will read, so a packet's `d` random memory reads overlap
+    /// with the work on the packets before it instead of stalling it.
+    pub fn run(&mut self, packets: &[Descriptor], mut each: impl FnMut(usize, &Outcome)) {
+        match self.cfg.rows {
+            1 => self.run_rows::<1>(packets, &mut each),
+            2 => self.run_rows::<2>(packets, &mut each),
+            3 => self.run_rows::<3>(packets, &mut each),
+            4 => self.run_rows::<4>(packets, &mut each),
+            5 => self.run_rows::<5>(packets, &mut each),
+            6 => self.run_rows::<6>(packets, &mut each),
+            7 => self.run_rows::<7>(packets, &mut each),
+            8 => self.run_rows::<8>(packets, &mut each),
+            n => unreachable!("{n} rows: the config check allows 1..={MAX_ROWS}"),
+        }
+    }
+
     /// [`Self::step`] with `D` = `cfg.rows` rows: compiled once per row count, so the per-row loops (indices,
     /// reads, the decision, writes) are unrolled and keep their values in registers. A function of its own
     /// per row count (not inlined into `step`): the packet's path stays compact in the instruction cache.
@@ -144,6 +191,25 @@ impl IfpdModel {
     fn step_rows<const D: usize>(&mut self, d: &Descriptor) -> Outcome {
         let h = self.hash::<D>(d.flow);
         self.apply(d, &h)
+    }
+
+    /// [`Self::run`] with `D` rows (a function of its own per row count, as `step_rows`).
+    #[inline(never)]
+    fn run_rows<const D: usize>(&mut self, packets: &[Descriptor], each: &mut impl FnMut(usize, &Outcome)) {
+        // `ahead[i % LOOKAHEAD]` holds packet i's hashes from packet i − LOOKAHEAD on.
+        let mut ahead = [Hashed::<D>::default(); LOOKAHEAD];
+        for (h, d) in ahead.iter_mut().zip(packets) {
+            *h = self.hash(d.flow);
+            self.prefetch(h);
+        }
+        for (i, d) in packets.iter().enumerate() {
+            let slot = &mut ahead[i % LOOKAHEAD];
+            each(i, &self.apply(d, slot));
+            if let Some(next) = packets.get(i + LOOKAHEAD) {
+                *slot = self.hash(next.flow);
+                self.prefetch(slot);
+            }
+        }
     }
 
     /// What the hash units give for `flow` under the current mode.
@@ -162,6 +228,18 @@ impl IfpdModel {
                 let (idx, fp) = self.cfg.row_indices::<D>(&self.bank, flow);
                 Hashed { idx, fp: Some(fp), bits: [0; MAX_BF_HASHES] }
             }
+        }
+    }
+
+    /// Starts loading the cache lines the packet of `h` reads (a hint: no value changes).
+    #[inline(always)]
+    fn prefetch<const D: usize>(&self, h: &Hashed<D>) {
+        let w = self.cfg.buckets;
+        for (r, &i) in h.idx.iter().enumerate() {
+            prefetch(&self.mem, r * w + i);
+        }
+        if let (Some(bf), Mode::CmBf) = (&self.bloom, self.rt.mode) {
+            bf.prefetch(&h.bits);
         }
     }
 
