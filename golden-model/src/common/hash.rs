@@ -346,11 +346,18 @@ impl HashBank {
         let bytes = (key & self.key_mask).to_le_bytes();
         let mut acc = [0u64; L];
         acc.copy_from_slice(&self.constant[..L]);
-        for (table, &b) in tables.iter().zip(&bytes) {
-            let row = &table[b as usize];
-            for l in 0..L {
-                acc[l] ^= row[l];
+        let mut pass = |tables: &[[[u64; L]; 256]]| {
+            for (table, &b) in tables.iter().zip(&bytes) {
+                let row = &table[b as usize];
+                for l in 0..L {
+                    acc[l] ^= row[l];
+                }
             }
+        };
+        // The 104-bit flow key (IFPD, reordering): 13 tables as a constant count, so the pass unrolls.
+        match <&[_; 13]>::try_from(tables) {
+            Ok(t13) => pass(t13),
+            Err(_) => pass(tables),
         }
         acc
     }
