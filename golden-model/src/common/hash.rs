@@ -314,38 +314,67 @@ impl HashBank {
     /// Every unit's hash of `key` at once; read unit `i` with [`HashBank::get`].
     #[inline]
     pub fn eval(&self, key: u128) -> [u64; BANK_LANES] {
+        self.eval_with(key, |v| {
+            let mut out = [0u64; BANK_LANES];
+            out[..v.len()].copy_from_slice(v);
+            out
+        })
+    }
+
+    /// `f` of every unit's hash of `key` (the bank's lanes, read with [`HashBank::get`] or
+    /// [`HashBank::get32`]). The fast form of [`HashBank::eval`] for a caller that reduces the value at once
+    /// (e.g. to row indices): `f` is compiled once per lane count, so the lanes stay in registers and
+    /// indexing them needs no bounds checks.
+    #[inline(always)]
+    pub fn eval_with<R>(&self, key: u128, f: impl FnOnce(&[u64]) -> R) -> R {
         match self.lanes {
-            1 => self.eval_lanes::<1>(key),
-            2 => self.eval_lanes::<2>(key),
-            3 => self.eval_lanes::<3>(key),
-            4 => self.eval_lanes::<4>(key),
-            5 => self.eval_lanes::<5>(key),
-            _ => self.constant,
+            1 => f(&self.eval_lanes::<1>(key)),
+            2 => f(&self.eval_lanes::<2>(key)),
+            3 => f(&self.eval_lanes::<3>(key)),
+            4 => f(&self.eval_lanes::<4>(key)),
+            5 => f(&self.eval_lanes::<5>(key)),
+            _ => f(&[]),
         }
     }
 
-    /// [`HashBank::eval`] with `L` lanes.
+    /// The `L` lanes of every unit's hash of `key` (`L` = the bank's lanes).
     #[inline(always)]
-    fn eval_lanes<const L: usize>(&self, key: u128) -> [u64; BANK_LANES] {
+    fn eval_lanes<const L: usize>(&self, key: u128) -> [u64; L] {
+        // The tables as one `[[u64; L]; 256]` per key byte: a byte indexes its table without a bounds check.
+        let (rows, _) = self.tables.as_chunks::<L>();
+        let (tables, _) = rows.as_chunks::<256>();
         let bytes = (key & self.key_mask).to_le_bytes();
         let mut acc = [0u64; L];
         acc.copy_from_slice(&self.constant[..L]);
-        for (table, &b) in self.tables.chunks_exact(256 * L).zip(&bytes) {
-            let (rows, _) = table.as_chunks::<L>();
-            for (a, v) in acc.iter_mut().zip(&rows[b as usize]) {
-                *a ^= v;
+        let mut pass = |tables: &[[[u64; L]; 256]]| {
+            for (table, &b) in tables.iter().zip(&bytes) {
+                let row = &table[b as usize];
+                for l in 0..L {
+                    acc[l] ^= row[l];
+                }
             }
+        };
+        // The 104-bit flow key (IFPD, reordering): 13 tables as a constant count, so the pass unrolls.
+        match <&[_; 13]>::try_from(tables) {
+            Ok(t13) => pass(t13),
+            Err(_) => pass(tables),
         }
-        let mut out = [0u64; BANK_LANES];
-        out[..L].copy_from_slice(&acc);
-        out
+        acc
     }
 
-    /// Unit `i`'s value in an [`HashBank::eval`] result.
+    /// Unit `i`'s value in an [`HashBank::eval`] (or [`HashBank::eval_with`]) result.
     #[inline]
-    pub fn get(&self, v: &[u64; BANK_LANES], i: usize) -> u64 {
+    pub fn get(&self, v: &[u64], i: usize) -> u64 {
         let (l, sh, mask) = self.place[i];
         (v[l] >> sh) & mask
+    }
+
+    /// Unit `i`'s value when units `0..=i` are all 32 bits wide: [`HashBank::new`] packs them two to a lane,
+    /// unit `i` in lane `i / 2`, low half first — the same value as [`HashBank::get`] without looking up its
+    /// place.
+    #[inline(always)]
+    pub fn get32(v: &[u64], i: usize) -> u64 {
+        (v[i / 2] >> (32 * (i % 2))) & 0xFFFF_FFFF
     }
 }
 
@@ -394,7 +423,7 @@ impl IndexHashes {
         for bank in &self.banks {
             let v = bank.eval(key);
             for i in 0..bank.hashes.len() {
-                out[j] = bank.get(&v, i);
+                out[j] = HashBank::get32(&v, i);
                 j += 1;
             }
         }
@@ -407,7 +436,7 @@ impl IndexHashes {
         for bank in &self.banks {
             let v = bank.eval(key);
             for i in 0..bank.hashes.len() {
-                out[j] = reduce32(bank.get(&v, i), n);
+                out[j] = reduce32(HashBank::get32(&v, i), n);
                 j += 1;
             }
         }
@@ -539,6 +568,11 @@ mod tests {
             let v = bank.eval(key);
             for (i, h) in hashes.iter().enumerate() {
                 assert_eq!(bank.get(&v, i), h.eval_masks(key), "unit {i}");
+                let w = bank.eval_with(key, |w| (w.to_vec(), bank.get(w, i)));
+                assert_eq!((&w.0[..], w.1), (&v[..w.0.len()], bank.get(&v, i)), "unit {i}");
+                if h.out_bits() == 32 {
+                    assert_eq!(HashBank::get32(&v, i), bank.get(&v, i), "unit {i}");
+                }
             }
         }
         let too_many = (0..11).map(|s| XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: s }, 104).unwrap());

@@ -12,14 +12,15 @@ use crate::common::hash::HashBank;
 
 /// A flow's bit index in each of `hashes` partitions of `bits` bits (the first `hashes` entries), from the
 /// partitions' hash bank ([`IfpdConfig::bf_hash_bank`]).
-#[inline]
+#[inline(always)]
 pub fn indices(bank: &HashBank, hashes: usize, bits: usize, flow: u128) -> [usize; MAX_BF_HASHES] {
-    let v = bank.eval(flow);
-    let mut idx = [0; MAX_BF_HASHES];
-    for (p, i) in idx.iter_mut().enumerate().take(hashes) {
-        *i = IfpdConfig::reduce(bank.get(&v, p), bits);
-    }
-    idx
+    bank.eval_with(flow, |v| {
+        let mut idx = [0; MAX_BF_HASHES];
+        for (p, i) in idx.iter_mut().enumerate().take(hashes) {
+            *i = IfpdConfig::reduce(HashBank::get32(v, p), bits);
+        }
+        idx
+    })
 }
 
 /// The filter's bits and index hashes.
@@ -59,7 +60,12 @@ impl BloomFilter {
     /// Whether `flow` is new (some bit 0); sets its bits.
     #[inline]
     pub fn test_and_set(&mut self, flow: u128) -> bool {
-        let idx = self.indices(flow);
+        self.test_and_set_at(&self.indices(flow))
+    }
+
+    /// [`Self::test_and_set`] of the flow whose [`Self::indices`] are `idx`.
+    #[inline]
+    pub fn test_and_set_at(&mut self, idx: &[usize; MAX_BF_HASHES]) -> bool {
         let mut new = false;
         for (p, &i) in idx[..self.hashes].iter().enumerate() {
             let w = &mut self.words[p * self.words_per + i / 64];
@@ -67,6 +73,14 @@ impl BloomFilter {
             *w |= 1 << (i % 64);
         }
         new
+    }
+
+    /// Starts loading the words of the bits `idx` (the first `k`) into the cache (a hint: no value changes).
+    #[inline]
+    pub fn prefetch(&self, idx: &[usize; MAX_BF_HASHES]) {
+        for (p, &i) in idx[..self.hashes].iter().enumerate() {
+            super::sketch::prefetch(&self.words, p * self.words_per + i / 64);
+        }
     }
 
     /// Bits set, over all partitions.

@@ -6,7 +6,7 @@
 //! reads from its rows; a cycle model calls it from `MultiRmwModel::step`'s modify closure
 //! ([`Decision::writes`] gives the per-row write list that closure returns).
 
-use super::{Case3Rule, IfpdConfig, IfpdRuntime, Mode};
+use super::{Case3Rule, IfpdConfig, IfpdRuntime, Mode, MAX_ROWS};
 use crate::common::Word;
 use serde::{Deserialize, Serialize};
 
@@ -117,10 +117,11 @@ impl Decision {
 
 /// The row whose bucket is most recent (smallest age `now − t`, i.e. the largest timestamp in wrap-correct
 /// order; `oldest` flips it to the largest age, i.e. the smallest timestamp), ties to the lowest row.
-fn extreme_row(cfg: &IfpdConfig, old: &[Bucket], now: u32, oldest: bool) -> usize {
-    let (mut best, mut m) = (0, cfg.age(now, old[0].t));
+#[inline(always)]
+fn extreme_row<const D: usize>(age: impl Fn(u32) -> u32, old: &[Bucket; D], oldest: bool) -> usize {
+    let (mut best, mut m) = (0, age(old[0].t));
     for (r, b) in old.iter().enumerate().skip(1) {
-        let a = cfg.age(now, b.t);
+        let a = age(b.t);
         if if oldest { a > m } else { a < m } {
             (best, m) = (r, a);
         }
@@ -128,33 +129,77 @@ fn extreme_row(cfg: &IfpdConfig, old: &[Bucket], now: u32, oldest: bool) -> usiz
     best
 }
 
-/// The decision of packet `p` on its buckets `old` (one per row, in row order). `bf_first`: the Bloom
-/// filter found the flow new (CM-BF; ignored in the other modes).
+/// Bit `r` set iff `yes(v[r])`.
+#[inline(always)]
+fn row_mask<const D: usize>(v: &[u32; D], yes: impl Fn(u32) -> bool) -> u32 {
+    v.iter().enumerate().fold(0, |m, (r, &x)| m | (yes(x) as u32) << r)
+}
+
+/// The decision of packet `p` on its buckets `old` (one per row, in row order; 1 to [`MAX_ROWS`] rows).
+/// `bf_first`: the Bloom filter found the flow new (CM-BF; ignored in the other modes). The CM modes never
+/// read `p.fp`.
 #[inline]
 pub fn decide(cfg: &IfpdConfig, rt: &IfpdRuntime, old: &[Bucket], p: Packet, bf_first: bool) -> Decision {
+    // The rows' count as a constant of the decision (see `decide_rows`).
+    fn fixed<const D: usize>(old: &[Bucket]) -> &[Bucket; D] {
+        old.try_into().expect("the match below gives the length")
+    }
+    match old.len() {
+        1 => decide_rows(cfg, rt, fixed::<1>(old), p, bf_first),
+        2 => decide_rows(cfg, rt, fixed::<2>(old), p, bf_first),
+        3 => decide_rows(cfg, rt, fixed::<3>(old), p, bf_first),
+        4 => decide_rows(cfg, rt, fixed::<4>(old), p, bf_first),
+        5 => decide_rows(cfg, rt, fixed::<5>(old), p, bf_first),
+        6 => decide_rows(cfg, rt, fixed::<6>(old), p, bf_first),
+        7 => decide_rows(cfg, rt, fixed::<7>(old), p, bf_first),
+        8 => decide_rows(cfg, rt, fixed::<8>(old), p, bf_first),
+        n => panic!("a decision over {n} rows: a core has 1..={MAX_ROWS}"),
+    }
+}
+
+/// [`decide`] over `D` rows, `D` a constant: the per-row loops are unrolled and index without bounds checks
+/// (the transaction model's form, compiled once per row count).
+#[inline(always)]
+pub(crate) fn decide_rows<const D: usize>(
+    cfg: &IfpdConfig,
+    rt: &IfpdRuntime,
+    old: &[Bucket; D],
+    p: Packet,
+    bf_first: bool,
+) -> Decision {
+    let ts_max = cfg.ts_max();
+    let age = |then: u32| p.t.wrapping_sub(then) & ts_max;
     match rt.mode {
         Mode::Ifpd => {
+            // Algorithm 2. The row scan ("the first row holding `fp`, else the first empty row", see the
+            // module docs of [`super`]) is taken on all rows at once: bit `r` of `holds` says row `r` holds
+            // `fp`, of `takes` that it holds `fp` or is empty, and the lowest bit of `takes` is the row — the
+            // decision of a scan stopping there, without a branch per row (which row decides varies from
+            // packet to packet, so such branches are often mispredicted).
             let new = Bucket { fp: p.fp, t: p.t };
-            for (row, b) in old.iter().enumerate() {
-                if b.fp == p.fp {
-                    return Decision { row, all_rows: false, new, d_est: cfg.age(p.t, b.t), case: Case::Match };
-                }
-                if b.fp == 0 {
-                    return Decision { row, all_rows: false, new, d_est: 0, case: Case::Insert };
-                }
+            let fps = old.map(|b| b.fp);
+            let holds = row_mask(&fps, |f| f == p.fp);
+            let takes = holds | row_mask(&fps, |f| f == 0);
+            if takes != 0 {
+                let row = takes.trailing_zeros() as usize;
+                let (d_est, case) =
+                    if holds >> row & 1 == 1 { (age(old[row].t), Case::Match) } else { (0, Case::Insert) };
+                return Decision { row, all_rows: false, new, d_est, case };
             }
-            let row = extreme_row(cfg, old, p.t, false);
+            let row = extreme_row(age, old, false);
             let d_est = match rt.case3 {
-                Case3Rule::Estimate => cfg.age(p.t, old[row].t),
+                Case3Rule::Estimate => age(old[row].t),
                 Case3Rule::Zero => 0,
             };
             Decision { row, all_rows: false, new, d_est, case: Case::Replace }
         }
         Mode::Cm | Mode::CmBf => {
+            // Algorithm 1: every row written with `t` (1 for a `t` of 0, the empty mark), the estimate against
+            // the oldest of the `d` timestamps unless the flow is judged new (an empty row, or CM-BF's filter).
             let first = old.iter().any(|b| b.t == 0) || (rt.mode == Mode::CmBf && bf_first);
-            let row = extreme_row(cfg, old, p.t, true);
+            let row = extreme_row(age, old, true);
             let new = Bucket { fp: 0, t: p.t.max(1) };
-            let (d_est, case) = if first { (0, Case::Insert) } else { (cfg.age(p.t, old[row].t), Case::Match) };
+            let (d_est, case) = if first { (0, Case::Insert) } else { (age(old[row].t), Case::Match) };
             Decision { row: if first { 0 } else { row }, all_rows: true, new, d_est, case }
         }
     }

@@ -63,7 +63,7 @@ mod tests;
 
 use crate::common::config::{check_range, ConfigError};
 use crate::common::csr::{CoreIdent, CsrLayout};
-use crate::common::hash::{HashBank, HashKind, XorHash};
+use crate::common::hash::{HashBank, HashKind, XorHash, BANK_LANES};
 use crate::common::mask128;
 use serde::{Deserialize, Serialize};
 
@@ -220,11 +220,7 @@ impl IfpdConfig {
     /// Largest stored time (and estimate, and threshold).
     #[inline]
     pub fn ts_max(&self) -> u32 {
-        if self.ts_bits >= 32 {
-            u32::MAX
-        } else {
-            (1 << self.ts_bits) - 1
-        }
+        ((1u64 << self.ts_bits.min(32)) - 1) as u32
     }
     /// Nanoseconds per stored time unit.
     pub fn ts_unit_ns(&self) -> u64 {
@@ -286,15 +282,56 @@ impl IfpdConfig {
         v.push(self.fp_hash()?);
         HashBank::new(v)
     }
-    /// A flow's bucket index in each row (the first `d` entries) and its fingerprint, from [`Self::hash_bank`].
-    #[inline]
+    /// A flow's bucket index in each row (the first `d` entries) and its fingerprint, from [`Self::hash_bank`]
+    /// (the row hashes are 32 bits wide: [`HashBank::get32`]).
+    #[inline(always)]
     pub fn indices(&self, bank: &HashBank, flow: u128) -> ([usize; MAX_ROWS], u32) {
-        let v = bank.eval(flow);
-        let mut idx = [0; MAX_ROWS];
-        for (r, i) in idx.iter_mut().enumerate().take(self.rows) {
-            *i = IfpdConfig::reduce(bank.get(&v, r), self.buckets);
+        bank.eval_with(flow, |v| {
+            let mut idx = [0; MAX_ROWS];
+            for (r, i) in idx.iter_mut().enumerate().take(self.rows) {
+                *i = IfpdConfig::reduce(HashBank::get32(v, r), self.buckets);
+            }
+            (idx, IfpdConfig::fingerprint(bank.get(v, self.rows)))
+        })
+    }
+    /// [`Self::indices`] for `D` = `self.rows` rows, `D` a constant (the transaction model's form).
+    #[inline(always)]
+    pub(crate) fn row_indices<const D: usize>(&self, bank: &HashBank, flow: u128) -> ([usize; D], u32) {
+        debug_assert_eq!(D, self.rows);
+        bank.eval_with(flow, |v| {
+            let idx = std::array::from_fn(|r| IfpdConfig::reduce(HashBank::get32(v, r), self.buckets));
+            (idx, IfpdConfig::fingerprint(bank.get(v, D)))
+        })
+    }
+    /// CM-BF's hash units evaluated together, one table pass per packet instead of two: the row hashes
+    /// (units `0..d`), then the Bloom partitions' (units `d..d + k`), and no fingerprint (CM-BF's decision
+    /// does not read it; a report computes it). `None` in a build without a filter, or when the `d + k`
+    /// units are more than a bank holds ([`BANK_LANES`] lanes of 64 bits).
+    pub fn cm_bf_hash_bank(&self) -> Result<Option<HashBank>, ConfigError> {
+        if self.bf_bits == 0 || 32 * (self.rows + self.bf_hashes) > 64 * BANK_LANES {
+            return Ok(None);
         }
-        (idx, IfpdConfig::fingerprint(bank.get(&v, self.rows)))
+        let rows = (0..self.rows).map(|r| self.row_hash(r));
+        let bf = (0..self.bf_hashes).map(|p| self.bf_hash(p));
+        Ok(Some(HashBank::new(rows.chain(bf).collect::<Result<_, _>>()?)?))
+    }
+    /// A flow's bucket index in each of `D` = `self.rows` rows and its bit index in each filter partition
+    /// (the first `k` entries), from [`Self::cm_bf_hash_bank`].
+    #[inline(always)]
+    pub(crate) fn row_and_bf_indices<const D: usize>(
+        &self,
+        bank: &HashBank,
+        flow: u128,
+    ) -> ([usize; D], [usize; MAX_BF_HASHES]) {
+        debug_assert_eq!(D, self.rows);
+        bank.eval_with(flow, |v| {
+            let idx = std::array::from_fn(|r| IfpdConfig::reduce(HashBank::get32(v, r), self.buckets));
+            let mut bits = [0; MAX_BF_HASHES];
+            for (p, i) in bits.iter_mut().enumerate().take(self.bf_hashes) {
+                *i = IfpdConfig::reduce(HashBank::get32(v, D + p), self.bf_bits);
+            }
+            (idx, bits)
+        })
     }
     /// The Bloom partitions' index hashes evaluated together.
     pub fn bf_hash_bank(&self) -> Result<HashBank, ConfigError> {

@@ -2,12 +2,31 @@
 //!
 //! Per descriptor `(flow, ts)`: the stored time `t = ((ts >> ts_shift) − base) mod 2^ts_bits`, the
 //! fingerprint (never 0) and one bucket index per row from the hash units; CM-BF also asks the Bloom filter
-//! (and sets the flow's bits). [`decide`] on the `d` buckets gives the rows written, the estimate and the
-//! case; a packet with `D_est ≥ threshold` is reported. The report FIFO's drops depend on when the control
+//! (and sets the flow's bits). [`super::decide`] on the `d` buckets gives the rows written, the estimate and
+//! the case; a packet with `D_est ≥ threshold` is reported. The report FIFO's drops depend on when the control
 //! plane reads it, so they are a cycle model's business: the transaction model returns every report.
+//!
+//! ## Speed
+//! The experiments push millions of packets through the model, so its per-packet path is kept short without
+//! changing a result (the tests hold it against the naive `reference` and [`IfpdModel::run`] against
+//! [`IfpdModel::step`]):
+//! - the row count `d` is a compile-time constant of the packet's path (`step_rows`, `run_rows`, compiled
+//!   for each of 1..=8 and chosen once per packet), so the per-row loops are unrolled, without bounds checks
+//!   or heap arrays;
+//! - a packet's hashes are one table pass over the flow key ([`HashBank::eval_with`]): the row indices and
+//!   the fingerprint, or in CM-BF mode the row indices and the filter's bit indices
+//!   ([`IfpdConfig::cm_bf_hash_bank`]; the CM modes' decision does not read the fingerprint, so a CM-BF
+//!   report computes it apart);
+//! - the decision takes no branch per row ([`super::bucket`]);
+//! - [`IfpdModel::run`] hashes [`LOOKAHEAD`] packets ahead and prefetches their buckets and filter words:
+//!   a packet's `d` (and `k`) random reads into memory larger than the cache then overlap with the work on
+//!   the packets before it instead of stalling it.
 
 use super::bloom::BloomFilter;
-use super::{decide, Bucket, Case, Decision, Descriptor, IfpdConfig, IfpdRuntime, Packet, Report, MAX_ROWS};
+use super::bucket::decide_rows;
+use super::{
+    Bucket, Case, Decision, Descriptor, IfpdConfig, IfpdRuntime, Mode, Packet, Report, MAX_BF_HASHES, MAX_ROWS,
+};
 use crate::common::config::ConfigError;
 use crate::common::hash::HashBank;
 
@@ -23,17 +42,18 @@ pub struct IfpdStats {
 
 impl IfpdStats {
     /// One decided packet.
+    #[inline]
     pub fn count(&mut self, d: &Decision, reported: bool) {
         self.packets += 1;
         self.outcome(d, reported);
     }
-    /// A decided packet's case and report (a cycle model counts `packets` at acceptance).
+    /// A decided packet's case and report (a cycle model counts `packets` at acceptance). Counted without a
+    /// branch on the case (cases 1 and 2 alternate unpredictably).
+    #[inline]
     pub fn outcome(&mut self, d: &Decision, reported: bool) {
-        match d.case {
-            Case::Match => self.case1_match += 1,
-            Case::Insert => self.case2_insert += 1,
-            Case::Replace => self.case3_replace += 1,
-        }
+        self.case1_match += (d.case == Case::Match) as u64;
+        self.case2_insert += (d.case == Case::Insert) as u64;
+        self.case3_replace += (d.case == Case::Replace) as u64;
         self.reports += reported as u64;
     }
 }
@@ -45,12 +65,51 @@ pub struct Outcome {
     pub report: Option<Report>,
 }
 
+/// Packets [`IfpdModel::run`] hashes ahead of the one it decides.
+pub const LOOKAHEAD: usize = 4;
+
+/// A packet's hash-unit outputs under the current mode, for `D` rows.
+#[derive(Debug, Clone, Copy)]
+struct Hashed<const D: usize> {
+    /// Bucket index per row.
+    idx: [usize; D],
+    /// The fingerprint; `None` in CM-BF mode (its decision does not need it).
+    fp: Option<u32>,
+    /// CM-BF: the bit index per filter partition (the first `k` entries).
+    bits: [usize; MAX_BF_HASHES],
+}
+
+impl<const D: usize> Default for Hashed<D> {
+    fn default() -> Self {
+        Hashed { idx: [0; D], fp: None, bits: [0; MAX_BF_HASHES] }
+    }
+}
+
+/// Starts loading the cache line of `slice[i]` (a hint: no value changes; an index out of range is no error,
+/// so the caller's index needs no bounds check).
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
+    let at = slice.as_ptr().wrapping_add(i);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing architecturally and never faults, whatever the address; SSE is in
+    // every x86_64 target.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(at.cast())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// The core: `d` rows, the optional Bloom filter, the hash units, the counters.
 #[derive(Debug, Clone)]
 pub struct IfpdModel {
     pub cfg: IfpdConfig,
     pub rt: IfpdRuntime,
+    /// The rows' index hashes and the fingerprint ([`IfpdConfig::hash_bank`]).
     bank: HashBank,
+    /// CM-BF's hashes in one bank ([`IfpdConfig::cm_bf_hash_bank`]); `None`: the rows' bank and the
+    /// filter's own are evaluated apart.
+    cm_bf_bank: Option<HashBank>,
     /// Row r's bucket i at `mem[r * buckets + i]`.
     mem: Vec<Bucket>,
     pub bloom: Option<BloomFilter>,
@@ -63,6 +122,7 @@ impl IfpdModel {
         rt.check(cfg)?;
         Ok(IfpdModel {
             bank: cfg.hash_bank()?,
+            cm_bf_bank: cfg.cm_bf_hash_bank()?,
             mem: vec![Bucket::default(); cfg.rows * cfg.buckets],
             bloom: if cfg.bf_bits > 0 { Some(BloomFilter::new(cfg)?) } else { None },
             cfg: cfg.clone(),
@@ -77,6 +137,13 @@ impl IfpdModel {
         self.cfg.indices(&self.bank, flow)
     }
 
+    /// The flow's fingerprint alone (for a CM-BF report: rare, kept out of the per-packet path).
+    #[cold]
+    #[inline(never)]
+    fn fingerprint(&self, flow: u128) -> u32 {
+        self.hashes(flow).1
+    }
+
     /// Row `r`'s buckets.
     pub fn row(&self, r: usize) -> &[Bucket] {
         &self.mem[r * self.cfg.buckets..][..self.cfg.buckets]
@@ -84,20 +151,112 @@ impl IfpdModel {
 
     /// One packet.
     pub fn step(&mut self, d: &Descriptor) -> Outcome {
-        let (idx, fp) = self.hashes(d.flow);
-        let p = Packet { fp, t: self.cfg.stored_time(d.ts, self.rt.base) };
-        let (rows, w) = (self.cfg.rows, self.cfg.buckets);
-        let mut old = [Bucket::default(); MAX_ROWS];
-        for (r, (o, &i)) in old.iter_mut().zip(&idx[..rows]).enumerate() {
-            *o = self.mem[r * w + i];
+        // The row count as a constant of the packet's path, chosen once per packet.
+        match self.cfg.rows {
+            1 => self.step_rows::<1>(d),
+            2 => self.step_rows::<2>(d),
+            3 => self.step_rows::<3>(d),
+            4 => self.step_rows::<4>(d),
+            5 => self.step_rows::<5>(d),
+            6 => self.step_rows::<6>(d),
+            7 => self.step_rows::<7>(d),
+            8 => self.step_rows::<8>(d),
+            n => unreachable!("{n} rows: the config check allows 1..={MAX_ROWS}"),
         }
+    }
+
+    /// Packets in order, `each(i, outcome of packets[i])` after each: the outcomes and the final state of
+    /// [`Self::step`] on each packet in turn (the settings `rt` stay as they are: `each` has no access to the
+    /// model). Faster: the hash units run [`LOOKAHEAD`] packets ahead of the decision and start loading the
+    /// buckets (and filter words) those packets will read, so a packet's `d` random memory reads overlap
+    /// with the work on the packets before it instead of stalling it.
+    pub fn run(&mut self, packets: &[Descriptor], mut each: impl FnMut(usize, &Outcome)) {
+        match self.cfg.rows {
+            1 => self.run_rows::<1>(packets, &mut each),
+            2 => self.run_rows::<2>(packets, &mut each),
+            3 => self.run_rows::<3>(packets, &mut each),
+            4 => self.run_rows::<4>(packets, &mut each),
+            5 => self.run_rows::<5>(packets, &mut each),
+            6 => self.run_rows::<6>(packets, &mut each),
+            7 => self.run_rows::<7>(packets, &mut each),
+            8 => self.run_rows::<8>(packets, &mut each),
+            n => unreachable!("{n} rows: the config check allows 1..={MAX_ROWS}"),
+        }
+    }
+
+    /// [`Self::step`] with `D` = `cfg.rows` rows: compiled once per row count, so the per-row loops (indices,
+    /// reads, the decision, writes) are unrolled and keep their values in registers. A function of its own
+    /// per row count (not inlined into `step`): the packet's path stays compact in the instruction cache.
+    #[inline(never)]
+    fn step_rows<const D: usize>(&mut self, d: &Descriptor) -> Outcome {
+        let h = self.hash::<D>(d.flow);
+        self.apply(d, &h)
+    }
+
+    /// [`Self::run`] with `D` rows (a function of its own per row count, as `step_rows`).
+    #[inline(never)]
+    fn run_rows<const D: usize>(&mut self, packets: &[Descriptor], each: &mut impl FnMut(usize, &Outcome)) {
+        // `ahead[i % LOOKAHEAD]` holds packet i's hashes from packet i − LOOKAHEAD on.
+        let mut ahead = [Hashed::<D>::default(); LOOKAHEAD];
+        for (h, d) in ahead.iter_mut().zip(packets) {
+            *h = self.hash(d.flow);
+            self.prefetch(h);
+        }
+        for (i, d) in packets.iter().enumerate() {
+            let slot = &mut ahead[i % LOOKAHEAD];
+            each(i, &self.apply(d, slot));
+            if let Some(next) = packets.get(i + LOOKAHEAD) {
+                *slot = self.hash(next.flow);
+                self.prefetch(slot);
+            }
+        }
+    }
+
+    /// What the hash units give for `flow` under the current mode.
+    #[inline(always)]
+    fn hash<const D: usize>(&self, flow: u128) -> Hashed<D> {
+        match (&self.bloom, &self.cm_bf_bank, self.rt.mode) {
+            (Some(_), Some(bank), Mode::CmBf) => {
+                let (idx, bits) = self.cfg.row_and_bf_indices::<D>(bank, flow);
+                Hashed { idx, fp: None, bits }
+            }
+            (Some(bf), None, Mode::CmBf) => {
+                let (idx, _) = self.cfg.row_indices::<D>(&self.bank, flow);
+                Hashed { idx, fp: None, bits: bf.indices(flow) }
+            }
+            _ => {
+                let (idx, fp) = self.cfg.row_indices::<D>(&self.bank, flow);
+                Hashed { idx, fp: Some(fp), bits: [0; MAX_BF_HASHES] }
+            }
+        }
+    }
+
+    /// Starts loading the cache lines the packet of `h` reads (a hint: no value changes).
+    #[inline(always)]
+    fn prefetch<const D: usize>(&self, h: &Hashed<D>) {
+        let w = self.cfg.buckets;
+        for (r, &i) in h.idx.iter().enumerate() {
+            prefetch(&self.mem, r * w + i);
+        }
+        if let (Some(bf), Mode::CmBf) = (&self.bloom, self.rt.mode) {
+            bf.prefetch(&h.bits);
+        }
+    }
+
+    /// Packet `d` with its hashes `h`: the filter (CM-BF), the decision, its writes, counters and report.
+    #[inline(always)]
+    fn apply<const D: usize>(&mut self, d: &Descriptor, h: &Hashed<D>) -> Outcome {
+        let (w, idx) = (self.cfg.buckets, &h.idx);
         let bf_first = match (&mut self.bloom, self.rt.mode) {
-            (Some(bf), super::Mode::CmBf) => bf.test_and_set(d.flow),
+            (Some(bf), Mode::CmBf) => bf.test_and_set_at(&h.bits),
             _ => false,
         };
-        let dec = decide(&self.cfg, &self.rt, &old[..rows], p, bf_first);
+        // Without a fingerprint (CM-BF) 0 stands in: the CM modes' decision does not read it.
+        let p = Packet { fp: h.fp.unwrap_or(0), t: self.cfg.stored_time(d.ts, self.rt.base) };
+        let old: [Bucket; D] = std::array::from_fn(|r| self.mem[r * w + idx[r]]);
+        let dec = decide_rows(&self.cfg, &self.rt, &old, p, bf_first);
         if dec.all_rows {
-            for (r, &i) in idx[..rows].iter().enumerate() {
+            for (r, &i) in idx.iter().enumerate() {
                 self.mem[r * w + i] = dec.new;
             }
         } else {
@@ -105,7 +264,10 @@ impl IfpdModel {
         }
         let reported = dec.reported(&self.rt);
         self.stats.count(&dec, reported);
-        let report = reported.then(|| Report::new(p, &dec));
+        let report = reported.then(|| {
+            let fp = h.fp.unwrap_or_else(|| self.fingerprint(d.flow));
+            Report::new(Packet { fp, ..p }, &dec)
+        });
         Outcome { decision: dec, report }
     }
 

@@ -254,6 +254,53 @@ fn model_equals_naive_reference_on_random_traffic() {
     }
 }
 
+/// `run` (hashes ahead, prefetches) gives `step`'s outcomes and leaves the same state, over chunks with the
+/// settings changed, the sketch cleared and the interval rebased between them; CM-BF both with one hash bank
+/// for the rows and the filter and with the two apart (`d + k` too many for one bank).
+#[test]
+fn run_equals_step() {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(15);
+    for (rows, buckets, fp_bits, bf_hashes, flows) in
+        [(1, 16, 8, 1, 40), (2, 61, 8, 8, 300), (4, 64, 8, 4, 400), (8, 13, 4, 3, 200), (7, 256, 16, 5, 2000)]
+    {
+        let c = IfpdConfig { rows, buckets, fp_bits, ts_shift: 3, bf_hashes, bf_bits: 97 * 8, ..IfpdConfig::default() };
+        assert_eq!(c.cm_bf_hash_bank().unwrap().is_some(), rows + bf_hashes <= 10);
+        let r = IfpdRuntime { mode: Mode::Ifpd, threshold: 300, base: 1000, case3: Case3Rule::Estimate };
+        let (mut by_step, mut by_run) = (IfpdModel::new(&c, r).unwrap(), IfpdModel::new(&c, r).unwrap());
+        let keys: Vec<u128> = (0..flows).map(|_| rng.gen::<u128>() >> 24).collect();
+        let mut ts = 1001 << 3;
+        for chunk in 0..24 {
+            let mode = Mode::ALL[chunk % 3];
+            let case3 = if chunk % 5 == 4 { Case3Rule::Zero } else { Case3Rule::Estimate };
+            let rt = IfpdRuntime { mode, threshold: rng.gen_range(0..600), case3, ..by_step.rt };
+            (by_step.rt, by_run.rt) = (rt, rt);
+            match chunk % 8 {
+                6 => (by_step.clear(), by_run.clear()),
+                7 => (by_step.start_interval(ts >> 3), by_run.start_interval(ts >> 3)),
+                _ => ((), ()),
+            };
+            // Chunks shorter and longer than the look-ahead.
+            let n = [0, 1, 3, super::sketch::LOOKAHEAD, 2000][chunk % 5];
+            let packets: Vec<Descriptor> = (0..n)
+                .map(|_| {
+                    ts += [0, 8, 8 * rng.gen_range(1..50), 8 * rng.gen_range(100..600)][rng.gen_range(0..4)];
+                    Descriptor { flow: keys[(rng.gen::<f64>().powi(3) * flows as f64) as usize], ts }
+                })
+                .collect();
+            let want: Vec<Outcome> = packets.iter().map(|d| by_step.step(d)).collect();
+            let mut got = vec![];
+            by_run.run(&packets, |i, o| got.push((i, *o)));
+            assert_eq!(got, want.into_iter().enumerate().collect::<Vec<_>>(), "d={rows} k={bf_hashes} chunk {chunk}");
+            assert_eq!(by_run.stats, by_step.stats);
+        }
+        for row in 0..rows {
+            assert_eq!(by_run.row(row), by_step.row(row), "d={rows} row {row}");
+        }
+        assert_eq!(by_run.bloom.as_ref().map(|b| b.ones()), by_step.bloom.as_ref().map(|b| b.ones()));
+        assert!(by_step.stats.case1_match > 0 && by_step.stats.reports > 0);
+    }
+}
+
 /// The decision is the modify stage of the shared multi-row RMW: packets of few flows back to back (every
 /// forwarding distance in every row) through `MultiRmwModel` decide exactly as the transaction model and
 /// leave the same rows.

@@ -74,7 +74,8 @@ pub fn golden_engine(
     packets: &[Descriptor],
 ) -> Result<(Vec<(usize, Report)>, IfpdStats), String> {
     let mut m = IfpdModel::new(cfg, *rt).map_err(|e| e.to_string())?;
-    let out = packets.iter().enumerate().filter_map(|(i, d)| m.step(d).report.map(|r| (i, r))).collect();
+    let mut out = Vec::new();
+    m.run(packets, |i, o| out.extend(o.report.map(|r| (i, r))));
     Ok((out, m.stats))
 }
 
