@@ -190,6 +190,35 @@ impl<T: Word, P: Word> RmwModel<T, P> {
 mod tests {
     use super::*;
 
+    /// What a pipeline shows in each of 3000 cycles of xorshift traffic (reset in the first cycle, one
+    /// idle cycle in `idle_one_in`, indices below `entries`, every packet adding 1): `ready` and the stage.
+    fn run(m: &mut RmwModel<u128, u128>, mut x: u64, idle_one_in: u64, entries: usize) -> Vec<(Option<bool>, Option<RmwStage>)> {
+        let add = |st: &RmwStage| Some(st.old + st.payload);
+        (0..3000)
+            .map(|c| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let i = RmwInputs {
+                    reset: c == 0,
+                    in_valid: x % idle_one_in != 0,
+                    in_index: (x >> 8) as usize % entries,
+                    in_payload: 1,
+                };
+                let o = m.step(&i, add);
+                (o.ready, o.stage)
+            })
+            .collect()
+    }
+
+    /// `b` shows `a`'s stages `lag` cycles later, with the same `ready` in every cycle.
+    fn same_stages_later(a: &[(Option<bool>, Option<RmwStage>)], b: &[(Option<bool>, Option<RmwStage>)], lag: usize) {
+        assert!(a.iter().zip(b).all(|(x, y)| x.0 == y.0), "ready differs");
+        let (sa, sb): (Vec<_>, Vec<_>) = (a.iter().map(|x| x.1).collect(), b.iter().map(|x| x.1).collect());
+        assert_eq!(&sa[..sa.len() - lag], &sb[lag..]);
+        assert!(sa.iter().filter(|s| s.is_some()).count() > 2000);
+    }
+
     /// The registered pipeline presents exactly the short pipeline's modify stages, two cycles later: the
     /// depth changes the timing, never what a packet sees.
     #[test]
@@ -197,23 +226,9 @@ mod tests {
         let timing = RamTiming::registered(4, 16);
         assert_eq!((modify_stage(RamTiming::Short), forward_distances(RamTiming::Short)), (2, 3));
         assert_eq!((modify_stage(timing), forward_distances(timing)), (4, 5));
-        let mut short = RmwModel::<u128, u128>::new(RamPorts::Dual, 4, 16);
-        let mut reg = RmwModel::<u128, u128>::with_timing(RamPorts::Dual, timing, 4, 16);
-        let add = |st: &RmwStage| Some(st.old + st.payload);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for c in 0..3000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let i = RmwInputs { reset: c == 0, in_valid: x % 10 != 0, in_index: (x >> 8) as usize % 4, in_payload: 1 };
-            let (s, r) = (short.step(&i, add), reg.step(&i, add));
-            assert_eq!(s.ready, r.ready, "cycle {c}");
-            a.push(s.stage);
-            b.push(r.stage);
-        }
-        assert_eq!(&a[..a.len() - 2], &b[2..]);
-        assert!(a.iter().filter(|s| s.is_some()).count() > 2000);
+        let short = run(&mut RmwModel::new(RamPorts::Dual, 4, 16), 0x9e37_79b9_7f4a_7c15, 10, 4);
+        let reg = run(&mut RmwModel::with_timing(RamPorts::Dual, timing, 4, 16), 0x9e37_79b9_7f4a_7c15, 10, 4);
+        same_stages_later(&short, &reg, 2);
     }
 
     /// The look-ahead stage delays the modify stage by one cycle and changes nothing else; single-port
@@ -223,23 +238,11 @@ mod tests {
         for timing in [RamTiming::Short, RamTiming::registered(4, 16)] {
             assert_eq!(modify_stage_la(timing, true), modify_stage(timing) + 1);
             assert_eq!(forward_distances_la(timing, true), forward_distances(timing) + 1);
-            let mut plain = RmwModel::<u128, u128>::with_timing(RamPorts::Dual, timing, 3, 16);
-            let mut la = RmwModel::<u128, u128>::with_lookahead(RamPorts::Dual, timing, true, 3, 16).unwrap();
+            let mut plain = RmwModel::with_timing(RamPorts::Dual, timing, 3, 16);
+            let mut la = RmwModel::with_lookahead(RamPorts::Dual, timing, true, 3, 16).unwrap();
             assert_eq!(la.modify_stage(), plain.modify_stage() + 1);
-            let add = |st: &RmwStage| Some(st.old + st.payload);
-            let mut x = 0x2545_f491_4f6c_dd1du64;
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            for c in 0..3000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let i = RmwInputs { reset: c == 0, in_valid: x % 8 != 0, in_index: (x >> 8) as usize % 3, in_payload: 1 };
-                let (p, l) = (plain.step(&i, add), la.step(&i, add));
-                assert_eq!(p.ready, l.ready, "cycle {c}");
-                a.push(p.stage);
-                b.push(l.stage);
-            }
-            assert_eq!(&a[..a.len() - 1], &b[1..]);
+            let seed = 0x2545_f491_4f6c_dd1d;
+            same_stages_later(&run(&mut plain, seed, 8, 3), &run(&mut la, seed, 8, 3), 1);
         }
         assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, true, 3, 16).is_err());
         assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, false, 3, 16).is_ok());
