@@ -52,6 +52,17 @@ pub const fn forward_distances_la(timing: RamTiming, lookahead: bool) -> usize {
     modify_stage_la(timing, lookahead) + 1
 }
 
+/// The look-ahead stage needs a dual-port RAM: the single-port pipeline alternates reads and writes on an
+/// even `M` (II = 2). The one check of that rule, for the model and the RTL.
+pub fn check_lookahead(ports: RamPorts, lookahead: bool) -> Result<(), ConfigError> {
+    if lookahead && ports == RamPorts::Single {
+        return Err(ConfigError(
+            "the RMW's look-ahead stage needs a dual-port RAM (single-port: II = 2 on an even modify stage)".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// One cycle's inputs; `P` is the payload that travels with the packet to the modify stage.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RmwInputs<P = u128> {
@@ -119,9 +130,7 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         addr_bits: usize,
         width: usize,
     ) -> Result<Self, ConfigError> {
-        if lookahead && ports == RamPorts::Single {
-            return Err(ConfigError("the RMW's look-ahead stage needs a dual-port RAM (single-port: II = 2 on an even modify stage)".into()));
-        }
+        check_lookahead(ports, lookahead)?;
         let mut m = Self::with_timing(ports, timing, addr_bits, width);
         m.pipe = vec![None; modify_stage_la(timing, lookahead)];
         m.lookahead = lookahead;

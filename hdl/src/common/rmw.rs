@@ -51,7 +51,7 @@
 use super::reg::Reg;
 use super::sram::Sram;
 use golden::common::config::ConfigError;
-use golden::common::rmw::{forward_distances_la, modify_stage, modify_stage_la};
+use golden::common::rmw::{check_lookahead, forward_distances_la, modify_stage, modify_stage_la};
 use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
 
@@ -164,9 +164,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
         lookahead: bool,
         forward_enable: u64,
     ) -> Result<Self, ConfigError> {
-        if lookahead && ports == RamPorts::Single {
-            return Err(ConfigError("RmwPipeline: the look-ahead stage needs a dual-port RAM".into()));
-        }
+        check_lookahead(ports, lookahead)?;
         Ok(Self::build(ports, timing, lookahead, forward_enable))
     }
     fn build(ports: RamPorts, timing: RamTiming, lookahead: bool, forward_enable: u64) -> Self {
