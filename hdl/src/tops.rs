@@ -106,13 +106,13 @@ pub struct RmwAddTop<const A: usize, const W: usize> {
 impl<const A: usize, const W: usize> RmwAddTop<A, W> {
     /// `forward_enable`: [`crate::common::rmw::FORWARD_ALL`] except in the test-only broken builds.
     pub fn new(ports: RamPorts, timing: RamTiming, forward_enable: u64) -> Self {
-        Self::with_lookahead(ports, timing, false, forward_enable).expect("no look-ahead: any RAM")
+        Self::with_lookahead(ports, timing, 0, forward_enable).expect("no look-ahead: any RAM")
     }
-    /// With the pipeline's look-ahead stage when `lookahead` (dual-port only).
+    /// With the pipeline's `lookahead` look-ahead levels (0..=2; dual-port only).
     pub fn with_lookahead(
         ports: RamPorts,
         timing: RamTiming,
-        lookahead: bool,
+        lookahead: usize,
         forward_enable: u64,
     ) -> Result<Self, ConfigError> {
         Ok(RmwAddTop {
@@ -132,7 +132,7 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
             rmw: RmwPipeline::with_lookahead(ports, timing, lookahead, forward_enable)?,
             new_value: Default::default(),
             early_sum: Default::default(),
-            lookahead: Constant::new(lookahead),
+            lookahead: Constant::new(lookahead >= 1),
             r_pre_valid: Default::default(),
             r_pre_delta: Default::default(),
             r_pre_old: Default::default(),

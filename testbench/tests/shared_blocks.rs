@@ -72,16 +72,16 @@ fn csr_matches_golden() {
     run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle", "identity_read"]);
 }
 
-/// The RMW runners' demands beyond the shared checker: the forwarding distances 1..6 are exercised (the
-/// short pipeline forwards 1–3, the registered one 1–5, one more each with the look-ahead stage).
+/// The RMW runners' demands beyond the shared checker: the forwarding distances 1..7 are exercised (the
+/// short pipeline forwards 1–3, the registered one 1–5, one more per look-ahead level).
 fn check_rmw_traffic(test: &str, f: fn(&RunConfig) -> RunReport, must_cover: &[&str]) -> RunReport {
     let r = run(test, f, &[&["accepted"], must_cover].concat());
     let accepted = r.covered("accepted");
     let frac = |what: &str| r.covered(what) as f64 / accepted as f64;
-    let back: Vec<String> = (1..=6).map(|k| format!("{:.1}%", 100.0 * frac(&format!("same_index_{k}_back")))).collect();
-    eprintln!("[{test}] accepted {accepted}, same index as 1..6 packets back: {}, resets {}", back.join(" / "), r.covered("resets"));
+    let back: Vec<String> = (1..=7).map(|k| format!("{:.1}%", 100.0 * frac(&format!("same_index_{k}_back")))).collect();
+    eprintln!("[{test}] accepted {accepted}, same index as 1..7 packets back: {}, resets {}", back.join(" / "), r.covered("resets"));
     assert!(frac("same_index_1_back") >= 0.10, "too few back-to-back same-index packets");
-    for k in 2..=6 {
+    for k in 2..=7 {
         assert!(frac(&format!("same_index_{k}_back")) >= 0.05, "too few packets with the index of {k} back");
     }
     assert!(r.covered("resets") >= 3, "no reset in the middle of traffic or during a sweep");
@@ -107,13 +107,15 @@ fn rmw_registered_dual_port_matches_golden_ii1() {
     assert_eq!(r.covered("final_entries_read_back"), 64);
 }
 
-/// The look-ahead stage (short and registered RAM): the modify stage one cycle later, and SL's view — the
-/// word before the packet directly ahead — checked against golden for most packets.
+/// One and two look-ahead levels (short and registered RAM): the modify stage one or two cycles later, and
+/// SL's view — the word before the packet directly ahead — checked against golden for most packets.
 #[test]
 fn rmw_lookahead_matches_golden_ii1() {
     for (test, f) in [
         ("rmw_lookahead_matches_golden_ii1 (short)", rmw::run_dual_lookahead as fn(&RunConfig) -> RunReport),
         ("rmw_lookahead_matches_golden_ii1 (registered)", rmw::run_dual_registered_lookahead),
+        ("rmw_lookahead_matches_golden_ii1 (short, two levels)", rmw::run_dual_lookahead2),
+        ("rmw_lookahead_matches_golden_ii1 (registered, two levels)", rmw::run_dual_registered_lookahead2),
     ] {
         let r = check_rmw_traffic(test, f, &["reset_during_sweep", "pre_stage_checked"]);
         assert_eq!(r.covered("final_entries_read_back"), 64);

@@ -10,7 +10,7 @@
 //!
 //! The RTL is `hdl::common::multi_rmw::MultiRmw` (`D` `RmwPipeline`s sharing one input handshake);
 //! timing as in [`super::rmw`]: accept at S0, modify at SM (M = 2, or 4 with [`RamTiming::Registered`];
-//! one more with the look-ahead stage, [`MultiRmwModel::with_lookahead`]).
+//! one more per look-ahead level, [`MultiRmwModel::with_lookahead`]).
 
 use super::config::ConfigError;
 use super::rmw::{RmwInputs, RmwModel, RmwStage};
@@ -55,11 +55,11 @@ impl<T: Word, P: Word> MultiRmwModel<T, P> {
         MultiRmwModel { rows: (0..rows).map(|_| RmwModel::with_timing(ports, timing, addr_bits, width)).collect() }
     }
 
-    /// With the rows' look-ahead stage when `lookahead` ([`RmwModel::with_lookahead`]).
+    /// With the rows' `lookahead` look-ahead levels ([`RmwModel::with_lookahead`]).
     pub fn with_lookahead(
         ports: RamPorts,
         timing: RamTiming,
-        lookahead: bool,
+        lookahead: usize,
         rows: usize,
         addr_bits: usize,
         width: usize,

@@ -11,13 +11,17 @@
 //! [`RamTiming::Registered`] has `M = 4` (its RAM's read latency; the RAM's last register is the modify
 //! stage's input) and forwards distances 1–5. See [`modify_stage`].
 //!
-//! **Look-ahead stage** (a generation parameter, dual-port only: [`RmwModel::with_lookahead`]): one more
-//! stage before the modify stage, so `M` grows by one (3 short, 5 registered) and so does the forwarding
-//! window (1–4, 1–6). What a packet sees at SM is unchanged — the word as if every earlier packet had
-//! finished, one cycle later. The stage exists for the RTL: there a core sees, one cycle before its
-//! decision, the word as if every earlier packet *except the one directly ahead* had finished (that one
-//! decides in the same cycle), and at SM whether the packet ahead's write replaced it. A core whose
+//! **Look-ahead stages** (a generation parameter `lookahead` = 0, 1 or 2 levels, dual-port only:
+//! [`RmwModel::with_lookahead`]): each level is one more stage before the modify stage, so `M` grows by
+//! the number of levels (short: 2, 3, 4; registered: 4, 5, 6) and so does the forwarding window (1..=M+1).
+//! What a packet sees at SM is unchanged — the word as if every earlier packet had finished, later. The
+//! stages exist for the RTL: with one level, a core sees, one cycle before its decision (the look-ahead
+//! stage SL = SM-1), the word as if every earlier packet *except the one directly ahead* had finished (that
+//! one decides in the same cycle), and at SM whether the packet ahead's write replaced it. A core whose
 //! decision is deep computes on the early word and corrects for one write at SM (`hdl::common::rmw`).
+//! The second level changes nothing a core sees (SL's word is the same word): the RTL's forward mux moves
+//! one more stage earlier and SL's word becomes a 2:1 choice between flip-flops, so a core's compares at SL
+//! start one LUT level after the registers.
 //!
 //! - `ready` is false in a reset cycle, during the RAM's reset sweep (`depth` cycles), and — single-port
 //!   only — in every other cycle (II = 2: reads in even phases, writes in odd ones).
@@ -42,20 +46,28 @@ pub const fn forward_distances(timing: RamTiming) -> usize {
     modify_stage(timing) + 1
 }
 
-/// [`modify_stage`] of a pipeline with (`lookahead`) or without the look-ahead stage.
-pub const fn modify_stage_la(timing: RamTiming, lookahead: bool) -> usize {
-    modify_stage(timing) + lookahead as usize
+/// Most look-ahead levels a pipeline takes (see the [module docs](self)).
+pub const MAX_LOOKAHEAD: usize = 2;
+
+/// [`modify_stage`] of a pipeline with `lookahead` look-ahead levels (0 = none).
+pub const fn modify_stage_la(timing: RamTiming, lookahead: usize) -> usize {
+    modify_stage(timing) + lookahead
 }
 
-/// [`forward_distances`] of a pipeline with or without the look-ahead stage.
-pub const fn forward_distances_la(timing: RamTiming, lookahead: bool) -> usize {
+/// [`forward_distances`] of a pipeline with `lookahead` look-ahead levels.
+pub const fn forward_distances_la(timing: RamTiming, lookahead: usize) -> usize {
     modify_stage_la(timing, lookahead) + 1
 }
 
-/// The look-ahead stage needs a dual-port RAM: the single-port pipeline alternates reads and writes on an
-/// even `M` (II = 2). The one check of that rule, for the model and the RTL.
-pub fn check_lookahead(ports: RamPorts, lookahead: bool) -> Result<(), ConfigError> {
-    if lookahead && ports == RamPorts::Single {
+/// The one check of the look-ahead rules, for the model and the RTL: at most [`MAX_LOOKAHEAD`] levels, and
+/// none on a single-port RAM (that pipeline alternates reads and writes on an even `M`, II = 2).
+pub fn check_lookahead(ports: RamPorts, lookahead: usize) -> Result<(), ConfigError> {
+    if lookahead > MAX_LOOKAHEAD {
+        return Err(ConfigError(format!(
+            "the RMW takes 0..={MAX_LOOKAHEAD} look-ahead levels, not {lookahead}"
+        )));
+    }
+    if lookahead > 0 && ports == RamPorts::Single {
         return Err(ConfigError(
             "the RMW's look-ahead stage needs a dual-port RAM (single-port: II = 2 on an even modify stage)".into(),
         ));
@@ -92,7 +104,8 @@ pub struct RmwOutputs<T = u128, P = u128> {
 pub struct RmwModel<T: Word = u128, P: Word = u128> {
     pub ports: RamPorts,
     pub timing: RamTiming,
-    pub lookahead: bool,
+    /// Look-ahead levels (0..=[`MAX_LOOKAHEAD`]).
+    pub lookahead: usize,
     pub mem: Vec<T>,
     width: usize,
     /// Sweep cycles left; `None` before the first reset.
@@ -112,7 +125,7 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         RmwModel {
             ports,
             timing,
-            lookahead: false,
+            lookahead: 0,
             mem: vec![T::default(); 1 << addr_bits],
             width,
             busy_left: None,
@@ -121,12 +134,12 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         }
     }
 
-    /// With the look-ahead stage when `lookahead` (see the [module docs](self)): the modify stage one
-    /// cycle later. Dual-port only: the single-port pipeline alternates reads and writes on an even `M`.
+    /// With `lookahead` look-ahead levels (see the [module docs](self)): the modify stage that many cycles
+    /// later. Dual-port only: the single-port pipeline alternates reads and writes on an even `M`.
     pub fn with_lookahead(
         ports: RamPorts,
         timing: RamTiming,
-        lookahead: bool,
+        lookahead: usize,
         addr_bits: usize,
         width: usize,
     ) -> Result<Self, ConfigError> {
@@ -158,12 +171,12 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         self.pipe[self.pipe.len() - 1].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
     }
 
-    /// With the look-ahead stage: the packet at SL (one stage before SM) in this cycle and the word the RTL
-    /// presents there (`pre_old`): as if every earlier packet had finished except the one directly ahead,
-    /// which is at SM deciding in this cycle. `None` without the stage.
+    /// With look-ahead (one level or two): the packet at SL (one stage before SM) in this cycle and the
+    /// word the RTL presents there (`pre_old`): as if every earlier packet had finished except the one
+    /// directly ahead, which is at SM deciding in this cycle. `None` without look-ahead.
     pub fn peek_pre(&self) -> Option<RmwStage<T, P>> {
         self.busy_left?;
-        if !self.lookahead {
+        if self.lookahead == 0 {
             return None;
         }
         self.pipe[self.pipe.len() - 2].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
@@ -240,20 +253,24 @@ mod tests {
         same_stages_later(&short, &reg, 2);
     }
 
-    /// The look-ahead stage delays the modify stage by one cycle and changes nothing else; single-port
-    /// pipelines refuse it.
+    /// Each look-ahead level delays the modify stage by one cycle and changes nothing else; single-port
+    /// pipelines refuse look-ahead, and no pipeline takes more than two levels.
     #[test]
-    fn lookahead_is_one_cycle_later() {
+    fn each_lookahead_level_is_one_cycle_later() {
         for timing in [RamTiming::Short, RamTiming::registered(4, 16)] {
-            assert_eq!(modify_stage_la(timing, true), modify_stage(timing) + 1);
-            assert_eq!(forward_distances_la(timing, true), forward_distances(timing) + 1);
-            let mut plain = RmwModel::with_timing(RamPorts::Dual, timing, 3, 16);
-            let mut la = RmwModel::with_lookahead(RamPorts::Dual, timing, true, 3, 16).unwrap();
-            assert_eq!(la.modify_stage(), plain.modify_stage() + 1);
-            let seed = 0x2545_f491_4f6c_dd1d;
-            same_stages_later(&run(&mut plain, seed, 8, 3), &run(&mut la, seed, 8, 3), 1);
+            for levels in 1..=MAX_LOOKAHEAD {
+                assert_eq!(modify_stage_la(timing, levels), modify_stage(timing) + levels);
+                assert_eq!(forward_distances_la(timing, levels), forward_distances(timing) + levels);
+                let mut plain = RmwModel::with_timing(RamPorts::Dual, timing, 3, 16);
+                let mut la = RmwModel::with_lookahead(RamPorts::Dual, timing, levels, 3, 16).unwrap();
+                assert_eq!(la.modify_stage(), plain.modify_stage() + levels);
+                let seed = 0x2545_f491_4f6c_dd1d;
+                same_stages_later(&run(&mut plain, seed, 8, 3), &run(&mut la, seed, 8, 3), levels);
+            }
         }
-        assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, true, 3, 16).is_err());
-        assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, false, 3, 16).is_ok());
+        assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, 1, 3, 16).is_err());
+        assert!(RmwModel::<u128, u128>::with_lookahead(RamPorts::Single, RamTiming::Short, 0, 3, 16).is_ok());
+        let e = RmwModel::<u128, u128>::with_lookahead(RamPorts::Dual, RamTiming::Short, 3, 3, 16).unwrap_err();
+        assert!(e.0.contains("0..=2 look-ahead levels"), "{}", e.0);
     }
 }

@@ -85,10 +85,10 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
     }
     /// `D` rows on RAMs of the given timing; `forward_enable` per row ([`FORWARD_ALL`] except in tests).
     pub fn with_timing(timing: RamTiming, forward_enable: &[u64]) -> Result<Self, ConfigError> {
-        Self::with_lookahead(timing, false, forward_enable)
+        Self::with_lookahead(timing, 0, forward_enable)
     }
-    /// With every row's look-ahead stage when `lookahead` (see the module docs).
-    pub fn with_lookahead(timing: RamTiming, lookahead: bool, forward_enable: &[u64]) -> Result<Self, ConfigError> {
+    /// With every row's `lookahead` look-ahead levels (0..=2, see the module docs).
+    pub fn with_lookahead(timing: RamTiming, lookahead: usize, forward_enable: &[u64]) -> Result<Self, ConfigError> {
         if D == 0 || D > 8 || DA != D * A || DW != D * W || forward_enable.len() != D {
             return Err(ConfigError(format!(
                 "MultiRmw<A={A}, W={W}, P={P}, D={D}, DA={DA}, DW={DW}>: needs 1 ≤ D ≤ 8, DA = D·A, DW = D·W and \

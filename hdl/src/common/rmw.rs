@@ -44,6 +44,14 @@
 //! write-enable is a few LUTs; `mod_old` stays the full word for anything off that loop. Without the
 //! stage, `pre_valid` is low and `pre_*` are not meant to be read.
 //!
+//! **Second look-ahead level** (`lookahead = 2`; M = 4 short, 6 registered; forwarding 1..=M+1): the
+//! forward mux moves one more stage earlier, to SL-1, and serves distances 3..=M+1 and the RAM; its result
+//! is registered into SL (`early2`). At SL, `pre_old` is `early2` or — its index match with the packet
+//! then at SM registered at SL-1, ANDed with that packet's write flag `wr_we[0]` — the write of the packet
+//! two ahead (`wr_data[0]`): one LUT after flip-flops, so a core's compares at SL start there instead of
+//! after the AND-OR mux. What the core sees (`pre_old`, `mod_old`) is the one-level pipeline's, a cycle
+//! later; SM is unchanged.
+//!
 //! `forward_enable` is a test-only generation parameter (bit k-1 enables forwarding across distance k);
 //! production builds pass [`FORWARD_ALL`] and the constant folds away. The co-simulation suite builds
 //! deliberately broken variants to prove its RMW test catches a missing forwarding path.
@@ -55,12 +63,13 @@ use golden::common::rmw::{check_lookahead, forward_distances_la, modify_stage, m
 use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
 
-/// Forward across every distance the pipeline has (1–3 short, 1–5 registered, one more with the
-/// look-ahead stage): the only correct setting.
-pub const FORWARD_ALL: u64 = 0b111111;
+/// Forward across every distance the pipeline has (1–3 short, 1–5 registered, one more per look-ahead
+/// level): the only correct setting.
+pub const FORWARD_ALL: u64 = 0b1111111;
 
 /// Forwarding distances of the deepest timing: the write history every pipeline keeps (the short one
-/// masks distances 4 and 5 off, so one port list and one mux serve both).
+/// masks distances 4 and 5 off, so one port list and one mux serve both; the look-ahead levels serve the
+/// nearest one or two distances outside the mux, so the mux never needs more than five).
 const HISTORY: usize = 5;
 
 #[derive(LogicBlock)]
@@ -126,19 +135,29 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     far_word: Signal<Local, Bits<W>>,
     /// The forward mux's result (`mod_old` without, `pre_old` with the look-ahead stage).
     mux_word: Signal<Local, Bits<W>>,
-    /// Look-ahead only: `mux_word` registered into SM, and the index match with the packet directly ahead.
+    /// Look-ahead only: SL's word registered into SM, and the index match with the packet directly ahead.
     early_word: Reg<Bits<W>>,
     near1: Reg<bool>,
+    /// Second level only: the mux's word registered into SL, the index match (registered at SL-1) with the
+    /// packet two ahead, and SL's word (`early2` or that packet's write).
+    early2: Reg<Bits<W>>,
+    near2: Reg<bool>,
+    sl_word: Signal<Local, Bits<W>>,
+    sl1_index: Signal<Local, Bits<A>>,
     zero_w: Constant<Bits<W>>,
     pick: Vec<Constant<Bits<6>>>,
     pick_ram: Constant<Bits<6>>,
     single_port: Constant<bool>,
     registered: Constant<bool>,
     lookahead: Constant<bool>,
-    /// The forward mux's distances (bit 0: the nearest it serves: 1, or 2 with the look-ahead stage).
+    lookahead2: Constant<bool>,
+    /// The forward mux's distances (bit 0: the nearest it serves: 1, 2 or 3 after 0, 1 or 2 look-ahead
+    /// levels).
     forward_enable: Constant<Bits<5>>,
     /// Look-ahead only: distance 1 forwarded at SM.
     near1_enable: Constant<bool>,
+    /// Second level only: distance 2 forwarded at SL.
+    near2_enable: Constant<bool>,
     _head: usize,
     /// Head stages up to and including the compare stage.
     _cmp_end: usize,
@@ -155,19 +174,19 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
     }
     /// The pipeline on a RAM of the given timing (`forward_enable`: [`FORWARD_ALL`] except in tests).
     pub fn with_timing(ports: RamPorts, timing: RamTiming, forward_enable: u64) -> Self {
-        Self::build(ports, timing, false, forward_enable)
+        Self::build(ports, timing, 0, forward_enable)
     }
-    /// With the look-ahead stage when `lookahead` (see the module docs); dual-port RAM only.
+    /// With `lookahead` look-ahead levels (0..=2, see the module docs); dual-port RAM only.
     pub fn with_lookahead(
         ports: RamPorts,
         timing: RamTiming,
-        lookahead: bool,
+        lookahead: usize,
         forward_enable: u64,
     ) -> Result<Self, ConfigError> {
         check_lookahead(ports, lookahead)?;
         Ok(Self::build(ports, timing, lookahead, forward_enable))
     }
-    fn build(ports: RamPorts, timing: RamTiming, lookahead: bool, forward_enable: u64) -> Self {
+    fn build(ports: RamPorts, timing: RamTiming, lookahead: usize, forward_enable: u64) -> Self {
         let m = modify_stage_la(timing, lookahead);
         let enable = forward_enable & ((1u64 << forward_distances_la(timing, lookahead)) - 1);
         RmwPipeline {
@@ -218,14 +237,20 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             mux_word: Default::default(),
             early_word: Default::default(),
             near1: Default::default(),
+            early2: Default::default(),
+            near2: Default::default(),
+            sl_word: Default::default(),
+            sl1_index: Default::default(),
             zero_w: Constant::new(Bits::default()),
             pick: (0..HISTORY).map(|k| Constant::new(Bits::from(2u64 << k))).collect(),
             pick_ram: Constant::new(Bits::from(1u64)),
             single_port: Constant::new(ports == RamPorts::Single),
             registered: Constant::new(timing != RamTiming::Short),
-            lookahead: Constant::new(lookahead),
-            forward_enable: Constant::new(Bits::from((enable >> lookahead as u32) & 0b11111)),
-            near1_enable: Constant::new(lookahead && enable & 1 == 1),
+            lookahead: Constant::new(lookahead >= 1),
+            lookahead2: Constant::new(lookahead >= 2),
+            forward_enable: Constant::new(Bits::from((enable >> lookahead) & 0b11111)),
+            near1_enable: Constant::new(lookahead >= 1 && enable & 1 == 1),
+            near2_enable: Constant::new(lookahead >= 2 && enable & 2 == 2),
             _head: m - 1,
             _cmp_end: modify_stage(timing) - 1,
             _history: HISTORY,
@@ -236,7 +261,7 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
 impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W, P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m, near_hit, use_ram, early_word, near1);
+        dff_setup!(self, clock, phase, ram_data, valid_m, payload_m, near_hit, use_ram, early_word, near1, early2, near2);
         clock!(self, clock, ram);
         for s in 0..self._head {
             self.valid[s].clock.next = self.clock.val();
@@ -288,7 +313,7 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
         // SM-1 (SL-1): compare against the packets that will be 1..5 stages ahead of SM (SL) when this one
         // is at SM (SL); for the distances after the nearest their write flags are known now (next cycle's
         // `wr_we[k]`), so the nearest match is picked here and registered one-hot. With the look-ahead
-        // stage, `tail[0]` is the packet at SM: distance 2 from this one.
+        // stage, `tail[0]` is the packet at SM: distance 2 from this one (3 with two levels).
         self.near_hit.d.next = self.cmp_index.val() == self.tail[0].q.val()
             && self.forward_enable.val().get_bit(0)
             && self.valid_m.q.val()
@@ -335,16 +360,34 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             self.mux_word.next = self.wr_data[0].q.val();
             self.mod_pick.next = self.pick[0].val();
         }
+        // Second level: the mux's word registered into SL; there the write of the packet two ahead (its index
+        // match registered at SL-1 against `tail[0]`, the packet then at SM) replaces it.
+        self.sl1_index.next = self.head[0].q.val();
+        for s in 1..self._head {
+            self.sl1_index.next = self.head[s - 1].q.val();
+        }
+        self.early2.d.next = self.mux_word.val();
+        self.near2.d.next = self.sl1_index.val() == self.tail[0].q.val()
+            && self.near2_enable.val()
+            && self.valid_m.q.val()
+            && !self.reset.val();
+        self.sl_word.next = self.mux_word.val();
+        if self.lookahead2.val() {
+            self.sl_word.next = self.early2.q.val();
+            if self.near2.q.val() && self.wr_we[0].q.val() {
+                self.sl_word.next = self.wr_data[0].q.val();
+            }
+        }
         // Look-ahead: SL's word registered; at SM the write of the packet directly ahead (its index match
         // registered at SL against `tail[0]`, the packet then at SM) replaces it.
-        self.early_word.d.next = self.mux_word.val();
+        self.early_word.d.next = self.sl_word.val();
         self.near1.d.next = self.last_index.val() == self.tail[0].q.val()
             && self.near1_enable.val()
             && self.valid_m.q.val()
             && !self.reset.val();
         self.pre_valid.next = self.lookahead.val() && self.last_valid.val() && !self.reset.val();
         self.pre_payload.next = self.last_payload.val();
-        self.pre_old.next = self.mux_word.val();
+        self.pre_old.next = self.sl_word.val();
         if self.lookahead.val() {
             self.mod_ram.next = self.early_word.q.val();
             self.mod_old.next = self.early_word.q.val();

@@ -32,6 +32,8 @@ pub const ALL: &[Runner] = &[
     ("rmw_sp_reg", rmw::run_single_registered),
     ("rmw_dp_la", rmw::run_dual_lookahead),
     ("rmw_dp_reg_la", rmw::run_dual_registered_lookahead),
+    ("rmw_dp_la2", rmw::run_dual_lookahead2),
+    ("rmw_dp_reg_la2", rmw::run_dual_registered_lookahead2),
     ("multi_rmw", multi_rmw::run),
     ("multi_rmw_reg", multi_rmw::run_registered),
     ("fifo", fifo::run),

@@ -2,21 +2,22 @@
 //! reads).
 //!
 //! Traffic: ~90% valid cycles; the index repeats the previous packet's in ≥10% of packets, the one two and
-//! three packets back in ~8% each, four and five back in ~6% each and six back in ~5% (the forwarding
-//! distances of the short and the registered pipeline, one more with the look-ahead stage), the rest
+//! three packets back in ~8% each, four and five back in ~6% each, six and seven back in ~5% (the forwarding
+//! distances of the short and the registered pipeline, one more per look-ahead level), the rest
 //! uniform over 64 entries; 20% read-only packets (even deltas, half
 //! of them nonzero); garbage on the index and delta lines in cycles without a packet; resets mid-stream,
 //! sometimes a second one during the reset sweep. At the end every entry is read back (final memory
 //! contents). The `run_broken_*` runners drive pipelines with one forwarding distance disabled, to prove
 //! the comparison catches each. Every runner is run for both RAM timings (`*_registered`:
-//! `RamTiming::Registered`, modify stage 4, distances 1–5); the dual-port ones also with the look-ahead
-//! stage (`*_lookahead`: modify stage 3 or 5), where the top adds at SL and corrects at SM as a deep core
-//! would, and SL's view (`pre_valid`, payload, `pre_old`) is compared with `RmwModel::peek_pre` too.
+//! `RamTiming::Registered`, modify stage 4, distances 1–5); the dual-port ones also with one and two
+//! look-ahead levels (`*_lookahead`, `*_lookahead2`: modify stage 3 or 5, 4 or 6), where the top adds at SL
+//! and corrects at SM as a deep core would, and SL's view (`pre_valid`, payload, `pre_old`) is compared with
+//! `RmwModel::peek_pre` too.
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{
-    RmwDp, RmwDpLa, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegLa, RmwDpRegNofwd1, RmwDpRegNofwd2,
+    RmwDp, RmwDpLa, RmwDpLa2, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegLa, RmwDpRegLa2, RmwDpRegNofwd1, RmwDpRegNofwd2,
     RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp, RmwSpReg,
 };
 use crate::ports::ReadOutputs;
@@ -34,7 +35,7 @@ pub fn add_modify(st: &RmwStage) -> Option<u128> {
 
 macro_rules! rmw_runner {
     ($fn_name:ident, $model:ident, $ports:expr, $timing:expr) => {
-        rmw_runner!($fn_name, $model, $ports, $timing, false);
+        rmw_runner!($fn_name, $model, $ports, $timing, 0);
     };
     ($fn_name:ident, $model:ident, $ports:expr, $timing:expr, $lookahead:expr) => {
         pub fn $fn_name(cfg: &RunConfig) -> RunReport {
@@ -57,8 +58,10 @@ rmw_runner!(run_broken_registered_distance2, RmwDpRegNofwd2, RamPorts::Dual, REG
 rmw_runner!(run_broken_registered_distance3, RmwDpRegNofwd3, RamPorts::Dual, REG);
 rmw_runner!(run_broken_registered_distance4, RmwDpRegNofwd4, RamPorts::Dual, REG);
 rmw_runner!(run_broken_registered_distance5, RmwDpRegNofwd5, RamPorts::Dual, REG);
-rmw_runner!(run_dual_lookahead, RmwDpLa, RamPorts::Dual, SHORT, true);
-rmw_runner!(run_dual_registered_lookahead, RmwDpRegLa, RamPorts::Dual, REG, true);
+rmw_runner!(run_dual_lookahead, RmwDpLa, RamPorts::Dual, SHORT, 1);
+rmw_runner!(run_dual_registered_lookahead, RmwDpRegLa, RamPorts::Dual, REG, 1);
+rmw_runner!(run_dual_lookahead2, RmwDpLa2, RamPorts::Dual, SHORT, 2);
+rmw_runner!(run_dual_registered_lookahead2, RmwDpRegLa2, RamPorts::Dual, REG, 2);
 
 crate::top_outputs! {
     /// Outputs of an RMW test top during one cycle (`out_*`: the registered modify stage of the cycle before).
@@ -73,7 +76,7 @@ crate::top_outputs! {
         out_pre_old: u128,
     }
     read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
-        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa
+        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa, RmwDpLa2, RmwDpRegLa2
 }
 
 /// Ports common to the RMW test tops (generated per top; this trait lets one runner drive them all).
@@ -83,7 +86,8 @@ pub trait RmwTop: crate::harness::Model + ReadOutputs<Outputs = RmwOutputs> {
 
 crate::impl_for! {
     impl RmwTop => RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
-        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa; {
+        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa, RmwDpLa2,
+        RmwDpRegLa2; {
         fn drive(&mut self, i: &RmwInputs) {
             self.set_reset(i.reset as u64);
             self.set_in_valid(i.in_valid as u64);
@@ -101,7 +105,7 @@ pub fn run_top<M: RmwTop>(
     cfg: &RunConfig,
     ports: RamPorts,
     timing: RamTiming,
-    lookahead: bool,
+    lookahead: usize,
     make: impl FnOnce(u64) -> M,
 ) -> RunReport {
     let m = make(cfg.x_seed);
@@ -110,8 +114,8 @@ pub fn run_top<M: RmwTop>(
     let mut gold = RmwModel::with_lookahead(ports, timing, lookahead, RMW_TOP_ADDR_BITS, RMW_TOP_WIDTH)
         .expect("the runner's shapes are valid");
     let depth = 1usize << RMW_TOP_ADDR_BITS;
-    // Indices of the last six accepted packets.
-    let mut history = [0usize; 6];
+    // Indices of the last seven accepted packets.
+    let mut history = [0usize; 7];
     // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1; the same
     // for the look-ahead stage (`prev_pre`).
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
@@ -153,6 +157,7 @@ pub fn run_top<M: RmwTop>(
                 28..=33 => history[3],
                 34..=39 => history[4],
                 40..=44 => history[5],
+                45..=49 => history[6],
                 _ => r.gen_range(0..depth),
             };
             // 10 % zero and 10 % other even deltas (read-only), 80 % odd (writes).
@@ -173,7 +178,7 @@ pub fn run_top<M: RmwTop>(
         let rtl = sim.m.outputs();
         let c = sim.cycle;
         run.sb.check(c, "in_ready", out.ready.map(u128::from), rtl.in_ready as u128);
-        if let (true, Some(p)) = (lookahead, prev_pre) {
+        if let (true, Some(p)) = (lookahead > 0, prev_pre) {
             run.sb.check(c, "out_pre_valid", Some(p.is_some() as u128), rtl.out_pre_valid as u128);
             if let Some(st) = p {
                 run.sb.check(c, "out_pre_delta", Some(st.payload), rtl.out_pre_delta);
@@ -206,6 +211,7 @@ pub fn run_top<M: RmwTop>(
                 "same_index_4_back",
                 "same_index_5_back",
                 "same_index_6_back",
+                "same_index_7_back",
             ];
             for (what, h) in names.into_iter().zip(history) {
                 run.count(what, (h == inp.in_index) as u64);
