@@ -70,7 +70,8 @@ impl<const K: usize> Logic for HashTop<K> {
 /// odd (an even delta is a read-only lookup, still presenting `old + delta` on `mod_new`). The modify-stage
 /// view is registered onto the outputs. With the look-ahead stage the top adds as a deep core would: at SL
 /// `pre_old + delta` (registered), at SM that sum, or — `mod_pick` bit 1 — the packet ahead's write plus
-/// delta; SL's view (`pre_valid`, the delta, `pre_old`) is registered onto `out_pre_*`.
+/// delta; SL's view (`pre_valid`, the delta, `pre_old` and its parts `pre_early`, `pre_near2`) is registered
+/// onto `out_pre_*`.
 #[derive(LogicBlock)]
 pub struct RmwAddTop<const A: usize, const W: usize> {
     pub clock: Signal<In, Clock>,
@@ -86,6 +87,8 @@ pub struct RmwAddTop<const A: usize, const W: usize> {
     pub out_pre_valid: Signal<Out, bool>,
     pub out_pre_delta: Signal<Out, Bits<W>>,
     pub out_pre_old: Signal<Out, Bits<W>>,
+    pub out_pre_early: Signal<Out, Bits<W>>,
+    pub out_pre_near2: Signal<Out, bool>,
     rmw: RmwPipeline<A, W, W>,
     new_value: Signal<Local, Bits<W>>,
     /// Look-ahead: SL's sum, registered into SM.
@@ -94,6 +97,8 @@ pub struct RmwAddTop<const A: usize, const W: usize> {
     r_pre_valid: Reg<bool>,
     r_pre_delta: Reg<Bits<W>>,
     r_pre_old: Reg<Bits<W>>,
+    r_pre_early: Reg<Bits<W>>,
+    r_pre_near2: Reg<bool>,
     /// The forward candidates: an add after the mux is short enough (`mod_old` suffices; the look-ahead
     /// path reads distance 1's word and `mod_pick` bit 1).
     unused_candidates: Signal<Local, bool>,
@@ -129,6 +134,8 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
             out_pre_valid: Default::default(),
             out_pre_delta: Default::default(),
             out_pre_old: Default::default(),
+            out_pre_early: Default::default(),
+            out_pre_near2: Default::default(),
             rmw: RmwPipeline::with_lookahead(ports, timing, lookahead, forward_enable)?,
             new_value: Default::default(),
             early_sum: Default::default(),
@@ -136,6 +143,8 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
             r_pre_valid: Default::default(),
             r_pre_delta: Default::default(),
             r_pre_old: Default::default(),
+            r_pre_early: Default::default(),
+            r_pre_near2: Default::default(),
             unused_candidates: Default::default(),
             r_valid: Default::default(),
             r_index: Default::default(),
@@ -148,7 +157,10 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
 impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r_valid, r_index, r_old, r_new, early_sum, r_pre_valid, r_pre_delta, r_pre_old);
+        dff_setup!(
+            self, clock, r_valid, r_index, r_old, r_new, early_sum, r_pre_valid, r_pre_delta, r_pre_old, r_pre_early,
+            r_pre_near2
+        );
         clock!(self, clock, rmw);
         self.rmw.reset.next = self.reset.val();
         self.rmw.in_valid.next = self.in_valid.val();
@@ -170,6 +182,10 @@ impl<const A: usize, const W: usize> Logic for RmwAddTop<A, W> {
         self.out_pre_valid.next = self.r_pre_valid.q.val();
         self.out_pre_delta.next = self.r_pre_delta.q.val();
         self.out_pre_old.next = self.r_pre_old.q.val();
+        self.r_pre_early.d.next = self.rmw.pre_early.val();
+        self.r_pre_near2.d.next = self.rmw.pre_near2.val();
+        self.out_pre_early.next = self.r_pre_early.q.val();
+        self.out_pre_near2.next = self.r_pre_near2.q.val();
         self.rmw.mod_write.next = self.rmw.mod_payload.val().get_bit(0);
         self.unused_candidates.next = self.rmw.mod_ram.val().any()
             || self.rmw.mod_fwd2.val().any()
@@ -266,7 +282,9 @@ impl<const A: usize, const W: usize, const D: usize, const DA: usize, const DW: 
         self.unused_lookahead.next = self.rmw.mod_near.val().any()
             || self.rmw.pre_valid.val()
             || self.rmw.pre_payload.val().any()
-            || self.rmw.pre_old.val().any();
+            || self.rmw.pre_old.val().any()
+            || self.rmw.pre_early.val().any()
+            || self.rmw.pre_near2.val().any();
         self.r_valid.d.next = self.rmw.mod_valid.val() && !self.reset.val();
         self.r_index.d.next = self.rmw.mod_index.val();
         self.r_old.d.next = self.rmw.mod_old.val();

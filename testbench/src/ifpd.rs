@@ -3,9 +3,10 @@
 //!
 //! Traffic: a few heavy flows, a tail and fresh flows over rows of 16–32 buckets, so that matches, inserts
 //! and replacements all happen; ≥10 % of packets repeat the previous flow (same bucket in every row back to
-//! back), ~10 % a flow 2 to 4 packets back, ~10 % a different flow chosen to share one row's bucket with a
-//! recent one (collisions at distances 1–4 — the rows' forwarding distances with the look-ahead stage — in
-//! every row, counted per row and per distance). Timestamps
+//! back), ~10 % a flow 2 to 8 packets back, ~10 % a different flow chosen to share one row's bucket with a
+//! recent one (collisions at distances 1–8 — the rows' forwarding distances are 1–5 on short RAM timing and
+//! 1–7 on registered, with the two look-ahead levels — in every row, counted per row and per distance).
+//! Timestamps
 //! advance mostly within one unit (equal timestamps: ties in case 3's largest timestamp), sometimes by long
 //! gaps, and now and then jump to just before the stored time's wrap. Modes (IFPD, CM, CM-BF), threshold,
 //! case-3 rule and `time_base` are drawn at every reset and rewritten mid-traffic; the report reader stalls
@@ -14,7 +15,7 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{IfpdD1, IfpdD2, IfpdD4, IfpdD4A14, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest};
+use crate::models::{IfpdD1, IfpdD2, IfpdD4, IfpdD4A14, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4Reg};
 use golden::common::config::TIMESTAMP_BITS;
 use golden::ifpd::cycle::{
     IfpdCycleModel, IfpdInputs, IfpdOutputs, CSR_MODE, CSR_OPTIONS, CSR_THRESHOLD, CSR_TIME_BASE,
@@ -23,7 +24,8 @@ use golden::ifpd::{Case, Descriptor, IfpdConfig, Mode, FLOW_KEY_BITS};
 use rand::Rng;
 
 crate::coverage_names! {
-    resets, same_flow_back, flow_2_4_back, collide_dist1, collide_dist2, collide_dist3, collide_dist4, collide_row0,
+    resets, same_flow_back, flow_2_8_back, collide_dist1, collide_dist2, collide_dist3, collide_dist4, collide_dist5,
+    collide_dist6, collide_dist7, collide_dist8, collide_row0,
     collide_row1, collide_row2, collide_row3, case1, case2, case3, case3_ties, ifpd_packets, cm_packets,
     cmbf_packets, cmbf_filter_first, estimate_across_wrap, time_wraps, rebases, threshold_writes, mode_writes,
     reports, report_drops, reader_stalls, idle_cycles,
@@ -44,11 +46,11 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with IfpdOutputs;
-    read from IfpdD1, IfpdD2, IfpdD4, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
+    read from IfpdD1, IfpdD2, IfpdD4, IfpdD4Reg, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
 }
 
 crate::core_top! {
-    IfpdD1, IfpdD2, IfpdD4, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
+    IfpdD1, IfpdD2, IfpdD4, IfpdD4Reg, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
         => IfpdInputs, Descriptor, IfpdOutputs, IfpdTopOutputs;
     |m, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };
@@ -73,11 +75,14 @@ pub fn top_config(name: &str) -> IfpdConfig {
 
 const TS_MASK: u64 = (1 << TIMESTAMP_BITS) - 1;
 
+/// Recent flows the traffic repeats or collides with: distances 1..=8, one beyond the deepest forwarding.
+const HISTORY: usize = 8;
+
 /// Flows and timestamps.
 struct Traffic {
     cfg: IfpdConfig,
     bank: golden::common::hash::HashBank,
-    history: [u128; 4],
+    history: [u128; HISTORY],
     heavy: Vec<u128>,
     tail: Vec<u128>,
     ts: u64,
@@ -91,7 +96,7 @@ impl Traffic {
         Traffic {
             cfg: cfg.clone(),
             bank: cfg.hash_bank().expect("valid"),
-            history: [0; 4],
+            history: [0; HISTORY],
             heavy,
             tail,
             ts: r.gen::<u64>() & TS_MASK,
@@ -104,10 +109,10 @@ impl Traffic {
         let r = &mut run.rng;
         let flow = match r.gen_range(0..100) {
             0..=13 => self.history[0],
-            14..=23 => self.history[r.gen_range(1..4)],
+            14..=23 => self.history[r.gen_range(1..HISTORY)],
             24..=33 => {
                 // A different flow sharing one row's bucket with a recent flow (searched among the tail).
-                let target = self.rows_of(self.history[r.gen_range(0..4)]);
+                let target = self.rows_of(self.history[r.gen_range(0..HISTORY)]);
                 let row = r.gen_range(0..self.cfg.rows);
                 let start = r.gen_range(0..self.tail.len());
                 (0..self.tail.len())
@@ -122,9 +127,10 @@ impl Traffic {
         if flow == self.history[0] {
             run.count(cov::same_flow_back, 1);
         } else if self.history[1..].contains(&flow) {
-            run.count(cov::flow_2_4_back, 1);
+            run.count(cov::flow_2_8_back, 1);
         }
-        self.history = [flow, self.history[0], self.history[1], self.history[2]];
+        self.history.rotate_right(1);
+        self.history[0] = flow;
         // Time: mostly within a unit, sometimes long gaps, now and then just before the stored time wraps.
         let (s, t) = (self.cfg.ts_shift, self.cfg.ts_bits);
         let r = &mut run.rng;
@@ -175,7 +181,7 @@ fn settings(cfg: &IfpdConfig, r: &mut impl Rng) -> Vec<(u8, u32)> {
     ]
 }
 
-/// Counts collisions with the packets accepted 1–4 cycles before: a different flow on the same bucket.
+/// Counts collisions with the packets accepted 1–8 cycles before: a different flow on the same bucket.
 struct Collisions {
     recent: Vec<(u64, u128, Vec<usize>)>,
 }
@@ -183,8 +189,17 @@ struct Collisions {
 impl Collisions {
     fn accepted(&mut self, run: &mut crate::blocks::Run, cycle: u64, flow: u128, rows: Vec<usize>) {
         const ROW: [&str; 4] = [cov::collide_row0, cov::collide_row1, cov::collide_row2, cov::collide_row3];
-        const DIST: [&str; 4] = [cov::collide_dist1, cov::collide_dist2, cov::collide_dist3, cov::collide_dist4];
-        self.recent.retain(|e| cycle - e.0 <= 4);
+        const DIST: [&str; HISTORY] = [
+            cov::collide_dist1,
+            cov::collide_dist2,
+            cov::collide_dist3,
+            cov::collide_dist4,
+            cov::collide_dist5,
+            cov::collide_dist6,
+            cov::collide_dist7,
+            cov::collide_dist8,
+        ];
+        self.recent.retain(|e| cycle - e.0 <= HISTORY as u64);
         for (c, f, idx) in &self.recent {
             if *f == flow {
                 continue;
@@ -300,6 +315,9 @@ pub fn run_ifpd_d2(cfg: &RunConfig) -> RunReport {
 pub fn run_ifpd_d4(cfg: &RunConfig) -> RunReport {
     run_top("ifpd_d4", cfg, IfpdD4::new)
 }
+pub fn run_ifpd_d4_reg(cfg: &RunConfig) -> RunReport {
+    run_top("ifpd_d4_reg", cfg, IfpdD4Reg::new)
+}
 
 /// The test-only mutants of `ifpd_d4` (`hdl::ifpd::builds::MUTANTS`), each run against golden's ifpd_d4
 /// behaviour: the co-simulation must fail on every one.
@@ -311,7 +329,7 @@ pub const MUTANT_RUNNERS: &[crate::blocks::Runner] = &[
 
 /// The IFPD runners (demo order).
 pub const ALL: &[crate::blocks::Runner] =
-    &[("ifpd_d1", run_ifpd_d1), ("ifpd_d2", run_ifpd_d2), ("ifpd_d4", run_ifpd_d4)];
+    &[("ifpd_d1", run_ifpd_d1), ("ifpd_d2", run_ifpd_d2), ("ifpd_d4", run_ifpd_d4), ("ifpd_d4_reg", run_ifpd_d4_reg)];
 
 /// A trace through an IFPD top (what `--engine rtl` runs).
 #[derive(Debug, Clone, Default)]
@@ -356,7 +374,7 @@ pub fn run_trace<M: IfpdTop>(
         let now = ts.now();
         let mut i = IfpdInputs { reset: now == 0, rep_ready: true, ..Default::default() };
         let wrote = ts.csr.write_next(&mut i);
-        let drained = next >= packets.len() && quiet >= 8;
+        let drained = next >= packets.len() && quiet >= 16;
         if drained && !wrote && read < counters.len() {
             ts.csr.read(&mut i, counters[read]);
             read += 1;

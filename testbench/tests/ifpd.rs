@@ -11,11 +11,15 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport, rows: usize) -> RunReport {
     let mut must = vec![
         cov::resets,
         cov::same_flow_back,
-        cov::flow_2_4_back,
+        cov::flow_2_8_back,
         cov::collide_dist1,
         cov::collide_dist2,
         cov::collide_dist3,
         cov::collide_dist4,
+        cov::collide_dist5,
+        cov::collide_dist6,
+        cov::collide_dist7,
+        cov::collide_dist8,
         cov::case1,
         cov::case2,
         cov::case3,
@@ -46,6 +50,12 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport, rows: usize) -> RunReport {
 #[test]
 fn ifpd_four_rows_match_golden() {
     check("ifpd_four_rows_match_golden", ifpd::run_ifpd_d4, 4);
+}
+
+/// ifpd_d4 on registered RAM: reads four cycles, forwarding at distances 1–7 (the traffic collides at 1–8).
+#[test]
+fn ifpd_four_rows_registered_ram_match_golden() {
+    check("ifpd_four_rows_registered_ram_match_golden", ifpd::run_ifpd_d4_reg, 4);
 }
 
 #[test]

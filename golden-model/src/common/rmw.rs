@@ -114,6 +114,8 @@ pub struct RmwModel<T: Word = u128, P: Word = u128> {
     phase: bool,
     /// Packets in S1..=SM.
     pipe: Vec<Option<(usize, P)>>,
+    /// The write of the packet that was at SM in the last step: its index and the word before it.
+    last_write: Option<(usize, T)>,
 }
 
 impl<T: Word, P: Word> RmwModel<T, P> {
@@ -131,6 +133,7 @@ impl<T: Word, P: Word> RmwModel<T, P> {
             busy_left: None,
             phase: false,
             pipe: vec![None; modify_stage(timing)],
+            last_write: None,
         }
     }
 
@@ -182,6 +185,17 @@ impl<T: Word, P: Word> RmwModel<T, P> {
         self.pipe[self.pipe.len() - 2].map(|(index, payload)| RmwStage { index, payload, old: self.mem[index] })
     }
 
+    /// [`RmwModel::peek_pre`]'s word in the two parts the RTL registers with two look-ahead levels
+    /// (`pre_early`, `pre_near2`): whether the packet two ahead (at SM in the last step) wrote this index,
+    /// and the word before that write; with one level, the word and `false`. `None` when `peek_pre` is.
+    pub fn peek_pre_parts(&self) -> Option<(T, bool)> {
+        let st = self.peek_pre()?;
+        match self.last_write {
+            Some((index, before)) if self.lookahead >= 2 && index == st.index => Some((before, true)),
+            _ => Some((st.old, false)),
+        }
+    }
+
     /// One cycle. `modify(stage)` is the core's combinational decision: `Some(new)` writes `new`.
     pub fn step(&mut self, i: &RmwInputs<P>, modify: impl FnOnce(&RmwStage<T, P>) -> Option<T>) -> RmwOutputs<T, P> {
         if i.reset {
@@ -189,14 +203,17 @@ impl<T: Word, P: Word> RmwModel<T, P> {
             self.phase = false;
             self.pipe.iter_mut().for_each(|p| *p = None);
             self.mem.iter_mut().for_each(|w| *w = T::default());
+            self.last_write = None;
             return RmwOutputs { ready: Some(false), stage: None };
         }
         let (Some(busy_left), Some(ready)) = (self.busy_left, self.ready(false)) else {
             return RmwOutputs { ready: None, stage: None };
         };
         let stage = self.peek_stage();
+        self.last_write = None;
         if let Some(st) = &stage {
             if let Some(new) = modify(st) {
+                self.last_write = Some((st.index, self.mem[st.index]));
                 self.mem[st.index] = new.masked(self.width);
             }
         }

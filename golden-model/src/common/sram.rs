@@ -44,6 +44,12 @@ pub const REGISTERED_READ_LATENCY: usize = 4;
 /// only: a 512 × 36 block holds 512 words of up to 32 bits in this count, so wider words get smaller banks).
 pub const REGISTERED_BANK_BITS_LOG2: usize = 18;
 
+/// Deepest bank of a [`RamTiming::Registered`] block by default: 2^14 words, a DP16KD's deepest shape
+/// (16K × 1). A deeper bank splits its words over blocks by address, so their outputs meet in a mux before
+/// the bank's register (a 2^16 × 1 bank, four blocks: 7.9 ns from a block's output to that register in the
+/// IFPD's Bloom filter, 127 MHz).
+pub const REGISTERED_MAX_BANK_ADDR_BITS: usize = 14;
+
 /// Read/write timing of a RAM (see the module docs); behaviour differs only in the read latency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RamTiming {
@@ -58,10 +64,10 @@ pub enum RamTiming {
 impl RamTiming {
     /// The registered timing with the default bank size for `2^addr_bits` words of `width` bits: the
     /// largest power of two of words whose data fits [`REGISTERED_BANK_BITS_LOG2`] (at least 2^9, at most
-    /// the table).
+    /// [`REGISTERED_MAX_BANK_ADDR_BITS`] and the table).
     pub fn registered(addr_bits: usize, width: usize) -> Self {
         let per_word = usize::BITS as usize - (width.max(1) - 1).leading_zeros() as usize; // ceil(log2(width))
-        let bank = REGISTERED_BANK_BITS_LOG2.saturating_sub(per_word).max(9);
+        let bank = REGISTERED_BANK_BITS_LOG2.saturating_sub(per_word).clamp(9, REGISTERED_MAX_BANK_ADDR_BITS);
         RamTiming::Registered { bank_addr_bits: bank.min(addr_bits) }
     }
     /// Cycles from the read address to its data on `rdata`.
@@ -229,7 +235,8 @@ mod tests {
         }
     }
 
-    /// The default bank sizes: 16 DP16KD-sized banks, at least 2^9 words, at most the table.
+    /// The default bank sizes: 16 DP16KD-sized banks, at least 2^9 words, at most 2^14 (no block mux inside a
+    /// bank) and the table.
     #[test]
     fn registered_bank_sizes() {
         let bank = |a, w| match RamTiming::registered(a, w) {
@@ -239,6 +246,8 @@ mod tests {
         assert_eq!(bank(16, 32), 13);
         assert_eq!(bank(13, 129), 10);
         assert_eq!(bank(12, 1), 12);
+        assert_eq!(bank(16, 1), 14);
+        assert_eq!(bank(16, 8), 14);
         assert_eq!(bank(15, 4096), 9);
         assert_eq!(RamTiming::Short.read_latency(), 1);
         assert_eq!(RamTiming::registered(10, 32).read_latency(), REGISTERED_READ_LATENCY);

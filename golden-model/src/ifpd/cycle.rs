@@ -5,27 +5,31 @@
 //! |---|---|---|
 //! | t   | in  | descriptor accepted (`in_valid && in_ready`) into F1 with its stored time `((ts >> ts_shift) − time_base) mod 2^ts_bits` (**`time_base` read now**) and counted (`packets`); the hash units load the flow key: `d` row indices and the fingerprint, and in builds with a filter the `k` Bloom indices |
 //! | t+1 | F1 = S0 | indices and fingerprint ready; the packet enters the rows' [`MultiRmwModel`] and the filter's in the same cycle when both are ready (else F1 holds and `in_ready` falls) |
-//! | +2  | S1  | RAM reads: one bucket per row, one bit per Bloom partition |
-//! | +3  | S2 = SL | the RMWs' look-ahead stage; **`mode`, `threshold`, `options` read now** and carried with the packet (the RTL compares the early words here) |
-//! | +4  | S3 = SM | both modify stages, with the settings read at S2. Filter: the `k` forwarded bits → "new flow" iff one is 0; in CM-BF mode all `k` are written 1 (other modes write none). Rows: [`decide`] over the `d` forwarded buckets → one row (IFPD) or every row (CM modes) written; reported iff `D_est ≥ threshold` |
-//! | +5  | S4  | the writes land; the decision's picks registered (the RTL encodes case, row, estimate and report from them) |
-//! | +6  | S5  | the per-packet result (`res_*`) and the report registered; the report enters the report FIFO (a full FIFO drops it and counts, never stalls); cases and reports counted |
+//! | +2 .. | S1 .. | RAM reads: one bucket per row, one bit per Bloom partition (`R` = 1 cycle on short RAM timing, 4 with [`IfpdConfig::registered_ram`]); then the RMWs' forward mux (SL−1) and their two look-ahead levels |
+//! | +M  | SM−1 = SL | the look-ahead stage; **`mode`, `threshold`, `options` read now** and carried with the packet (the RTL compares the early words here) |
+//! | +M+1 | SM | both modify stages, with the settings read at SL. Filter: the `k` forwarded bits → "new flow" iff one is 0; in CM-BF mode all `k` are written 1 (other modes write none). Rows: [`decide`] over the `d` forwarded buckets → one row (IFPD) or every row (CM modes) written; reported iff `D_est ≥ threshold` |
+//! | +M+2 | SM+1 | the writes land; the decision's picks registered (the RTL encodes case, row, estimate and report from them) |
+//! | +M+3 | SM+2 | the per-packet result (`res_*`) and the report registered; the report enters the report FIFO (a full FIFO drops it and counts, never stalls); cases and reports counted |
 //!
-//! **Forwarding.** Rows and partitions are [`MultiRmwModel`]s with the look-ahead stage
+//! `M` is the RMWs' modify stage with [`LOOKAHEAD`] levels: 4 on short RAM timing, 6 on registered
+//! ([`result_latency`]: 7 or 9 cycles from acceptance to the result port).
+//!
+//! **Forwarding.** Rows and partitions are [`MultiRmwModel`]s with two look-ahead levels
 //! (`MultiRmwModel::with_lookahead`) that take the packet in the same cycle, so they stay in lockstep and the
-//! packet meets, at S3, every row's and every partition's word as if every earlier packet had finished:
+//! packet meets, at SM, every row's and every partition's word as if every earlier packet had finished:
 //! back-to-back packets of one flow, and different flows sharing a bucket (or a Bloom bit) in any row one to
-//! four cycles apart, are the shared RMW's forwarding distances. The look-ahead stage is what lets the RTL
-//! reach the clock target: its comparisons run at S2 on the words before the packet directly ahead, and S3
-//! only corrects for that packet's write (`hdl::ifpd`); this model decides on the complete words at S3.
+//! `M+1` cycles apart, are the shared RMW's forwarding distances. The look-ahead levels are what let the RTL
+//! reach the clock target: its comparisons run at SL on the words before the packet directly ahead (a 2:1
+//! choice between flip-flops, with the second level), and SM only corrects for that packet's write
+//! (`hdl::ifpd`); this model decides on the complete words at SM.
 //!
 //! **Where settings are read.** `time_base` at acceptance: the stored time is computed at the input and
 //! travels with the packet, so a rebase (a CSR write of `time_base`) applies exactly to the packets accepted
 //! after the write's edge. A reset sets `time_base` to 0 with the other registers, so an interval starts
 //! with a reset and a `time_base` write during the sweep (`in_ready` is low until it ends): clear and rebase
 //! before the first packet, as [`super::IfpdModel::start_interval`]. `mode`, `threshold` and `options` at
-//! S2 and carried to the decision at S3, so one register read serves the filter's write enable, the rows'
-//! decision and the report; a write in cycle c applies to the packets at S2 from c+1 on. The core reads the
+//! SL and carried to the decision at SM, so one register read serves the filter's write enable, the rows'
+//! decision and the report; a write in cycle c applies to the packets at SL from c+1 on. The core reads the
 //! low `ts_bits` of `threshold` and `time_base` ([`IfpdRuntime::from_csr`]).
 //!
 //! **Memory per mode.** IFPD: the `d` row RAMs, `fp_bits + ts_bits` per bucket (`fp = 0` empty). CM: the
@@ -50,7 +54,8 @@ use crate::common::handover::F1Handover;
 use crate::common::hash::HashBank;
 use crate::common::mask128;
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
-use crate::common::sram::{RamPorts, RamTiming};
+use crate::common::rmw::modify_stage_la;
+use crate::common::sram::RamPorts;
 
 /// CSR addresses of the run-time settings, in [`IfpdConfig::csr_layout`] order.
 pub const CSR_MODE: u8 = 0;
@@ -58,12 +63,20 @@ pub const CSR_THRESHOLD: u8 = 1;
 pub const CSR_TIME_BASE: u8 = 2;
 pub const CSR_OPTIONS: u8 = 3;
 
-/// Cycles from acceptance to the result port: a packet accepted in cycle t that F1 does not hold shows on
-/// `res_*` in cycle t+6 (S5); its report is at the FIFO's head from t+7 at the earliest.
-pub const RESULT_LATENCY: usize = 6;
+/// Look-ahead levels of both RAM groups' RMWs (`golden::common::rmw`): two, so that the RTL's compares at
+/// SL start one LUT after flip-flops.
+pub const LOOKAHEAD: usize = 2;
 
-/// Cycles from the decision (S3) to the result port (S5).
+/// Cycles from the decision (SM) to the result port (SM+2).
 const RESULT_STAGES: usize = 2;
+
+/// Cycles from acceptance to the result port: a packet accepted in cycle t that F1 does not hold shows on
+/// `res_*` in cycle t + `result_latency` (SM+2): 7 on short RAM timing, 9 with
+/// [`IfpdConfig::registered_ram`]; its report is at the FIFO's head a cycle later at the earliest.
+pub fn result_latency(cfg: &IfpdConfig) -> usize {
+    // (The depth depends on the timing's kind only, not on the group's shape.)
+    1 + modify_stage_la(cfg.ram_timing(4, 1), LOOKAHEAD) + RESULT_STAGES
+}
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct IfpdInputs {
@@ -83,7 +96,7 @@ pub struct IfpdOutputs {
     /// The reset sweep of both RAM groups is over (from now until the next reset a descriptor is taken
     /// every cycle).
     pub swept: Option<bool>,
-    /// The result port: the packet that left S3 two cycles before (case code 1/2/3, row, estimate).
+    /// The result port: the packet that left SM two cycles before (case code 1/2/3, row, estimate).
     pub res_valid: Option<bool>,
     pub res_case: Option<u64>,
     pub res_row: Option<u64>,
@@ -120,14 +133,14 @@ pub struct IfpdCycleModel {
     pub csr: CsrModel,
     /// F1: the flow key and its stored time.
     f1: Option<(u128, u32)>,
-    /// S4 and S5 (`[0]`, `[1]`): the decision and the report of the packet that left S3.
+    /// SM+1 and SM+2 (`[0]`, `[1]`): the decision and the report of the packet that left SM.
     res: [Option<(Decision, Option<Report>)>; RESULT_STAGES],
-    /// The settings read at S2 in the cycle before: those of the packet now at S3.
-    rt_s2: Option<IfpdRuntime>,
-    /// What the modify stage saw in the last step, when a packet was at S3: its `d` forwarded buckets, the
+    /// The settings read at SL in the cycle before: those of the packet now at SM.
+    rt_sl: Option<IfpdRuntime>,
+    /// What the modify stage saw in the last step, when a packet was at SM: its `d` forwarded buckets, the
     /// packet and the decision (read by the co-simulation's coverage counters; no effect on the outputs).
     pub last_sm: Option<(Vec<Bucket>, Packet, Decision)>,
-    /// Counters: `packets` at acceptance, cases and reports at S5.
+    /// Counters: `packets` at acceptance, cases and reports at SM+2.
     pub stats: IfpdStats,
     started: bool,
 }
@@ -149,14 +162,9 @@ impl IfpdCycleModel {
         let bloom = match cfg.bf_bits {
             0 => None,
             m if m.is_power_of_two() => {
-                Some(MultiRmwModel::with_lookahead(
-                RamPorts::Dual,
-                RamTiming::Short,
-                true,
-                cfg.bf_hashes,
-                m.trailing_zeros() as usize,
-                1,
-            )?)
+                let bits = m.trailing_zeros() as usize;
+                let timing = cfg.ram_timing(bits, 1);
+                Some(MultiRmwModel::with_lookahead(RamPorts::Dual, timing, LOOKAHEAD, cfg.bf_hashes, bits, 1)?)
             }
             m => return Err(ConfigError(format!("an RTL build needs a power-of-two Bloom partition, not {m} bits"))),
         };
@@ -166,8 +174,8 @@ impl IfpdCycleModel {
             bf_bank: if cfg.bf_bits > 0 { Some(cfg.bf_hash_bank()?) } else { None },
             rows: MultiRmwModel::with_lookahead(
                 RamPorts::Dual,
-                RamTiming::Short,
-                true,
+                cfg.ram_timing(addr_bits, cfg.bucket_bits(Mode::Ifpd)),
+                LOOKAHEAD,
                 cfg.rows,
                 addr_bits,
                 cfg.bucket_bits(Mode::Ifpd),
@@ -177,7 +185,7 @@ impl IfpdCycleModel {
             csr: CsrModel::new(cfg.csr_layout()),
             f1: None,
             res: [None; RESULT_STAGES],
-            rt_s2: None,
+            rt_sl: None,
             last_sm: None,
             stats: IfpdStats::default(),
             started: false,
@@ -217,25 +225,25 @@ impl IfpdCycleModel {
                 (bf_in.in_valid, bf_in.in_index) = (true, idx[..cfg.bf_hashes].to_vec());
             }
         }
-        // S3: the filter's answer first (it feeds the rows' decision in the same cycle); the settings are
-        // those read at S2 in the cycle before (a packet at S3 was at S2 then, in a cycle without reset).
-        let rt_s3 = self.rt_s2.unwrap_or(rt);
+        // SM: the filter's answer first (it feeds the rows' decision in the same cycle); the settings are
+        // those read at SL in the cycle before (a packet at SM was at SL then, in a cycle without reset).
+        let rt_sm = self.rt_sl.unwrap_or(rt);
         let mut bf_first = false;
         if let Some(bf) = &mut self.bloom {
             bf.step(&bf_in, |st| {
                 bf_first = st.old.contains(&0);
-                vec![(rt_s3.mode == Mode::CmBf).then_some(1); st.old.len()]
+                vec![(rt_sm.mode == Mode::CmBf).then_some(1); st.old.len()]
             });
         }
         let mut decided = None;
         let mut seen = None;
         self.rows.step(&row_in, |st| {
-            let d = decide(cfg, &rt_s3, &st.old, st.payload, bf_first);
+            let d = decide(cfg, &rt_sm, &st.old, st.payload, bf_first);
             seen = Some((st.old.clone(), st.payload, d));
-            decided = Some((d, d.reported(&rt_s3).then(|| Report::new(st.payload, &d))));
+            decided = Some((d, d.reported(&rt_sm).then(|| Report::new(st.payload, &d))));
             d.writes(st.old.len())
         });
-        // S5 → report FIFO.
+        // SM+2 → report FIFO.
         let s5 = self.res[RESULT_STAGES - 1];
         let report = s5.and_then(|s| s.1);
         let fifo_out = self.fifo.step(&FifoInputs {
@@ -256,7 +264,7 @@ impl IfpdCycleModel {
         self.last_sm = seen;
         let was_started = self.started;
         // Edge.
-        self.rt_s2 = Some(rt);
+        self.rt_sl = Some(rt);
         if i.reset {
             self.f1 = None;
             self.res = [None; RESULT_STAGES];

@@ -105,10 +105,12 @@ fn small(rows: usize) -> IfpdConfig {
         bf_hashes: 3,
         bf_bits: 64,
         report_fifo_bits: 4,
+        registered_ram: false,
     }
 }
 
-/// For d = 1, 2, 4 and every mode (and case 3 estimating zero once): driven with bursts and gaps, the cycle
+/// For d = 1, 2, 4 and every mode (and case 3 estimating zero once, and registered RAM timing for d = 4 in
+/// IFPD and CM-BF mode): driven with bursts and gaps, the cycle
 /// model's per-packet results equal the transaction model's in order, its reports too (a reader that keeps
 /// up), and its counters (read through the CSR port), final rows and filter. Halfway through, the input
 /// pauses and the threshold and the interval base are rewritten through the CSR (the transaction model takes
@@ -116,12 +118,13 @@ fn small(rows: usize) -> IfpdConfig {
 #[test]
 fn cycle_model_equals_transaction_model() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(14);
-    for (d, mode, case3) in [1, 2, 4]
+    for (d, mode, case3, registered_ram) in [1, 2, 4]
         .into_iter()
-        .flat_map(|d| Mode::ALL.map(|m| (d, m, Case3Rule::Estimate)))
-        .chain([(2, Mode::Ifpd, Case3Rule::Zero)])
+        .flat_map(|d| Mode::ALL.map(|m| (d, m, Case3Rule::Estimate, false)))
+        .chain([(2, Mode::Ifpd, Case3Rule::Zero, false)])
+        .chain([(4, Mode::Ifpd, Case3Rule::Estimate, true), (4, Mode::CmBf, Case3Rule::Estimate, true)])
     {
-        let cfg = small(d);
+        let cfg = IfpdConfig { registered_ram, ..small(d) };
         let rt = IfpdRuntime { mode, threshold: 300, base: 5, case3 };
         let later = IfpdRuntime { threshold: 900, base: 77, ..rt };
         let n = 12_000;
@@ -150,9 +153,9 @@ fn cycle_model_equals_transaction_model() {
                 }
             }
             if next == n / 2 && !rebased {
-                // Drain the pipeline, then rewrite threshold and base.
+                // Drain the pipeline (up to SL: at most 6 cycles), then rewrite threshold and base.
                 drain += 1;
-                if drain == 6 {
+                if drain == 8 {
                     writes = vec![(CSR_TIME_BASE, later.base as u32), (CSR_THRESHOLD, later.threshold)];
                     rebased = true;
                 }
@@ -170,7 +173,7 @@ fn cycle_model_equals_transaction_model() {
             }
             cycle += 1;
         }
-        let what = format!("d = {d}, {mode:?}, {case3:?}");
+        let what = format!("d = {d}, {mode:?}, {case3:?}, registered RAM {registered_ram}");
         let first = want.iter().zip(&got).position(|(a, b)| a != b);
         assert_eq!(first, None, "{what}: first differing packet");
         assert_eq!(got.len(), n, "{what}");
@@ -264,29 +267,37 @@ fn settings_from_registers() {
 
 /// `swept` is low in a reset and through the sweep of the larger RAM group (rows or filter), then high until
 /// the next reset, with `in_ready` following it while a packet waits in F1; `last_sm` shows a packet only
-/// in the step it is at S3 (three cycles after it entered the RAM groups).
+/// in the step it is at SM: `M` cycles after it entered the RAM groups, `M` = 4 on short RAM timing and 6
+/// on registered (two look-ahead levels), two cycles before the result port.
 #[test]
 fn swept_rises_when_both_ram_groups_are_swept() {
-    let cfg = small(2);
-    let sweep = cfg.buckets.max(cfg.bf_bits);
-    let mut cm = IfpdCycleModel::new(&cfg).unwrap();
-    assert_eq!(cm.step(&IfpdInputs { reset: true, ..Default::default() }).swept, Some(false));
-    let mut first_high = None;
-    for c in 0..sweep + 4 {
-        let o = cm.step(&IfpdInputs::default());
-        if o.swept == Some(true) && first_high.is_none() {
-            first_high = Some(c);
+    for (cfg, m) in [(small(2), 4), (IfpdConfig { registered_ram: true, ..small(2) }, 6)] {
+        assert_eq!(result_latency(&cfg), 1 + m + 2);
+        let sweep = cfg.buckets.max(cfg.bf_bits);
+        let mut cm = IfpdCycleModel::new(&cfg).unwrap();
+        assert_eq!(cm.step(&IfpdInputs { reset: true, ..Default::default() }).swept, Some(false));
+        let mut first_high = None;
+        for c in 0..sweep + 4 {
+            let o = cm.step(&IfpdInputs::default());
+            if o.swept == Some(true) && first_high.is_none() {
+                first_high = Some(c);
+            }
+            assert!(first_high.is_none() || o.swept == Some(true), "swept fell at {c}");
         }
-        assert!(first_high.is_none() || o.swept == Some(true), "swept fell at {c}");
+        let first = first_high.expect("the sweep ends");
+        assert!(first + 2 >= sweep && first <= sweep + 1, "swept at {first}, sweep of {sweep} words");
+        let d = Descriptor { flow: 99, ts: 1 << 20 };
+        let (mut at_sm, mut at_port) = (vec![], vec![]);
+        for c in 0..m + 5 {
+            let o = cm.step(&IfpdInputs { in_valid: c == 0, desc: d, ..Default::default() });
+            if cm.last_sm.is_some() {
+                at_sm.push(c);
+            }
+            if o.res_valid == Some(true) {
+                at_port.push(c);
+            }
+        }
+        assert_eq!(at_sm, [1 + m], "accepted at 0, F1 = S0 at 1, SM at 1 + M");
+        assert_eq!(at_port, [result_latency(&cfg)]);
     }
-    let first = first_high.expect("the sweep ends");
-    assert!(first + 2 >= sweep && first <= sweep + 1, "swept at {first}, sweep of {sweep} words");
-    let d = Descriptor { flow: 99, ts: 1 << 20 };
-    let steps: Vec<bool> = (0..6)
-        .map(|c| {
-            cm.step(&IfpdInputs { in_valid: c == 0, desc: d, ..Default::default() });
-            cm.last_sm.is_some()
-        })
-        .collect();
-    assert_eq!(steps, [false, false, false, false, true, false], "accepted at 0, F1 = S0 at 1, S1 2, S2 3, S3 4");
 }

@@ -65,6 +65,7 @@ use crate::common::config::{check_range, ConfigError};
 use crate::common::csr::{CoreIdent, CsrLayout};
 use crate::common::hash::{HashBank, HashKind, XorHash, BANK_LANES};
 use crate::common::mask128;
+use crate::common::sram::RamTiming;
 use serde::{Deserialize, Serialize};
 
 pub use bucket::{decide, Bucket, Case, Decision, Packet};
@@ -180,6 +181,12 @@ pub struct IfpdConfig {
     pub bf_bits: usize,
     /// log2 of the report FIFO depth (2..=10).
     pub report_fifo_bits: usize,
+    /// RTL builds: both RAM groups (rows and filter) on [`RamTiming::Registered`] block RAM (each group its
+    /// default bank size, [`RamTiming::registered`]): the pipeline three cycles deeper, for large tables
+    /// whose block-RAM outputs and fan-out do not meet the clock on the short timing. Behaviour is
+    /// otherwise the same; the transaction model ignores it.
+    #[serde(default)]
+    pub registered_ram: bool,
 }
 
 impl Default for IfpdConfig {
@@ -195,6 +202,7 @@ impl Default for IfpdConfig {
             bf_hashes: 4,
             bf_bits: 1 << 16,
             report_fifo_bits: 4,
+            registered_ram: false,
         }
     }
 }
@@ -212,6 +220,15 @@ impl IfpdConfig {
         }
         check_range("report_fifo_bits", self.report_fifo_bits, 2, 10)?;
         Ok(())
+    }
+    /// The RAM timing of a group of `2^addr_bits` words of `width` bits in an RTL build
+    /// ([`IfpdConfig::registered_ram`]).
+    pub fn ram_timing(&self, addr_bits: usize, width: usize) -> RamTiming {
+        if self.registered_ram {
+            RamTiming::registered(addr_bits, width)
+        } else {
+            RamTiming::Short
+        }
     }
     /// `log2 w` when `w` is a power of two (the shape an RTL build takes).
     pub fn addr_bits(&self) -> Option<usize> {

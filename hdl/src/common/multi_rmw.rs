@@ -46,6 +46,9 @@ declare_block! {
         pub pre_valid: Signal<Out, bool>,
         pub pre_payload: Signal<Out, Bits<P>>,
         pub pre_old: Signal<Out, Bits<DW>>,
+        /// Per row, `pre_old`'s parts (`RmwPipeline::pre_early`, `pre_near2`; two look-ahead levels).
+        pub pre_early: Signal<Out, Bits<DW>>,
+        pub pre_near2: Signal<Out, Bits<D>>,
         pub mod_write: Signal<In, Bits<D>>,
         pub mod_new: Signal<In, Bits<DW>>,
         rows: Vec<RmwPipeline<A, W, P>> = rows,
@@ -54,12 +57,15 @@ declare_block! {
         zx_index: Vec<ZeroExt<A, DA>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_old: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_pre: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        zx_early: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
         row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
         off_index: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * A) as u64)),
         off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
         index_bus: Signal<Local, Bits<DA>>,
         old_bus: Signal<Local, Bits<DW>>,
         pre_bus: Signal<Local, Bits<DW>>,
+        early_bus: Signal<Local, Bits<DW>>,
+        near2_bus: Signal<Local, Bits<D>>,
         near_bus: Signal<Local, Bits<D>>,
         zero_da: Constant<Bits<DA>> = Constant::new(Bits::default()),
         zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
@@ -116,6 +122,8 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
         self.index_bus.next = self.zero_da.val();
         self.old_bus.next = self.zero_dw.val();
         self.pre_bus.next = self.zero_dw.val();
+        self.early_bus.next = self.zero_dw.val();
+        self.near2_bus.next = self.zero_d.val();
         self.near_bus.next = self.zero_d.val();
         self.unused_rows.next = false;
         for i in 0..self._d {
@@ -131,6 +139,11 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
             self.old_bus.next = self.old_bus.val() | (self.zx_old[i].out.val() << self.off_word[i].val());
             self.zx_pre[i].din.next = self.rows[i].pre_old.val();
             self.pre_bus.next = self.pre_bus.val() | (self.zx_pre[i].out.val() << self.off_word[i].val());
+            self.zx_early[i].din.next = self.rows[i].pre_early.val();
+            self.early_bus.next = self.early_bus.val() | (self.zx_early[i].out.val() << self.off_word[i].val());
+            if self.rows[i].pre_near2.val() {
+                self.near2_bus.next = self.near2_bus.val() | self.row_bits[i].val();
+            }
             if self.rows[i].mod_pick.val().get_bit(1) {
                 self.near_bus.next = self.near_bus.val() | self.row_bits[i].val();
             }
@@ -151,6 +164,8 @@ impl<const A: usize, const W: usize, const P: usize, const D: usize, const DA: u
         self.mod_index.next = self.index_bus.val();
         self.mod_old.next = self.old_bus.val();
         self.pre_old.next = self.pre_bus.val();
+        self.pre_early.next = self.early_bus.val();
+        self.pre_near2.next = self.near2_bus.val();
         self.mod_near.next = self.near_bus.val();
         // The core's answer, after every output is assigned (one direction per statement group, so the
         // simulator orders the parent's decision between this block's outputs and inputs).

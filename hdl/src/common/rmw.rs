@@ -50,7 +50,8 @@
 //! then at SM registered at SL-1, ANDed with that packet's write flag `wr_we[0]` — the write of the packet
 //! two ahead (`wr_data[0]`): one LUT after flip-flops, so a core's compares at SL start there instead of
 //! after the AND-OR mux. What the core sees (`pre_old`, `mod_old`) is the one-level pipeline's, a cycle
-//! later; SM is unchanged.
+//! later; SM is unchanged. `pre_early` and `pre_near2` are that choice's inputs, for a core that compares
+//! on both candidates and chooses after its carry chains.
 //!
 //! `forward_enable` is a test-only generation parameter (bit k-1 enables forwarding across distance k);
 //! production builds pass [`FORWARD_ALL`] and the constant folds away. The co-simulation suite builds
@@ -95,6 +96,11 @@ pub struct RmwPipeline<const A: usize, const W: usize, const P: usize> {
     pub pre_valid: Signal<Out, bool>,
     pub pre_payload: Signal<Out, Bits<P>>,
     pub pre_old: Signal<Out, Bits<W>>,
+    /// `pre_old` in two parts (the second level's flip-flops, for cores that compare before choosing):
+    /// `pre_old` = `pre_near2` ? the write of the packet two ahead (`mod_fwd1` in this cycle) : `pre_early`.
+    /// With fewer levels `pre_near2` is low and `pre_early` is `pre_old`.
+    pub pre_early: Signal<Out, Bits<W>>,
+    pub pre_near2: Signal<Out, bool>,
     pub mod_write: Signal<In, bool>,
     pub mod_new: Signal<In, Bits<W>>,
     ram: Sram<A, W>,
@@ -210,6 +216,8 @@ impl<const A: usize, const W: usize, const P: usize> RmwPipeline<A, W, P> {
             pre_valid: Default::default(),
             pre_payload: Default::default(),
             pre_old: Default::default(),
+            pre_early: Default::default(),
+            pre_near2: Default::default(),
             mod_write: Default::default(),
             mod_new: Default::default(),
             ram: Sram::with_timing(ports, timing, true),
@@ -372,10 +380,14 @@ impl<const A: usize, const W: usize, const P: usize> Logic for RmwPipeline<A, W,
             && self.valid_m.q.val()
             && !self.reset.val();
         self.sl_word.next = self.mux_word.val();
+        self.pre_early.next = self.mux_word.val();
+        self.pre_near2.next = false;
         if self.lookahead2.val() {
             self.sl_word.next = self.early2.q.val();
+            self.pre_early.next = self.early2.q.val();
             if self.near2.q.val() && self.wr_we[0].q.val() {
                 self.sl_word.next = self.wr_data[0].q.val();
+                self.pre_near2.next = true;
             }
         }
         // Look-ahead: SL's word registered; at SM the write of the packet directly ahead (its index match

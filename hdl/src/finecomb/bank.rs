@@ -165,6 +165,8 @@ impl<const IA: usize> Logic for FcBank<IA> {
                 || self.tsc[p].pre_valid.val()
                 || self.tsc[p].pre_payload.val().any()
                 || self.tsc[p].pre_old.val().any()
+                || self.tsc[p].pre_early.val().any()
+                || self.tsc[p].pre_near2.val()
                 || self.tsc[p].mod_pick.val().any()
                 || self.tsc[p].mod_index.val().any();
         }
@@ -179,6 +181,8 @@ impl<const IA: usize> Logic for FcBank<IA> {
                 || self.isd[p].pre_valid.val()
                 || self.isd[p].pre_payload.val().any()
                 || self.isd[p].pre_old.val().any()
+                || self.isd[p].pre_early.val().any()
+                || self.isd[p].pre_near2.val()
                 || self.isd[p].mod_pick.val().any()
                 || self.isd[p].mod_index.val().any();
         }

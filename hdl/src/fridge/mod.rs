@@ -503,6 +503,8 @@ fridge_core_impl!(Logic for {
             || self.rmw.pre_valid.val()
             || self.rmw.pre_payload.val().any()
             || self.rmw.pre_old.val().any()
+            || self.rmw.pre_early.val().any()
+            || self.rmw.pre_near2.val()
             || self.rmw.mod_pick.val().get_bit(4)
             || self.rmw.mod_pick.val().get_bit(5);
         self.zx_valid.din.next = self.one_1.val();

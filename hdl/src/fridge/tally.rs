@@ -270,6 +270,8 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
                 || self.banks[b].pre_valid.val()
                 || self.banks[b].pre_payload.val().any()
                 || self.banks[b].pre_old.val().any()
+                || self.banks[b].pre_early.val().any()
+                || self.banks[b].pre_near2.val()
                 || self.banks[b].mod_pick.val().any();
             if self.banks[b].mod_payload.val().get_bit(0) {
                 self.banks[b].mod_new.next = self.zero_word.val();

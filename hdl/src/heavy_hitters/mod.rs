@@ -373,7 +373,9 @@ hh_core_impl!(Logic for {
                 || self.banks[b].mod_near.val().any()
                 || self.banks[b].pre_valid.val()
                 || self.banks[b].pre_payload.val().any()
-                || self.banks[b].pre_old.val().any();
+                || self.banks[b].pre_old.val().any()
+                || self.banks[b].pre_early.val().any()
+                || self.banks[b].pre_near2.val().any();
             self.pay_key[b].din.next = self.banks[b].mod_payload.val();
             self.pay_row[b].din.next = self.banks[b].mod_payload.val();
             self.pay_walk[b].din.next = self.banks[b].mod_payload.val();

@@ -13,12 +13,13 @@ use golden::ifpd::{sizes, IfpdConfig};
 /// the buckets per row; `bf_addr_bits`: log2 of the bits per Bloom partition).
 macro_rules! ifpd_core {
     (rows: $d:literal, addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal,
-     bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal) => {
+     bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal, registered_ram: $rr:literal) => {
         ifpd_core!(rows: $d, addr_bits: $a, fp_bits: $f, ts_bits: $t, ts_shift: $s, bf_hashes: $k,
-                   bf_addr_bits: $ba, report_fifo_bits: $q, mutant: $crate::ifpd::Mutant::None)
+                   bf_addr_bits: $ba, report_fifo_bits: $q, registered_ram: $rr, mutant: $crate::ifpd::Mutant::None)
     };
     (rows: $d:literal, addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal,
-     bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal, mutant: $m:expr) => {{
+     bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal, registered_ram: $rr:literal,
+     mutant: $m:expr) => {{
         let cfg = IfpdConfig {
             rows: $d,
             buckets: 1 << $a,
@@ -28,6 +29,7 @@ macro_rules! ifpd_core {
             bf_hashes: $k,
             bf_bits: 1 << $ba,
             report_fifo_bits: $q,
+            registered_ram: $rr,
         };
         let c = cfg.clone();
         let make = move || {
@@ -81,29 +83,35 @@ fn declared() -> Vec<(&'static str, IfpdConfig, Build)> {
     // Four rows of 16 buckets (collisions in every row), the paper's 16-bit fingerprints, 16-bit times of
     // 4 ns (they wrap every 2^18 ns: many wraps per run), a filter of 4 x 64 bits, 8 reports of FIFO.
     let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 4, fp_bits: 16, ts_bits: 16, ts_shift: 2, bf_hashes: 4,
-                                 bf_addr_bits: 6, report_fifo_bits: 3);
+                                 bf_addr_bits: 6, report_fifo_bits: 3, registered_ram: false);
     let synth = memories(&cfg);
     out.push(("ifpd_d4", cfg.clone(), build("ifpd_d4", &cfg, make).synth("d4_a4", true, synth)));
     // One row of 32 buckets, the paper's 32-bit times at the default unit (1.024 us), 2 x 64 filter bits.
     let (cfg, make) = ifpd_core!(rows: 1, addr_bits: 5, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 2,
-                                 bf_addr_bits: 6, report_fifo_bits: 4);
+                                 bf_addr_bits: 6, report_fifo_bits: 4, registered_ram: false);
     out.push(("ifpd_d1", cfg.clone(), build("ifpd_d1", &cfg, make)));
     // Two rows of 16 buckets, 12-bit fingerprints (fingerprint collisions between flows), 24-bit times of
     // 64 ns, 3 x 128 filter bits.
     let (cfg, make) = ifpd_core!(rows: 2, addr_bits: 4, fp_bits: 12, ts_bits: 24, ts_shift: 6, bf_hashes: 3,
-                                 bf_addr_bits: 7, report_fifo_bits: 3);
+                                 bf_addr_bits: 7, report_fifo_bits: 3, registered_ram: false);
     out.push(("ifpd_d2", cfg.clone(), build("ifpd_d2", &cfg, make)));
+    // ifpd_d4 on registered RAM (both groups: reads 4 cycles, modify stage 6, forwarding 1–7), as the large
+    // synthesis sizes below are built.
+    let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 4, fp_bits: 16, ts_bits: 16, ts_shift: 2, bf_hashes: 4,
+                                 bf_addr_bits: 6, report_fifo_bits: 3, registered_ram: true);
+    out.push(("ifpd_d4_reg", cfg.clone(), build("ifpd_d4_reg", &cfg, make)));
     // The experiment's scale: 4 rows of 2^14 buckets with the paper's widths (16-bit fingerprints, 32-bit
     // times of 1.024 us) = 384 KB, what `--memory-kb 384` gives the sketch (Fig. 5 runs at 400 KB), and a
-    // 4 x 2^16-bit filter. Co-simulated for `--engine rtl` at that size (a trace, not the randomized runner:
-    // its collisions need small rows); larger than the LFE5U-85F holds (see `builds`).
+    // 4 x 2^16-bit filter, on registered RAM as a table of that size is built. Co-simulated for `--engine rtl`
+    // at that size (a trace, not the randomized runner: its collisions need small rows); larger than the
+    // LFE5U-85F holds (see `builds`).
     let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 14, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 4,
-                                 bf_addr_bits: 16, report_fifo_bits: 4);
+                                 bf_addr_bits: 16, report_fifo_bits: 4, registered_ram: true);
     out.push(("ifpd_d4_a14", cfg.clone(), build("ifpd_d4_a14", &cfg, make)));
     // The mutants, each a test-only copy of ifpd_d4 that the co-simulation must catch.
     for (name, mutant, what) in MUTANTS {
         let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 4, fp_bits: 16, ts_bits: 16, ts_shift: 2, bf_hashes: 4,
-                                     bf_addr_bits: 6, report_fifo_bits: 3, mutant: mutant);
+                                     bf_addr_bits: 6, report_fifo_bits: 3, registered_ram: false, mutant: mutant);
         let b = Build::new(name, format!("ifpd_d4 with a deliberate mistake (test-only): {what}"), &cfg, make);
         out.push((name, cfg.clone(), b.csr(cfg.csr_layout()).test_only()));
     }
@@ -123,17 +131,18 @@ pub fn configs() -> Vec<(&'static str, IfpdConfig)> {
 }
 
 /// Every IFPD build: the co-simulated ones and the synthesis sizes — d = 4 × 2^12 buckets (the issue's
-/// target) and d = 4 × 2^13, by block-RAM arithmetic the largest with the paper's widths and a 4 × 2^16-bit
+/// target) and d = 4 × 2^13, both on registered RAM (short timing: the filter's block-RAM output to the
+/// register after it limits d = 4 × 2^12 to 122.5 MHz), by block-RAM arithmetic the largest with the paper's widths and a 4 × 2^16-bit
 /// filter on the LFE5U-85F (208 DP16KD of 18 kbit): rows of 2^13 × 48 bits take 24 blocks each (8K × 2), 96
 /// in all, the filter 16 (16K × 1); 4 × 2^14 would take 192 + 16 = 208 before the report FIFO. (With a
 /// smaller filter 4 × 2^14 might just fit; not tried. Neither size is synthesized yet.)
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
     let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 12, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 4,
-                                 bf_addr_bits: 16, report_fifo_bits: 4);
+                                 bf_addr_bits: 16, report_fifo_bits: 4, registered_ram: true);
     out.push(build("", &cfg, make).synth_only("ifpd", "d4_a12", true, memories(&cfg)));
     let (cfg, make) = ifpd_core!(rows: 4, addr_bits: 13, fp_bits: 16, ts_bits: 32, ts_shift: 10, bf_hashes: 4,
-                                 bf_addr_bits: 16, report_fifo_bits: 4);
+                                 bf_addr_bits: 16, report_fifo_bits: 4, registered_ram: true);
     out.push(build("", &cfg, make).synth_only("ifpd", "d4_a13", true, memories(&cfg)));
     Ok(out)
 }

@@ -2,13 +2,17 @@
 //! the rows' look-ahead stage SL, the modify stage SM and S4 so that the loop from one packet's write to the
 //! next packet's write-enable is a few LUTs (`golden::common::rmw`, look-ahead stage):
 //!
-//! - **SL** (the words before the packet directly ahead, `pre_old`): per row, holds the fingerprint, is
-//!   empty (`fp = 0`), holds `t = 0` (CM's empty), the age `t − B.t` (mod `2^T`); every pairwise age order
-//!   — and the same for the *alternative* word, the one the packet directly ahead (now at SM) writes:
-//!   `{fp, t}` or, in a CM mode, `max(t, 1)`. Ages are ordered without subtracting first: with
-//!   `w = B.t > t` (the stored time lies after the packet's, so its age wrapped), age i < age j iff
+//! - **SL** (the words before the packet directly ahead): per row, holds the fingerprint, is empty
+//!   (`fp = 0`), holds `t = 0` (CM's empty), the age `t − B.t` (mod `2^T`); every pairwise age order — and
+//!   the same for the *alternative* word, the one the packet directly ahead (now at SM) writes: `{fp, t}`
+//!   or, in a CM mode, `max(t, 1)`. Ages are ordered without subtracting first: with `w = B.t > t` (the
+//!   stored time lies after the packet's, so its age wrapped), age i < age j iff
 //!   `w_i == w_j ? t_i > t_j : !w_i && w_j`, and equal iff `t_i == t_j` — one carry chain per compare.
-//!   All registered into SM.
+//!   Row i's early word is one of two flip-flop words (the rows' second look-ahead level): its register
+//!   `pre_early`, or — `pre_near2` bit i — the word the packet two ahead wrote (`x2`, the same for every
+//!   row it wrote: this block's own register of that packet's new word). Every compare runs on both and
+//!   the result is chosen after the carry chain; a pair of rows takes one of four results (both early,
+//!   one or the other replaced, both replaced: equal). All registered into SM.
 //! - **SM**: row `i` holds the alternative word iff `near` bit `i` (the rows' `mod_near`: the packet ahead
 //!   wrote that row's bucket); every flag and order is a mux of two (or, for a pair, four) registered
 //!   candidates. IFPD: the first row that holds the fingerprint or is empty takes the packet (case 1 or
@@ -39,10 +43,14 @@ declare_block! {
     pub struct IfpdDecide<const F: usize, const T: usize, const D: usize, const W: usize, const DW: usize>
     fn build(mutant: Mutant) {
         pub clock: Signal<In, Clock>,
-        // SL: the packet and its rows' words before the packet ahead (row i at [i·W, (i+1)·W): t | fp << T).
-        pub pre_old: Signal<In, Bits<DW>>,
+        // SL: the packet and its rows' words before the packet ahead (row i at [i·W, (i+1)·W): t | fp << T),
+        // each `pre_early` or, where `pre_near2`, the word the packet two ahead wrote.
+        pub pre_early: Signal<In, Bits<DW>>,
+        pub pre_near2: Signal<In, Bits<D>>,
         pub pre_fp: Signal<In, Bits<F>>,
         pub pre_t: Signal<In, Bits<T>>,
+        /// The SL packet's mode is a CM mode (the CSR `mode` read now, as the core registers it for SM).
+        pub pre_cm: Signal<In, bool>,
         // SM: the packet, its settings, the rows the packet ahead replaced, the filter's answer.
         pub fp: Signal<In, Bits<F>>,
         pub t: Signal<In, Bits<T>>,
@@ -64,11 +72,35 @@ declare_block! {
         pub d_est: Signal<Out, Bits<T>>,
         pub report: Signal<Out, bool>,
         // ---- SL
-        old_t: Vec<Slice<DW, T>> = (0..D).map(|i| Slice::new(i * W)).collect(),
-        old_fp: Vec<Slice<DW, F>> = (0..D).map(|i| Slice::new(i * W + T)).collect(),
-        /// Per row: the stored time lies after the packet's (`w`); the alternative word's time and `w`.
+        e_t: Vec<Slice<DW, T>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        e_fp: Vec<Slice<DW, F>> = (0..D).map(|i| Slice::new(i * W + T)).collect(),
+        /// The word the packet two ahead wrote (registered at its SM), its fields.
+        x2: Reg<Bits<W>>,
+        x_t: Slice<W, T> = Slice::new(0),
+        x_fp: Slice<W, F> = Slice::new(T),
+        /// Row i's early word is `x2`.
+        near2: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        /// `w` of each row's `pre_early` word and of `x2`; `x2` against the packet (hit, empty, `t = 0`, age).
+        w_e: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        w_x: Signal<Local, bool>,
+        hit_x: Signal<Local, bool>,
+        empty_x: Signal<Local, bool>,
+        tz_x: Signal<Local, bool>,
+        age_x: Signal<Local, Bits<T>>,
+        /// Per row: age(`pre_early`) < age(`x2`), age(`x2`) < age(`pre_early`), equal times.
+        lt_ex: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        lt_xe: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        eq_ex: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        /// The alternative word's time after / equal to `x2`'s.
+        alt_after_x: Signal<Local, bool>,
+        alt_same_x: Signal<Local, bool>,
+        /// Per row (its early word chosen): the stored time lies after the packet's (`w`); the alternative
+        /// word's time and `w`.
         wrap: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
+        /// The time the packet at SM writes (`t`, or CM's `max(t, 1)`), registered at its SL.
         t_alt: Signal<Local, Bits<T>>,
+        t_alt_r: Reg<Bits<T>>,
+        pre_t_cm: Signal<Local, Bits<T>>,
         wrap_alt: Signal<Local, bool>,
         t_alt_after: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
         t_alt_same: Vec<Signal<Local, bool>> = (0..D).map(|_| Default::default()).collect(),
@@ -170,7 +202,7 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, take_u, hit_u, tz_u, take_a, hit_a, tz_a, age_a, lt_au, le_au, lt_ua, le_ua, s4_cm,
+            self, clock, x2, t_alt_r, take_u, hit_u, tz_u, take_a, hit_a, tz_a, age_a, lt_au, le_au, lt_ua, le_ua, s4_cm,
             s4_first, s4_found, s4_take_hit, s4_case3_zero, s4_thr_zero, s4_near, s4_take, s4_repl, s4_eld,
             s4_rep_u, s4_rep_a, s4_age_a
         );
@@ -180,38 +212,79 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
             self.le_uu[i].clock.next = self.clock.val();
             self.s4_age_u[i].clock.next = self.clock.val();
         }
-        // ---- SL. The alternative word: what the packet now at SM writes (CM: `max(t, 1)`, fp 0).
+        // ---- SL. The alternative word: what the packet now at SM writes (CM: `max(t, 1)`, fp 0), its time
+        // registered when that packet was at SL (so no logic precedes the compares' carry chains).
         if self.t.val() == self.zero_t.val() {
             self.t_cm.next = self.one_t.val();
         } else {
             self.t_cm.next = self.t.val();
         }
-        if self.cm.val() {
-            self.t_alt.next = self.t_cm.val();
+        if self.pre_t.val() == self.zero_t.val() {
+            self.pre_t_cm.next = self.one_t.val();
         } else {
-            self.t_alt.next = self.t.val();
+            self.pre_t_cm.next = self.pre_t.val();
         }
+        if self.pre_cm.val() {
+            self.t_alt_r.d.next = self.pre_t_cm.val();
+        } else {
+            self.t_alt_r.d.next = self.pre_t.val();
+        }
+        self.t_alt.next = self.t_alt_r.q.val();
         self.wrap_alt.next = self.t_alt.val() > self.pre_t.val();
+        // `x2` against the packet and the alternative word.
+        self.x_t.din.next = self.x2.q.val();
+        self.x_fp.din.next = self.x2.q.val();
+        self.w_x.next = self.x_t.out.val() > self.pre_t.val();
+        self.hit_x.next = self.x_fp.out.val() == self.pre_fp.val();
+        self.empty_x.next = self.x_fp.out.val() == self.zero_f.val();
+        self.tz_x.next = self.x_t.out.val() == self.zero_t.val();
+        self.age_x.next = self.pre_t.val() - self.x_t.out.val();
+        self.alt_after_x.next = self.t_alt.val() > self.x_t.out.val();
+        self.alt_same_x.next = self.t_alt.val() == self.x_t.out.val();
         self.take_u.d.next = self.zero_d.val();
         self.hit_u.d.next = self.zero_d.val();
         self.tz_u.d.next = self.zero_d.val();
         for i in 0..self._d {
-            self.old_t[i].din.next = self.pre_old.val();
-            self.old_fp[i].din.next = self.pre_old.val();
-            self.wrap[i].next = self.old_t[i].out.val() > self.pre_t.val();
-            self.age_u[i].d.next = self.pre_t.val() - self.old_t[i].out.val();
-            if self.old_fp[i].out.val() == self.pre_fp.val() {
-                self.hit_u.d.next = self.hit_u.d.val() | self.row_bits[i].val();
-                self.take_u.d.next = self.take_u.d.val() | self.row_bits[i].val();
+            self.e_t[i].din.next = self.pre_early.val();
+            self.e_fp[i].din.next = self.pre_early.val();
+            self.near2[i].next = (self.pre_near2.val() & self.row_bits[i].val()).any();
+            self.w_e[i].next = self.e_t[i].out.val() > self.pre_t.val();
+            self.eq_ex[i].next = self.e_t[i].out.val() == self.x_t.out.val();
+            self.lt_ex[i].next = (self.w_e[i].val() == self.w_x.val() && self.e_t[i].out.val() > self.x_t.out.val())
+                || (!self.w_e[i].val() && self.w_x.val());
+            self.lt_xe[i].next = (self.w_e[i].val() == self.w_x.val() && self.x_t.out.val() > self.e_t[i].out.val())
+                || (!self.w_x.val() && self.w_e[i].val());
+            // Each flag, the age and the compares with the alternative word: on both candidates, then chosen.
+            if self.near2[i].val() {
+                self.wrap[i].next = self.w_x.val();
+                self.age_u[i].d.next = self.age_x.val();
+                if self.hit_x.val() {
+                    self.hit_u.d.next = self.hit_u.d.val() | self.row_bits[i].val();
+                }
+                if self.hit_x.val() || self.empty_x.val() {
+                    self.take_u.d.next = self.take_u.d.val() | self.row_bits[i].val();
+                }
+                if self.tz_x.val() {
+                    self.tz_u.d.next = self.tz_u.d.val() | self.row_bits[i].val();
+                }
+                self.t_alt_after[i].next = self.alt_after_x.val();
+                self.t_alt_same[i].next = self.alt_same_x.val();
+            } else {
+                self.wrap[i].next = self.w_e[i].val();
+                self.age_u[i].d.next = self.pre_t.val() - self.e_t[i].out.val();
+                if self.e_fp[i].out.val() == self.pre_fp.val() {
+                    self.hit_u.d.next = self.hit_u.d.val() | self.row_bits[i].val();
+                    self.take_u.d.next = self.take_u.d.val() | self.row_bits[i].val();
+                }
+                if self.e_fp[i].out.val() == self.zero_f.val() {
+                    self.take_u.d.next = self.take_u.d.val() | self.row_bits[i].val();
+                }
+                if self.e_t[i].out.val() == self.zero_t.val() {
+                    self.tz_u.d.next = self.tz_u.d.val() | self.row_bits[i].val();
+                }
+                self.t_alt_after[i].next = self.t_alt.val() > self.e_t[i].out.val();
+                self.t_alt_same[i].next = self.t_alt.val() == self.e_t[i].out.val();
             }
-            if self.old_fp[i].out.val() == self.zero_f.val() {
-                self.take_u.d.next = self.take_u.d.val() | self.row_bits[i].val();
-            }
-            if self.old_t[i].out.val() == self.zero_t.val() {
-                self.tz_u.d.next = self.tz_u.d.val() | self.row_bits[i].val();
-            }
-            self.t_alt_after[i].next = self.t_alt.val() > self.old_t[i].out.val();
-            self.t_alt_same[i].next = self.t_alt.val() == self.old_t[i].out.val();
         }
         // Fingerprints are never 0: a CM word (fp 0) is empty to IFPD and never a hit.
         self.hit_a.d.next = !self.cm.val() && (self.fp.val() == self.pre_fp.val());
@@ -227,16 +300,38 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
             self.lt_uu[i].d.next = self.zero_d.val();
             self.le_uu[i].d.next = self.zero_d.val();
             for j in 0..self._d {
-                if (self.wrap[i].val() == self.wrap[j].val() && self.old_t[i].out.val() > self.old_t[j].out.val())
-                    || (!self.wrap[i].val() && self.wrap[j].val())
-                {
-                    self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
-                    self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
-                }
-                if self.old_t[i].out.val() == self.old_t[j].out.val() {
+                if !self.near2[i].val() && !self.near2[j].val() {
+                    // Both early words.
+                    if (self.w_e[i].val() == self.w_e[j].val() && self.e_t[i].out.val() > self.e_t[j].out.val())
+                        || (!self.w_e[i].val() && self.w_e[j].val())
+                    {
+                        self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
+                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
+                    }
+                    if self.e_t[i].out.val() == self.e_t[j].out.val() {
+                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
+                    }
+                } else if self.near2[i].val() && !self.near2[j].val() {
+                    if self.lt_xe[j].val() {
+                        self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
+                    }
+                    if self.lt_xe[j].val() || self.eq_ex[j].val() {
+                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
+                    }
+                } else if !self.near2[i].val() && self.near2[j].val() {
+                    if self.lt_ex[i].val() {
+                        self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
+                    }
+                    if self.lt_ex[i].val() || self.eq_ex[i].val() {
+                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
+                    }
+                } else {
+                    // Both hold `x2`: equal ages.
                     self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
                 }
             }
+        }
+        for i in 0..self._d {
             if (self.wrap_alt.val() == self.wrap[i].val() && self.t_alt_after[i].val())
                 || (!self.wrap_alt.val() && self.wrap[i].val())
             {
@@ -331,6 +426,7 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
             self.new_bus.next = self.new_bus.val() | (self.zx_word.out.val() << self.off_word[i].val());
         }
         self.new_words.next = self.new_bus.val();
+        self.x2.d.next = self.word.val();
         // SM → S4: picks, flags, every candidate's threshold compare, the ages.
         self.s4_cm.d.next = self.cm.val();
         self.s4_first.d.next = self.tzs.val().any() || self.bf_first.val();

@@ -5,12 +5,15 @@
 //! | cycle | stage | here |
 //! |---|---|---|
 //! | t   | in | accept into F1: the stored time `bits [S, S+T) of ts − time_base` (mod `2^T`) registered; the hash units load the flow key |
-//! | t+1 | F1 = S0 | `D` row indices (the top `A` bits of each row's H3/32), the fingerprint (CRC-32's low `F` bits, 0 → 1) and the `K` Bloom indices go into both [`MultiRmw`]s (with the look-ahead stage), when both are ready |
-//! | +2  | S1 | RAM reads |
-//! | +3  | S2 = SL | `mode`, `threshold`, `options` read from the CSR bank and registered with the packet; [`decide::IfpdDecide`] compares the early words (before the packet ahead) and the packet ahead's word |
-//! | +4  | S3 = SM | the decision's loop: rows the packet ahead replaced (`mod_near`) → flags → first taker / smallest age → the rows' write enables; the filter's forwarded bits → "new flow" |
-//! | +5  | S4 | writes land; the decision's picks registered; case, row, estimate and report encoded from them |
-//! | +6  | S5 | `res_*` and the report registered; the report into the [`ReportFifo`]; counters |
+//! | t+1 | F1 = S0 | `D` row indices (the top `A` bits of each row's H3/32), the fingerprint (CRC-32's low `F` bits, 0 → 1) and the `K` Bloom indices go into both [`MultiRmw`]s (with two look-ahead levels, [`LOOKAHEAD`]), when both are ready |
+//! | +2 ..   | S1 .. | RAM reads (1 cycle, or 4 on registered RAM: [`IfpdConfig::registered_ram`]); the RMWs' forward mux, registered into SL |
+//! | +M  | SL = SM−1 | `mode`, `threshold`, `options` read from the CSR bank and registered with the packet; [`decide::IfpdDecide`] compares the early words (before the packet ahead: each a 2:1 choice between flip-flops) and the packet ahead's word |
+//! | +M+1 | SM | the decision's loop: rows the packet ahead replaced (`mod_near`) → flags → first taker / smallest age → the rows' write enables; the filter's forwarded bits → "new flow" |
+//! | +M+2 | SM+1 | writes land; the decision's picks registered; case, row, estimate and report encoded from them |
+//! | +M+3 | SM+2 | `res_*` and the report registered; the report into the [`ReportFifo`]; counters |
+//!
+//! `M` = 4 on short RAM timing, 6 on registered (`golden::ifpd::cycle::result_latency`: 7 or 9 cycles to
+//! the result port).
 //!
 //! Const generics (checked against the [`IfpdConfig`] in [`IfpdCore::new`]): `F` fingerprint, `T` stored
 //! time, `A` row address, `D` rows, `W = F + T` bucket (also the rows' payload: the packet's `t | fp << T`),
@@ -31,7 +34,7 @@ use crate::declare_block;
 use decide::IfpdDecide;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
 use golden::common::csr::CsrLayout;
-use golden::common::sram::RamTiming;
+use golden::ifpd::cycle::LOOKAHEAD;
 use golden::ifpd::{IfpdConfig, Mode, FLOW_KEY_BITS, ROW_BITS};
 use rust_hdl::prelude::*;
 
@@ -172,8 +175,10 @@ declare_block! {
         s4_fp: Reg<Bits<F>>,
         s4_t: Reg<Bits<T>>,
         /// Outputs not needed: the RAM groups' `mod_index` and `pre_valid` (the look-ahead compares run every
-        /// cycle; S4 counts validity), the rows' `mod_old` (the decision works on `pre_old` and `mod_near`), the filter's payload and look-ahead outputs (the rows' carry the packet;
-        /// both groups are in lockstep; the filter's answer is taken at SM, off the decision's loop).
+        /// cycle; S4 counts validity), the rows' `mod_old` and `pre_old` (the decision works on `pre_old`'s
+        /// parts `pre_early`, `pre_near2` and on `mod_near`), the filter's payload and look-ahead outputs
+        /// (the rows' carry the packet; both groups are in lockstep; the filter's answer is taken at SM, off
+        /// the decision's loop).
         unused_rmw_outputs: Signal<Local, bool>,
         // S5: result and report registers.
         r_valid: Reg<bool>,
@@ -295,8 +300,8 @@ ifpd_core_impl!({
         if mutant == Mutant::Row0NoDist2 {
             forward[0] &= !0b010;
         }
-        let rows = MultiRmw::with_lookahead(RamTiming::Short, true, &forward)?;
-        let bloom = MultiRmw::with_lookahead(RamTiming::Short, true, &[FORWARD_ALL; 8][..BK])?;
+        let rows = MultiRmw::with_lookahead(cfg.ram_timing(A, W), LOOKAHEAD, &forward)?;
+        let bloom = MultiRmw::with_lookahead(cfg.ram_timing(BA, 1), LOOKAHEAD, &[FORWARD_ALL; 8][..BK])?;
         let decide = IfpdDecide::with_mutant(mutant).map_err(ConfigError)?;
         Ok(Self::build(cfg, &layout, shell, h_rows, h_fp, h_bf, rows, bloom, decide))
     }
@@ -398,7 +403,9 @@ ifpd_core_impl!(Logic for {
         self.set_case3_zero.d.next = self.cfg_options.out.val().any();
         self.pre_fp.din.next = self.rows.pre_payload.val();
         self.pre_t.din.next = self.rows.pre_payload.val();
-        self.decide.pre_old.next = self.rows.pre_old.val();
+        self.decide.pre_early.next = self.rows.pre_early.val();
+        self.decide.pre_near2.next = self.rows.pre_near2.val();
+        self.decide.pre_cm.next = self.cfg_mode.out.val() != self.zero_mode.val();
         self.decide.pre_fp.next = self.pre_fp.out.val();
         self.decide.pre_t.next = self.pre_t.out.val();
         // SM: the decision.
@@ -414,12 +421,15 @@ ifpd_core_impl!(Logic for {
         self.unused_rmw_outputs.next = self.rows.mod_index.val().any()
             || self.rows.mod_old.val().any()
             || self.rows.pre_valid.val()
+            || self.rows.pre_old.val().any()
             || self.bloom.mod_index.val().any()
             || self.bloom.mod_payload.val().any()
             || self.bloom.mod_near.val().any()
             || self.bloom.pre_valid.val()
             || self.bloom.pre_payload.val().any()
-            || self.bloom.pre_old.val().any();
+            || self.bloom.pre_old.val().any()
+            || self.bloom.pre_early.val().any()
+            || self.bloom.pre_near2.val().any();
         // Write-back: the rows the decision names; every filter bit in CM-BF mode.
         self.rows.mod_new.next = self.decide.new_words.val();
         if self.rows.mod_valid.val() {

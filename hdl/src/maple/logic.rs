@@ -438,6 +438,8 @@ maple_core_impl!(Logic for {
                 || self.svbf[b].pre_valid.val()
                 || self.svbf[b].pre_payload.val().any()
                 || self.svbf[b].pre_old.val().any()
+                || self.svbf[b].pre_early.val().any()
+                || self.svbf[b].pre_near2.val().any()
                 || self.cnt[b].mod_valid.val()
                 || self.cnt[b].mod_ram.val().any()
                 || self.cnt[b].mod_fwd1.val().any()
@@ -448,6 +450,8 @@ maple_core_impl!(Logic for {
                 || self.cnt[b].pre_valid.val()
                 || self.cnt[b].pre_payload.val().any()
                 || self.cnt[b].pre_old.val().any()
+                || self.cnt[b].pre_early.val().any()
+                || self.cnt[b].pre_near2.val()
                 || self.cnt[b].mod_pick.val().any();
         }
         // Statistics (the counters are the shell's, in STATUS order).

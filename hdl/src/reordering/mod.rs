@@ -423,6 +423,8 @@ reorder_core_impl!(Logic for {
                 || self.banks[b].pre_valid.val()
                 || self.banks[b].pre_payload.val().any()
                 || self.banks[b].pre_old.val().any()
+                || self.banks[b].pre_early.val().any()
+                || self.banks[b].pre_near2.val()
                 || self.banks[b].mod_pick.val().any();
         }
         self.decide.timeout.next = self.cfg_timeout.out.val();

@@ -11,8 +11,8 @@
 //! the comparison catches each. Every runner is run for both RAM timings (`*_registered`:
 //! `RamTiming::Registered`, modify stage 4, distances 1–5); the dual-port ones also with one and two
 //! look-ahead levels (`*_lookahead`, `*_lookahead2`: modify stage 3 or 5, 4 or 6), where the top adds at SL
-//! and corrects at SM as a deep core would, and SL's view (`pre_valid`, payload, `pre_old`) is compared with
-//! `RmwModel::peek_pre` too.
+//! and corrects at SM as a deep core would, and SL's view (`pre_valid`, payload, `pre_old`, and its parts
+//! `pre_early`, `pre_near2`) is compared with `RmwModel::peek_pre` and `peek_pre_parts` too.
 
 use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
@@ -74,6 +74,8 @@ crate::top_outputs! {
         out_pre_valid: bool,
         out_pre_delta: u128,
         out_pre_old: u128,
+        out_pre_early: u128,
+        out_pre_near2: bool,
     }
     read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
         RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa, RmwDpLa2, RmwDpRegLa2
@@ -100,7 +102,8 @@ crate::impl_for! {
 /// Runs an RMW top against [`RmwModel`] with [`add_modify`]. Coverage counters: `accepted` (every accepted
 /// packet, read-back included), `same_index_{1..6}_back` (accepted packets whose index equals that of the
 /// packet accepted 1..6 packets before), `resets`, `reset_during_sweep`, `final_entries_read_back`, and
-/// with the look-ahead stage `pre_stage_checked` (packets whose SL view was compared).
+/// with the look-ahead stage `pre_stage_checked` (packets whose SL view was compared) and `pre_near2` (of
+/// those, packets whose SL word was the write of the packet two ahead: two levels only).
 pub fn run_top<M: RmwTop>(
     cfg: &RunConfig,
     ports: RamPorts,
@@ -119,7 +122,7 @@ pub fn run_top<M: RmwTop>(
     // The test top registers the modify stage: its outputs in cycle c are the golden stage of c-1; the same
     // for the look-ahead stage (`prev_pre`).
     let mut prev: Option<Option<(RmwStage, u128)>> = None;
-    let mut prev_pre: Option<Option<RmwStage>> = None;
+    let mut prev_pre: Option<Option<(RmwStage, (u128, bool))>> = None;
     let mut pending: Option<RmwInputs> = None; // a packet waiting for ready, held like a real source
     let mut mid_reset = crate::core_run::MidReset::default();
     let mut since_reset = u64::MAX;
@@ -173,17 +176,20 @@ pub fn run_top<M: RmwTop>(
         let inp = RmwInputs { reset, ..pending.unwrap_or_else(idle) };
         sim.m.drive(&inp);
         sim.settle();
-        let pre = if inp.reset { None } else { gold.peek_pre() };
+        let pre = if inp.reset { None } else { gold.peek_pre().zip(gold.peek_pre_parts()) };
         let out = gold.step(&inp, add_modify);
         let rtl = sim.m.outputs();
         let c = sim.cycle;
         run.sb.check(c, "in_ready", out.ready.map(u128::from), rtl.in_ready as u128);
         if let (true, Some(p)) = (lookahead > 0, prev_pre) {
             run.sb.check(c, "out_pre_valid", Some(p.is_some() as u128), rtl.out_pre_valid as u128);
-            if let Some(st) = p {
+            if let Some((st, (early, near2))) = p {
                 run.sb.check(c, "out_pre_delta", Some(st.payload), rtl.out_pre_delta);
                 run.sb.check(c, "out_pre_old", Some(st.old), rtl.out_pre_old);
+                run.sb.check(c, "out_pre_early", Some(early), rtl.out_pre_early);
+                run.sb.check(c, "out_pre_near2", Some(near2 as u128), rtl.out_pre_near2 as u128);
                 run.count("pre_stage_checked", 1);
+                run.count("pre_near2", near2 as u64);
             }
         }
         prev_pre = Some(pre);
