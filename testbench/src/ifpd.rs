@@ -78,6 +78,19 @@ const TS_MASK: u64 = (1 << TIMESTAMP_BITS) - 1;
 /// Recent flows the traffic repeats or collides with: distances 1..=8, one beyond the deepest forwarding.
 const HISTORY: usize = 8;
 
+/// The coverage counters of collisions at distances 1..=8 (a different flow on the same bucket, accepted that
+/// many cycles before); every run must see each.
+pub const COLLIDE_DIST: [&str; HISTORY] = [
+    cov::collide_dist1,
+    cov::collide_dist2,
+    cov::collide_dist3,
+    cov::collide_dist4,
+    cov::collide_dist5,
+    cov::collide_dist6,
+    cov::collide_dist7,
+    cov::collide_dist8,
+];
+
 /// Flows and timestamps.
 struct Traffic {
     cfg: IfpdConfig,
@@ -189,16 +202,6 @@ struct Collisions {
 impl Collisions {
     fn accepted(&mut self, run: &mut crate::blocks::Run, cycle: u64, flow: u128, rows: Vec<usize>) {
         const ROW: [&str; 4] = [cov::collide_row0, cov::collide_row1, cov::collide_row2, cov::collide_row3];
-        const DIST: [&str; HISTORY] = [
-            cov::collide_dist1,
-            cov::collide_dist2,
-            cov::collide_dist3,
-            cov::collide_dist4,
-            cov::collide_dist5,
-            cov::collide_dist6,
-            cov::collide_dist7,
-            cov::collide_dist8,
-        ];
         self.recent.retain(|e| cycle - e.0 <= HISTORY as u64);
         for (c, f, idx) in &self.recent {
             if *f == flow {
@@ -207,7 +210,7 @@ impl Collisions {
             for (r, (a, b)) in rows.iter().zip(idx).enumerate() {
                 if a == b {
                     run.count(ROW[r.min(3)], 1);
-                    run.count(DIST[(cycle - c - 1) as usize], 1);
+                    run.count(COLLIDE_DIST[(cycle - c - 1) as usize], 1);
                 }
             }
         }

@@ -12,14 +12,6 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport, rows: usize) -> RunReport {
         cov::resets,
         cov::same_flow_back,
         cov::flow_2_8_back,
-        cov::collide_dist1,
-        cov::collide_dist2,
-        cov::collide_dist3,
-        cov::collide_dist4,
-        cov::collide_dist5,
-        cov::collide_dist6,
-        cov::collide_dist7,
-        cov::collide_dist8,
         cov::case1,
         cov::case2,
         cov::case3,
@@ -37,6 +29,7 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport, rows: usize) -> RunReport {
         cov::reader_stalls,
         cov::idle_cycles,
     ];
+    must.extend(ifpd::COLLIDE_DIST);
     must.extend(&[cov::collide_row0, cov::collide_row1, cov::collide_row2, cov::collide_row3][..rows]);
     if rows > 1 {
         must.push(cov::case3_ties);
