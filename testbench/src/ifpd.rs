@@ -8,7 +8,9 @@
 //! 1–7 on registered, with the two look-ahead levels — in every row, counted per row and per distance).
 //! Timestamps
 //! advance mostly within one unit (equal timestamps: ties in case 3's largest timestamp), sometimes by long
-//! gaps, and now and then jump to just before the stored time's wrap. Modes (IFPD, CM, CM-BF), threshold,
+//! gaps, now and then jump to just before the stored time's wrap, and about once in 3000 packets to a unit
+//! whose stored time is exactly 0, followed by the same flow in that unit (CM writes time 0 as 1; the pair
+//! checks that rule where the decision is split). Modes (IFPD, CM, CM-BF), threshold,
 //! case-3 rule and `time_base` are drawn at every reset and rewritten mid-traffic; the report reader stalls
 //! for long phases (FIFO overflow, drops counted); resets in the middle; garbage on the descriptor lines
 //! while `in_valid` is low; random CSR reads.
@@ -28,7 +30,7 @@ crate::coverage_names! {
     collide_dist6, collide_dist7, collide_dist8, collide_row0,
     collide_row1, collide_row2, collide_row3, case1, case2, case3, case3_ties, ifpd_packets, cm_packets,
     cmbf_packets, cmbf_filter_first, estimate_across_wrap, time_wraps, rebases, threshold_writes, mode_writes,
-    reports, report_drops, reader_stalls, idle_cycles,
+    reports, report_drops, reader_stalls, idle_cycles, stored_time_zero, cm_same_flow_after_time_zero,
 }
 
 crate::top_outputs! {
@@ -99,6 +101,8 @@ struct Traffic {
     heavy: Vec<u128>,
     tail: Vec<u128>,
     ts: u64,
+    /// The next packet repeats this one's flow in the same time unit.
+    repeat: bool,
 }
 
 impl Traffic {
@@ -113,14 +117,17 @@ impl Traffic {
             heavy,
             tail,
             ts: r.gen::<u64>() & TS_MASK,
+            repeat: false,
         }
     }
     fn rows_of(&self, flow: u128) -> Vec<usize> {
         self.cfg.indices(&self.bank, flow).0[..self.cfg.rows].to_vec()
     }
-    fn next(&mut self, run: &mut crate::blocks::Run) -> Descriptor {
+    /// The next packet; `base` is the interval base the core holds now (for the stored-time-0 jumps).
+    fn next(&mut self, run: &mut crate::blocks::Run, base: u64) -> Descriptor {
         let r = &mut run.rng;
         let flow = match r.gen_range(0..100) {
+            _ if self.repeat => self.history[0],
             0..=13 => self.history[0],
             14..=23 => self.history[r.gen_range(1..HISTORY)],
             24..=33 => {
@@ -153,8 +160,16 @@ impl Traffic {
             900..=989 => r.gen_range(0..1u64 << (s + 8)),
             _ => r.gen_range(0..1u64 << (s + 14).min(40)),
         };
+        let step = if std::mem::take(&mut self.repeat) { 0 } else { step };
         let mut ts = (self.ts + step) & TS_MASK;
-        if r.gen_ratio(1, 20_000) {
+        if r.gen_ratio(1, 3_000) {
+            // Jump to the next unit whose stored time is exactly 0 (CM writes it as 1), and repeat the flow
+            // in the same unit right after: a back-to-back pair at stored time 0.
+            let unit = ts >> s;
+            let ahead = base.wrapping_sub(unit) & ((1u64 << t) - 1);
+            ts = (((unit + ahead) << s) | (ts & ((1u64 << s) - 1))) & TS_MASK;
+            self.repeat = true;
+        } else if r.gen_ratio(1, 20_000) {
             let period = s + t;
             ts = ((((ts >> period) + 1) << period) - r.gen_range(1..1u64 << (s + 10))) & TS_MASK;
         }
@@ -229,6 +244,8 @@ pub fn run_top<M: IfpdTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -
     let mut stall = Stall::new(3000, 50..2000);
     let mut mid_reset = MidReset::default();
     let mut drops = 0;
+    // The fingerprint of the packet at SM in this and the last cycle when its stored time was 0.
+    let (mut sm_zero, mut prev_sm_zero): (Option<u32>, Option<u32>) = (None, None);
     while cr.run.transactions < cfg.transactions {
         let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
         let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 200_000);
@@ -264,7 +281,8 @@ pub fn run_top<M: IfpdTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -
         }
         let garbage = Descriptor { flow: r.gen(), ts: r.gen() };
         if held.is_free() && r.gen_bool(0.92) {
-            held.hold(traffic.next(&mut cr.run));
+            let base = cr.gold.runtime().base;
+            held.hold(traffic.next(&mut cr.run, base));
         }
         i.desc = held.get().unwrap_or_default();
         i.in_valid = held.get().is_some();
@@ -273,7 +291,9 @@ pub fn run_top<M: IfpdTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -
         }
         let mode_now = cr.gold.runtime().mode;
         let cy = cr.step(&i, &garbage);
-        if let Some((old, p, d)) = cr.gold.last_sm.clone() {
+        let last_sm = cr.gold.last_sm.clone();
+        prev_sm_zero = std::mem::replace(&mut sm_zero, last_sm.as_ref().and_then(|(_, p, _)| (p.t == 0).then_some(p.fp)));
+        if let Some((old, p, d)) = last_sm {
             cr.count(
                 match mode_now {
                     Mode::Ifpd => cov::ifpd_packets,
@@ -284,6 +304,11 @@ pub fn run_top<M: IfpdTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -
             );
             let case = [cov::case1, cov::case2, cov::case3][d.case.code() as usize - 1];
             cr.count(case, 1);
+            cr.count(cov::stored_time_zero, (p.t == 0) as u64);
+            // A CM packet right behind its own flow's packet at stored time 0 (written as 1): its estimate
+            // depends on that rule at SL and at SM.
+            let cm_after_zero = mode_now != Mode::Ifpd && prev_sm_zero == Some(p.fp) && old.iter().all(|b| b.t == 1);
+            cr.count(cov::cm_same_flow_after_time_zero, cm_after_zero as u64);
             if d.case == Case::Replace {
                 let youngest = old.iter().map(|b| icfg.age(p.t, b.t)).min().unwrap();
                 let ties = old.iter().filter(|b| icfg.age(p.t, b.t) == youngest).count();

@@ -12,6 +12,8 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport, rows: usize) -> RunReport {
         cov::resets,
         cov::same_flow_back,
         cov::flow_2_8_back,
+        cov::stored_time_zero,
+        cov::cm_same_flow_after_time_zero,
         cov::case1,
         cov::case2,
         cov::case3,
