@@ -1,6 +1,6 @@
 //! The IFPD core's decision over its `D` buckets (`golden::ifpd::decide`, the specification), spread over
-//! the rows' look-ahead stage SL, the modify stage SM and S4 so that the loop from one packet's write to the
-//! next packet's write-enable is a few LUTs (`golden::common::rmw`, look-ahead stage):
+//! the rows' look-ahead stage SL, the modify stage SM and SM+1 so that the loop from one packet's write to
+//! the next packet's write-enable is a few LUTs (`golden::common::rmw`, look-ahead stages):
 //!
 //! - **SL** (the words before the packet directly ahead): per row, holds the fingerprint, is empty
 //!   (`fp = 0`), holds `t = 0` (CM's empty), the age `t − B.t` (mod `2^T`); every pairwise age order — and
@@ -19,8 +19,8 @@
 //!   2), else case 3 on the row of the smallest age (ties: lowest row: row i is the pick when its age is
 //!   below every earlier row's and at most every later row's); one row written. CM modes: every row
 //!   written. `write` and `new_words` answer the RMWs in this cycle. The picks, the threshold compares of
-//!   every candidate age and the flags are registered into S4.
-//! - **S4** (`case_code`, `row`, `d_est`, `report`, combinational from S4's registers): CM modes: first
+//!   every candidate age and the flags are registered into SM+1.
+//! - **SM+1** (`case_code`, `row`, `d_est`, `report`, combinational from SM+1's registers): CM modes: first
 //!   packet (`D = 0`, case 2, row 0) if some row holds `t = 0` or `bf_first`, else `D` = the largest age
 //!   (ties: lowest row), case 1; IFPD: case 1 `D = age`, case 2 `D = 0`, case 3 `D = age` or 0
 //!   (`case3_zero`). `report` iff `D ≥ threshold`, from the candidates' compares (no compare after a mux).
@@ -65,7 +65,7 @@ declare_block! {
         pub threshold: Signal<In, Bits<T>>,
         pub write: Signal<Out, Bits<D>>,
         pub new_words: Signal<Out, Bits<DW>>,
-        // S4: the decision of the packet that was at SM in the cycle before.
+        // SM+1: the decision of the packet that was at SM in the cycle before.
         /// 1 match, 2 insert, 3 replace.
         pub case_code: Signal<Out, Bits<2>>,
         pub row: Signal<Out, Bits<3>>,
@@ -141,7 +141,7 @@ declare_block! {
         word: Signal<Local, Bits<W>>,
         zx_word: ZeroExt<W, DW>,
         new_bus: Signal<Local, Bits<DW>>,
-        // SM → S4 registers.
+        // SM → SM+1 registers.
         s4_cm: Reg<bool>,
         s4_first: Reg<bool>,
         s4_found: Reg<bool>,
@@ -156,7 +156,7 @@ declare_block! {
         s4_rep_a: Reg<bool>,
         s4_age_u: Vec<Reg<Bits<T>>> = (0..D).map(|_| Default::default()).collect(),
         s4_age_a: Reg<Bits<T>>,
-        // ---- S4
+        // ---- SM+1
         pick: Signal<Local, Bits<D>>,
         zero_est: Signal<Local, bool>,
         est: Signal<Local, Bits<T>>,
@@ -427,7 +427,7 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
         }
         self.new_words.next = self.new_bus.val();
         self.x2.d.next = self.word.val();
-        // SM → S4: picks, flags, every candidate's threshold compare, the ages.
+        // SM → SM+1: picks, flags, every candidate's threshold compare, the ages.
         self.s4_cm.d.next = self.cm.val();
         self.s4_first.d.next = self.tzs.val().any() || self.bf_first.val();
         self.s4_found.d.next = self.found.val();
@@ -447,7 +447,7 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
         }
         self.s4_rep_a.d.next = self.age_a.q.val() >= self.threshold.val();
         self.s4_age_a.d.next = self.age_a.q.val();
-        // ---- S4: case, row, estimate, report.
+        // ---- SM+1: case, row, estimate, report.
         if self.s4_cm.q.val() {
             if self.s4_first.q.val() {
                 self.pick.next = self.one_d.val();

@@ -111,7 +111,7 @@ declare_block! {
         /// The reset sweep is over (both RAM groups): from now until the next reset the core takes a
         /// descriptor every cycle.
         pub swept: Signal<Out, bool>,
-        // Per-packet result (registered at S5, two cycles after the decision; no backpressure).
+        // Per-packet result (registered at SM+2, two cycles after the decision; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 1 match, 2 insert, 3 replace.
         pub res_case: Signal<Out, Bits<2>>,
@@ -170,17 +170,17 @@ declare_block! {
         // SM: the packet's fields.
         pay_fp: Slice<W, F> = Slice::new(T),
         pay_t: Slice<W, T> = Slice::new(0),
-        // S4: valid and the packet's fields for the report.
+        // SM+1: valid and the packet's fields for the report.
         s4_valid: Reg<bool>,
         s4_fp: Reg<Bits<F>>,
         s4_t: Reg<Bits<T>>,
         /// Outputs not needed: the RAM groups' `mod_index` and `pre_valid` (the look-ahead compares run every
-        /// cycle; S4 counts validity), the rows' `mod_old` and `pre_old` (the decision works on `pre_old`'s
+        /// cycle; SM+1 counts validity), the rows' `mod_old` and `pre_old` (the decision works on `pre_old`'s
         /// parts `pre_early`, `pre_near2` and on `mod_near`), the filter's payload and look-ahead outputs
         /// (the rows' carry the packet; both groups are in lockstep; the filter's answer is taken at SM, off
         /// the decision's loop).
         unused_rmw_outputs: Signal<Local, bool>,
-        // S5: result and report registers.
+        // SM+2: result and report registers.
         r_valid: Reg<bool>,
         r_case: Reg<Bits<2>>,
         r_row: Reg<Bits<ROW_BITS>>,
@@ -443,11 +443,11 @@ ifpd_core_impl!(Logic for {
         } else {
             self.bloom.mod_write.next = self.zero_bk.val();
         }
-        // S4: the packet's fields; the decision's picks are registered inside the decide block.
+        // SM+1: the packet's fields; the decision's picks are registered inside the decide block.
         self.s4_valid.d.next = self.rows.mod_valid.val() && !self.reset.val();
         self.s4_fp.d.next = self.pay_fp.out.val();
         self.s4_t.d.next = self.pay_t.out.val();
-        // S5: result and report registers.
+        // SM+2: result and report registers.
         self.r_valid.d.next = self.s4_valid.q.val() && !self.reset.val();
         self.r_case.d.next = self.decide.case_code.val();
         self.r_row.d.next = self.decide.row.val();
@@ -473,7 +473,7 @@ ifpd_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rep_ready.val();
         self.rep_valid.next = self.fifo.out_valid.val();
         self.rep_data.next = self.fifo.out_data.val();
-        // Statistics: packets at acceptance, cases and reports at S5.
+        // Statistics: packets at acceptance, cases and reports at SM+2.
         self.shell.count[0].next = self.accept.val();
         self.shell.count[1].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_match.val());
         self.shell.count[2].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_insert.val());
