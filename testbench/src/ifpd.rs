@@ -244,8 +244,8 @@ pub fn run_top<M: IfpdTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -
     let mut stall = Stall::new(3000, 50..2000);
     let mut mid_reset = MidReset::default();
     let mut drops = 0;
-    // The fingerprint of the packet at SM in this and the last cycle when its stored time was 0.
-    let (mut sm_zero, mut prev_sm_zero): (Option<u32>, Option<u32>) = (None, None);
+    // The fingerprint of the packet at SM in the last cycle when its stored time was 0.
+    let mut sm_zero: Option<u32> = None;
     while cr.run.transactions < cfg.transactions {
         let halfway = mid_reset.now(cr.run.transactions, cfg.transactions);
         let reset = cr.sim.cycle == 0 || halfway || cr.run.rng.gen_ratio(1, 200_000);
@@ -292,7 +292,8 @@ pub fn run_top<M: IfpdTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) -
         let mode_now = cr.gold.runtime().mode;
         let cy = cr.step(&i, &garbage);
         let last_sm = cr.gold.last_sm.clone();
-        prev_sm_zero = std::mem::replace(&mut sm_zero, last_sm.as_ref().and_then(|(_, p, _)| (p.t == 0).then_some(p.fp)));
+        let prev_sm_zero =
+            std::mem::replace(&mut sm_zero, last_sm.as_ref().and_then(|(_, p, _)| (p.t == 0).then_some(p.fp)));
         if let Some((old, p, d)) = last_sm {
             cr.count(
                 match mode_now {
