@@ -12,7 +12,7 @@
 //! | +M+3 | SM+2 | the per-packet result (`res_*`) and the report registered; the report enters the report FIFO (a full FIFO drops it and counts, never stalls); cases and reports counted |
 //!
 //! `M` is the RMWs' modify stage with [`LOOKAHEAD`] levels: 4 on short RAM timing, 6 on registered
-//! ([`result_latency`]: 7 or 9 cycles from acceptance to the result port).
+//! ([`IfpdCycleModel::result_latency`]: 7 or 9 cycles from acceptance to the result port).
 //!
 //! **Forwarding.** Rows and partitions are [`MultiRmwModel`]s with two look-ahead levels
 //! (`MultiRmwModel::with_lookahead`) that take the packet in the same cycle, so they stay in lockstep and the
@@ -54,7 +54,6 @@ use crate::common::handover::F1Handover;
 use crate::common::hash::HashBank;
 use crate::common::mask128;
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
-use crate::common::rmw::modify_stage_la;
 use crate::common::sram::RamPorts;
 
 /// CSR addresses of the run-time settings, in [`IfpdConfig::csr_layout`] order.
@@ -69,14 +68,6 @@ pub const LOOKAHEAD: usize = 2;
 
 /// Cycles from the decision (SM) to the result port (SM+2).
 const RESULT_STAGES: usize = 2;
-
-/// Cycles from acceptance to the result port: a packet accepted in cycle t that F1 does not hold shows on
-/// `res_*` in cycle t + `result_latency` (SM+2): 7 on short RAM timing, 9 with
-/// [`IfpdConfig::registered_ram`]; its report is at the FIFO's head a cycle later at the earliest.
-pub fn result_latency(cfg: &IfpdConfig) -> usize {
-    // (The depth depends on the timing's kind only, not on the group's shape.)
-    1 + modify_stage_la(cfg.ram_timing(4, 1), LOOKAHEAD) + RESULT_STAGES
-}
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct IfpdInputs {
@@ -190,6 +181,13 @@ impl IfpdCycleModel {
             stats: IfpdStats::default(),
             started: false,
         })
+    }
+
+    /// Cycles from acceptance to the result port: a packet accepted in cycle t that F1 does not hold shows
+    /// on `res_*` in cycle t + this (SM+2, after F1 and the rows' modify stage): 7 on short RAM timing, 9
+    /// with [`IfpdConfig::registered_ram`]; its report is at the FIFO's head a cycle later at the earliest.
+    pub fn result_latency(&self) -> usize {
+        1 + self.rows.rows[0].modify_stage() + RESULT_STAGES
     }
 
     /// The status registers, in [`IfpdConfig::csr_layout`] order (32-bit, wrapping).

@@ -272,9 +272,9 @@ fn settings_from_registers() {
 #[test]
 fn swept_rises_when_both_ram_groups_are_swept() {
     for (cfg, m) in [(small(2), 4), (IfpdConfig { registered_ram: true, ..small(2) }, 6)] {
-        assert_eq!(result_latency(&cfg), 1 + m + 2);
         let sweep = cfg.buckets.max(cfg.bf_bits);
         let mut cm = IfpdCycleModel::new(&cfg).unwrap();
+        assert_eq!(cm.result_latency(), 1 + m + 2);
         assert_eq!(cm.step(&IfpdInputs { reset: true, ..Default::default() }).swept, Some(false));
         let mut first_high = None;
         for c in 0..sweep + 4 {
@@ -298,6 +298,6 @@ fn swept_rises_when_both_ram_groups_are_swept() {
             }
         }
         assert_eq!(at_sm, [1 + m], "accepted at 0, F1 = S0 at 1, SM at 1 + M");
-        assert_eq!(at_port, [result_latency(&cfg)]);
+        assert_eq!(at_port, [cm.result_latency()]);
     }
 }

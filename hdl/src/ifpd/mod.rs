@@ -12,8 +12,8 @@
 //! | +M+2 | SM+1 | writes land; the decision's picks registered; case, row, estimate and report encoded from them |
 //! | +M+3 | SM+2 | `res_*` and the report registered; the report into the [`ReportFifo`]; counters |
 //!
-//! `M` = 4 on short RAM timing, 6 on registered (`golden::ifpd::cycle::result_latency`: 7 or 9 cycles to
-//! the result port).
+//! `M` = 4 on short RAM timing, 6 on registered (`golden::ifpd::cycle::IfpdCycleModel::result_latency`: 7
+//! or 9 cycles to the result port).
 //!
 //! Const generics (checked against the [`IfpdConfig`] in [`IfpdCore::new`]): `F` fingerprint, `T` stored
 //! time, `A` row address, `D` rows, `W = F + T` bucket (also the rows' payload: the packet's `t | fp << T`),
@@ -405,7 +405,7 @@ ifpd_core_impl!(Logic for {
         self.pre_t.din.next = self.rows.pre_payload.val();
         self.decide.pre_early.next = self.rows.pre_early.val();
         self.decide.pre_near2.next = self.rows.pre_near2.val();
-        self.decide.pre_cm.next = self.cfg_mode.out.val() != self.zero_mode.val();
+        self.decide.pre_cm.next = self.set_cm.d.val();
         self.decide.pre_fp.next = self.pre_fp.out.val();
         self.decide.pre_t.next = self.pre_t.out.val();
         // SM: the decision.
