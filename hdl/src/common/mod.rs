@@ -15,6 +15,7 @@ pub mod rmw;
 pub mod rom;
 pub mod shell;
 pub mod sram;
+pub mod sram_ecp5;
 pub mod walk;
 
 pub use golden::common::sram::RamPorts;
