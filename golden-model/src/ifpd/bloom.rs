@@ -29,7 +29,8 @@ pub struct BloomFilter {
     pub hashes: usize,
     pub bits: usize,
     bank: HashBank,
-    /// Partition p's bits at `words[p * words_per + i / 64]`, bit `i % 64`.
+    /// Partition p's bit i at position `p · 64 · words_per + i` ([`Self::stride`]): bit `i % 64` of
+    /// `words[p * words_per + i / 64]`.
     words: Vec<u64>,
     words_per: usize,
 }
@@ -66,20 +67,41 @@ impl BloomFilter {
     /// [`Self::test_and_set`] of the flow whose [`Self::indices`] are `idx`.
     #[inline]
     pub fn test_and_set_at(&mut self, idx: &[usize; MAX_BF_HASHES]) -> bool {
+        self.test_and_set_positions(&self.positions(idx))
+    }
+
+    /// Bits of one partition's span in the words (partition `p` starts at bit `p · stride()`): a bit index
+    /// `i` of partition `p` is the position `p · stride() + i`, bit `pos % 64` of word `pos / 64`.
+    #[inline]
+    pub fn stride(&self) -> usize {
+        64 * self.words_per
+    }
+
+    /// The positions of the bits `idx` (the first `k`; partition-relative, as [`Self::indices`] gives them).
+    #[inline]
+    pub fn positions(&self, idx: &[usize; MAX_BF_HASHES]) -> [usize; MAX_BF_HASHES] {
+        std::array::from_fn(|p| p * self.stride() + idx[p])
+    }
+
+    /// Whether some bit at `pos` (the first `k` positions, [`Self::positions`]) is 0; sets them all. The
+    /// transaction model's form: it computes the positions with the hashes, ahead of the packet.
+    #[inline(always)]
+    pub fn test_and_set_positions(&mut self, pos: &[usize; MAX_BF_HASHES]) -> bool {
         let mut new = false;
-        for (p, &i) in idx[..self.hashes].iter().enumerate() {
-            let w = &mut self.words[p * self.words_per + i / 64];
-            new |= *w >> (i % 64) & 1 == 0;
-            *w |= 1 << (i % 64);
+        for &b in &pos[..self.hashes] {
+            let w = &mut self.words[b / 64];
+            new |= *w >> (b % 64) & 1 == 0;
+            *w |= 1 << (b % 64);
         }
         new
     }
 
-    /// Starts loading the words of the bits `idx` (the first `k`) into the cache (a hint: no value changes).
-    #[inline]
-    pub fn prefetch(&self, idx: &[usize; MAX_BF_HASHES]) {
-        for (p, &i) in idx[..self.hashes].iter().enumerate() {
-            super::sketch::prefetch(&self.words, p * self.words_per + i / 64);
+    /// Starts loading the words of the bits at `pos` (the first `k`) into the cache (a hint: no value
+    /// changes).
+    #[inline(always)]
+    pub fn prefetch(&self, pos: &[usize; MAX_BF_HASHES]) {
+        for &b in &pos[..self.hashes] {
+            super::sketch::prefetch(&self.words, b / 64);
         }
     }
 

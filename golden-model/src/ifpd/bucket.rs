@@ -116,9 +116,11 @@ impl Decision {
 }
 
 /// The row whose bucket is most recent (smallest age `now − t`, i.e. the largest timestamp in wrap-correct
-/// order; `oldest` flips it to the largest age, i.e. the smallest timestamp), ties to the lowest row.
+/// order; `oldest` flips it to the largest age, i.e. the smallest timestamp), ties to the lowest row, and
+/// that bucket's age (the estimate: returned with the row, so the caller does not index `old` again by a
+/// row only known at run time).
 #[inline(always)]
-fn extreme_row<const D: usize>(age: impl Fn(u32) -> u32, old: &[Bucket; D], oldest: bool) -> usize {
+fn extreme_row<const D: usize>(age: impl Fn(u32) -> u32, old: &[Bucket; D], oldest: bool) -> (usize, u32) {
     let (mut best, mut m) = (0, age(old[0].t));
     for (r, b) in old.iter().enumerate().skip(1) {
         let a = age(b.t);
@@ -126,7 +128,7 @@ fn extreme_row<const D: usize>(age: impl Fn(u32) -> u32, old: &[Bucket; D], olde
             (best, m) = (r, a);
         }
     }
-    best
+    (best, m)
 }
 
 /// Bit `r` set iff `yes(v[r])`.
@@ -186,9 +188,9 @@ pub(crate) fn decide_rows<const D: usize>(
                     if holds >> row & 1 == 1 { (age(old[row].t), Case::Match) } else { (0, Case::Insert) };
                 return Decision { row, all_rows: false, new, d_est, case };
             }
-            let row = extreme_row(age, old, false);
+            let (row, newest) = extreme_row(age, old, false);
             let d_est = match rt.case3 {
-                Case3Rule::Estimate => age(old[row].t),
+                Case3Rule::Estimate => newest,
                 Case3Rule::Zero => 0,
             };
             Decision { row, all_rows: false, new, d_est, case: Case::Replace }
@@ -196,10 +198,13 @@ pub(crate) fn decide_rows<const D: usize>(
         Mode::Cm | Mode::CmBf => {
             // Algorithm 1: every row written with `t` (1 for a `t` of 0, the empty mark), the estimate against
             // the oldest of the `d` timestamps unless the flow is judged new (an empty row, or CM-BF's filter).
-            let first = old.iter().any(|b| b.t == 0) || (rt.mode == Mode::CmBf && bf_first);
-            let row = extreme_row(age, old, true);
+            // "Some row empty" is folded over all rows rather than a scan stopping at the first (no branch per
+            // row: which row is empty, if any, varies from packet to packet).
+            let empty = old.iter().fold(false, |e, b| e | (b.t == 0));
+            let first = empty | (rt.mode == Mode::CmBf && bf_first);
+            let (row, oldest) = extreme_row(age, old, true);
             let new = Bucket { fp: 0, t: p.t.max(1) };
-            let (d_est, case) = if first { (0, Case::Insert) } else { (age(old[row].t), Case::Match) };
+            let (d_est, case) = if first { (0, Case::Insert) } else { (oldest, Case::Match) };
             Decision { row: if first { 0 } else { row }, all_rows: true, new, d_est, case }
         }
     }

@@ -332,20 +332,22 @@ impl IfpdConfig {
         let bf = (0..self.bf_hashes).map(|p| self.bf_hash(p));
         Ok(Some(HashBank::new(rows.chain(bf).collect::<Result<_, _>>()?)?))
     }
-    /// A flow's bucket index in each of `D` = `self.rows` rows and its bit index in each filter partition
-    /// (the first `k` entries), from [`Self::cm_bf_hash_bank`].
+    /// A flow's bucket index in each of `D` = `self.rows` rows and its bit in each filter partition (the
+    /// first `k` entries) as the position `p · bf_stride + index` of a filter whose partitions lie
+    /// `bf_stride` bits apart ([`bloom::BloomFilter::stride`]), from [`Self::cm_bf_hash_bank`].
     #[inline(always)]
     pub(crate) fn row_and_bf_indices<const D: usize>(
         &self,
         bank: &HashBank,
         flow: u128,
+        bf_stride: usize,
     ) -> ([usize; D], [usize; MAX_BF_HASHES]) {
         debug_assert_eq!(D, self.rows);
         bank.eval_with(flow, |v| {
             let idx = std::array::from_fn(|r| IfpdConfig::reduce(HashBank::get32(v, r), self.buckets));
             let mut bits = [0; MAX_BF_HASHES];
             for (p, i) in bits.iter_mut().enumerate().take(self.bf_hashes) {
-                *i = IfpdConfig::reduce(HashBank::get32(v, D + p), self.bf_bits);
+                *i = p * bf_stride + IfpdConfig::reduce(HashBank::get32(v, D + p), self.bf_bits);
             }
             (idx, bits)
         })
