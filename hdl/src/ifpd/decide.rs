@@ -11,8 +11,10 @@
 //!   Row i's early word is one of two flip-flop words (the rows' second look-ahead level): its register
 //!   `pre_early`, or — `pre_near2` bit i — the word the packet two ahead wrote (`x2`, the same for every
 //!   row it wrote: this block's own register of that packet's new word). Every compare runs on both and
-//!   the result is chosen after the carry chain; a pair of rows takes one of four results (both early,
-//!   one or the other replaced, both replaced: equal). All registered into SM.
+//!   the result is chosen after the carry chain; a pair of rows' order is registered on every candidate
+//!   (both early, one or the other the packet two ahead's word, both: equal) and chosen at SM (the
+//!   four-way choice after a 32-bit chain was the registered-RAM build's longest path). All registered
+//!   into SM.
 //! - **SM**: row `i` holds the alternative word iff `near` bit `i` (the rows' `mod_near`: the packet ahead
 //!   wrote that row's bucket); every flag and order is a mux of two (or, for a pair, four) registered
 //!   candidates. IFPD: the first row that holds the fingerprint or is empty takes the packet (case 1 or
@@ -109,9 +111,17 @@ declare_block! {
         hit_u: Reg<Bits<D>>,
         tz_u: Reg<Bits<D>>,
         age_u: Vec<Reg<Bits<T>>> = (0..D).map(|_| Default::default()).collect(),
-        /// `lt_uu[i]` bit j: age i < age j; `le_uu`: ≤ (both words the early ones).
-        lt_uu: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        le_uu: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        /// The pairwise age orders on both candidates, chosen per pair at SM (the choice of four results
+        /// after a carry chain was SL's longest path). `ee_lt[i]` bit j: age i < age j, both `pre_early`
+        /// words; `ee_le`: ≤. `xe_lt` bit j: age(`x2`) < age(row j's `pre_early`), `xe_le`: ≤;
+        /// `ex_lt`/`ex_le` bit i: age(row i's `pre_early`) < (≤) age(`x2`); `n2`: `pre_near2`.
+        ee_lt: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        ee_le: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        xe_lt: Reg<Bits<D>>,
+        xe_le: Reg<Bits<D>>,
+        ex_lt: Reg<Bits<D>>,
+        ex_le: Reg<Bits<D>>,
+        n2: Reg<Bits<D>>,
         take_a: Reg<bool>,
         hit_a: Reg<bool>,
         tz_a: Reg<bool>,
@@ -122,6 +132,9 @@ declare_block! {
         lt_ua: Reg<Bits<D>>,
         le_ua: Reg<Bits<D>>,
         // ---- SM
+        /// `lt_uu[i]` bit j: age i < age j; `le_uu`: ≤ (the rows' SL words: early or `x2`).
+        lt_uu: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        le_uu: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
         takers: Signal<Local, Bits<D>>,
         hits: Signal<Local, Bits<D>>,
         tzs: Signal<Local, Bits<D>>,
@@ -202,14 +215,15 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, x2, t_alt_r, take_u, hit_u, tz_u, take_a, hit_a, tz_a, age_a, lt_au, le_au, lt_ua, le_ua, s4_cm,
+            self, clock, x2, t_alt_r, take_u, hit_u, tz_u, take_a, hit_a, tz_a, age_a, lt_au, le_au, lt_ua, le_ua, xe_lt, xe_le,
+            ex_lt, ex_le, n2, s4_cm,
             s4_first, s4_found, s4_take_hit, s4_case3_zero, s4_thr_zero, s4_near, s4_take, s4_repl, s4_eld,
             s4_rep_u, s4_rep_a, s4_age_a
         );
         for i in 0..self._d {
             self.age_u[i].clock.next = self.clock.val();
-            self.lt_uu[i].clock.next = self.clock.val();
-            self.le_uu[i].clock.next = self.clock.val();
+            self.ee_lt[i].clock.next = self.clock.val();
+            self.ee_le[i].clock.next = self.clock.val();
             self.s4_age_u[i].clock.next = self.clock.val();
         }
         // ---- SL. The alternative word: what the packet now at SM writes (CM: `max(t, 1)`, fp 0), its time
@@ -296,39 +310,37 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
         self.le_au.d.next = self.zero_d.val();
         self.lt_ua.d.next = self.zero_d.val();
         self.le_ua.d.next = self.zero_d.val();
+        // Both early words per pair; each early word against `x2`; the pair's choice is SM's.
+        self.n2.d.next = self.pre_near2.val();
+        self.xe_lt.d.next = self.zero_d.val();
+        self.xe_le.d.next = self.zero_d.val();
+        self.ex_lt.d.next = self.zero_d.val();
+        self.ex_le.d.next = self.zero_d.val();
         for i in 0..self._d {
-            self.lt_uu[i].d.next = self.zero_d.val();
-            self.le_uu[i].d.next = self.zero_d.val();
+            self.ee_lt[i].d.next = self.zero_d.val();
+            self.ee_le[i].d.next = self.zero_d.val();
             for j in 0..self._d {
-                if !self.near2[i].val() && !self.near2[j].val() {
-                    // Both early words.
-                    if (self.w_e[i].val() == self.w_e[j].val() && self.e_t[i].out.val() > self.e_t[j].out.val())
+                if (self.w_e[i].val() == self.w_e[j].val() && self.e_t[i].out.val() > self.e_t[j].out.val())
                         || (!self.w_e[i].val() && self.w_e[j].val())
-                    {
-                        self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
-                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
-                    }
-                    if self.e_t[i].out.val() == self.e_t[j].out.val() {
-                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
-                    }
-                } else if self.near2[i].val() && !self.near2[j].val() {
-                    if self.lt_xe[j].val() {
-                        self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
-                    }
-                    if self.lt_xe[j].val() || self.eq_ex[j].val() {
-                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
-                    }
-                } else if !self.near2[i].val() && self.near2[j].val() {
-                    if self.lt_ex[i].val() {
-                        self.lt_uu[i].d.next = self.lt_uu[i].d.val() | self.row_bits[j].val();
-                    }
-                    if self.lt_ex[i].val() || self.eq_ex[i].val() {
-                        self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
-                    }
-                } else {
-                    // Both hold `x2`: equal ages.
-                    self.le_uu[i].d.next = self.le_uu[i].d.val() | self.row_bits[j].val();
+                {
+                    self.ee_lt[i].d.next = self.ee_lt[i].d.val() | self.row_bits[j].val();
+                    self.ee_le[i].d.next = self.ee_le[i].d.val() | self.row_bits[j].val();
                 }
+                if self.e_t[i].out.val() == self.e_t[j].out.val() {
+                    self.ee_le[i].d.next = self.ee_le[i].d.val() | self.row_bits[j].val();
+                }
+            }
+            if self.lt_xe[i].val() {
+                self.xe_lt.d.next = self.xe_lt.d.val() | self.row_bits[i].val();
+            }
+            if self.lt_xe[i].val() || self.eq_ex[i].val() {
+                self.xe_le.d.next = self.xe_le.d.val() | self.row_bits[i].val();
+            }
+            if self.lt_ex[i].val() {
+                self.ex_lt.d.next = self.ex_lt.d.val() | self.row_bits[i].val();
+            }
+            if self.lt_ex[i].val() || self.eq_ex[i].val() {
+                self.ex_le.d.next = self.ex_le.d.val() | self.row_bits[i].val();
             }
         }
         for i in 0..self._d {
@@ -349,7 +361,24 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
                 self.le_ua.d.next = self.le_ua.d.val() | self.row_bits[i].val();
             }
         }
-        // ---- SM. Row i holds the alternative word iff `near` bit i.
+        // ---- SM. The pairs' orders: row i's SL word `x2` → against an early row j `xe_*` bit j, against
+        // another `x2` row equal; row i early → `ee_*` against early rows, `ex_*` bit i against `x2` rows.
+        for i in 0..self._d {
+            if (self.n2.q.val() & self.row_bits[i].val()).any() {
+                self.lt_uu[i].next = self.xe_lt.q.val() & !self.n2.q.val();
+                self.le_uu[i].next = self.xe_le.q.val() | self.n2.q.val();
+            } else {
+                self.lt_uu[i].next = self.ee_lt[i].q.val() & !self.n2.q.val();
+                self.le_uu[i].next = self.ee_le[i].q.val() & !self.n2.q.val();
+                if (self.ex_lt.q.val() & self.row_bits[i].val()).any() {
+                    self.lt_uu[i].next = self.lt_uu[i].val() | self.n2.q.val();
+                }
+                if (self.ex_le.q.val() & self.row_bits[i].val()).any() {
+                    self.le_uu[i].next = self.le_uu[i].val() | self.n2.q.val();
+                }
+            }
+        }
+        // Row i holds the alternative word iff `near` bit i.
         self.takers.next = self.take_u.q.val() & !self.near.val();
         self.hits.next = self.hit_u.q.val() & !self.near.val();
         self.tzs.next = self.tz_u.q.val() & !self.near.val();
@@ -372,8 +401,8 @@ impl<const F: usize, const T: usize, const D: usize, const W: usize, const DW: u
                 self.lt[i].next = self.lt_au.q.val() & !self.near.val();
                 self.le[i].next = self.le_au.q.val() | self.near.val();
             } else {
-                self.lt[i].next = self.lt_uu[i].q.val() & !self.near.val();
-                self.le[i].next = self.le_uu[i].q.val() & !self.near.val();
+                self.lt[i].next = self.lt_uu[i].val() & !self.near.val();
+                self.le[i].next = self.le_uu[i].val() & !self.near.val();
                 if (self.lt_ua.q.val() & self.row_bits[i].val()).any() {
                     self.lt[i].next = self.lt[i].val() | self.near.val();
                 }
