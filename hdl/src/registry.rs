@@ -47,6 +47,11 @@ pub struct SynthUse {
     pub ii1: bool,
     /// Memories the algorithm needs.
     pub memories: Vec<MemoryNeed>,
+    /// Read with `NETMEAS_ECP5` defined: registered RAM banks as DP16KD tiles whose own output register
+    /// is the bank register (`crate::common::sram_ecp5`). Per configuration, by measurement: it removes
+    /// the block RAM's 4.3 ns unregistered output from the IFPD's paths, but the RMW rows at 2^16 placed
+    /// worse with it (seed 1: dual-port 134.9 against 143.6 MHz, single-port 149.0 against 161.4).
+    pub ecp5_bram: bool,
 }
 
 type Generator = Box<dyn Fn(&str) -> Result<String, String>>;
@@ -109,7 +114,14 @@ impl Build {
     }
     /// Also synthesizes the build as configuration `config`.
     pub fn synth(mut self, config: impl Into<String>, ii1: bool, memories: Vec<MemoryNeed>) -> Self {
-        self.synth = Some(SynthUse { config: config.into(), ii1, memories });
+        self.synth = Some(SynthUse { config: config.into(), ii1, memories, ecp5_bram: false });
+        self
+    }
+    /// Synthesizes the build with the ECP5 block-RAM flavour ([`SynthUse::ecp5_bram`]); after `synth`.
+    pub fn ecp5_bram(mut self) -> Self {
+        if let Some(s) = self.synth.as_mut() {
+            s.ecp5_bram = true;
+        }
         self
     }
     /// Synthesizes the build only (not emitted, linted or co-simulated: e.g. the same RTL at a table size

@@ -20,6 +20,8 @@ pub struct SynthConfig {
     pub top: TopInfo,
     /// Memories the algorithm needs.
     pub memories: Vec<MemoryNeed>,
+    /// Read with `NETMEAS_ECP5` defined ([`crate::registry::SynthUse::ecp5_bram`]).
+    pub ecp5_bram: bool,
 }
 
 /// The configurations of `core` (`None` or `"all"`: every core), optionally only those named in `only`.
@@ -46,6 +48,7 @@ pub fn configs(core: Option<&str>, only: &[String]) -> Result<Vec<SynthConfig>, 
                     ii1: s.ii1,
                     top: b.generate(true)?,
                     memories: s.memories,
+                    ecp5_bram: s.ecp5_bram,
                 });
             }
         }
