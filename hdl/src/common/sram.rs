@@ -174,11 +174,13 @@ initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
     /// The registered block: banks of `2^ba` words (see the module docs).
     fn registered_hdl(&self, ba: usize) -> Verilog {
         let nb = 1usize << (A - ba);
-        let (init, mem_init) = if initial_values() {
+        // Initial values: the inferred flavour's (the words, `ra`, `wen`, `wd`, `q`, `q2`), and the ECP5
+        // flavour's registers (its words live in the DP16KDs).
+        let (init, init_ecp5) = if initial_values() {
             (
-                "   initial begin\n      ra = 0;\n      wen = 0;\n      wd = 0;\n   end\n",
-                "`ifndef SYNTHESIS\n   integer i;\n   initial for (i = 0; i < BDEPTH; i = i + 1) mem[i] = 0;\n`endif\n\
-   initial begin\n      q = 0;\n      q2 = 0;\n   end\n",
+                "`ifndef SYNTHESIS\ninteger i;\ninitial for (i = 0; i < BDEPTH; i = i + 1) mem[i] = 0;\n`endif\n\
+initial begin\n   ra = 0;\n   wen = 0;\n   wd = 0;\n   q = 0;\n   q2 = 0;\nend\n",
+                "initial begin\n   ra = 0;\n   wen = 0;\n   wd = 0;\nend\n",
             )
         } else {
             ("", "")
@@ -220,27 +222,28 @@ initial begin\n   rdata = 0;\n   busy = 0;\n   sweep_addr = 0;\nend\n"
             )
         };
         // The words: inferred (`mem`, its read register `q`, the bank register `q2`), or with `NETMEAS_ECP5`
-        // defined the DP16KD flavour whose output register is `q2` (see `sram_ecp5`).
-        let inferred = format!(
-            "   localparam BDEPTH = 1 << BA;\n   (* no_rw_check *) reg [W-1:0] mem [0:BDEPTH-1];\n\
-   reg [W-1:0] q, q2;\n{mem_init}   always @(posedge clock) begin\n      if (wen) mem[{wr_addr}] <= wd;\n\
-      q <= {read};\n      q2 <= q;\n   end\n   assign bank_q[g] = q2;\n"
-        );
-        let (tile_var, words) = match sram_ecp5::bank_tiles(ba, W, wr_addr, rd_addr) {
-            Some(tiles) => (
-                format!("`ifdef {d}\ngenvar t;\n`endif\n", d = sram_ecp5::DEFINE),
-                format!("`ifdef {d}\n{tiles}`else\n{inferred}`endif\n", d = sram_ecp5::DEFINE),
-            ),
-            None => (String::new(), inferred),
+        // defined the DP16KD flavour whose output register is `q2` (see `sram_ecp5`). The ECP5 parts are
+        // interleaved as `ifdef`s so that the inferred flavour, once preprocessed, is token for token the
+        // block without them (its synthesis results stay reproducible).
+        let tiles = sram_ecp5::bank_tiles(ba, W, wr_addr, rd_addr);
+        let ifdef = |on: &str, off: &str| match &tiles {
+            Some(_) => format!("`ifdef {d}\n{on}`else\n{off}`endif\n", d = sram_ecp5::DEFINE),
+            None => off.to_string(),
         };
+        let tile_var = ifdef("genvar t;\n", "");
+        let words_decl = ifdef("", "   (* no_rw_check *) reg [W-1:0] mem [0:BDEPTH-1];\n   reg [W-1:0] q, q2;\n");
+        let init = ifdef(init_ecp5, init);
+        let words_rw = ifdef("", &format!("      if (wen) mem[{wr_addr}] <= wd;\n      q <= {read};\n      q2 <= q;\n"));
+        let words_out = ifdef(tiles.as_deref().unwrap_or(""), "   assign bank_q[g] = q2;\n");
         Verilog::Custom(format!(
             "localparam A = {A};\nlocalparam W = {W};\nlocalparam BA = {ba};\nlocalparam NB = {nb};\n\
 reg [A-1:0] sweep_addr;\n{sel_decl}wire [W-1:0] bank_q [0:NB-1];\n{top_init}{write}{sweep}\
 always @(posedge clock) begin\n{sel_regs}   rdata <= bank_q[{sel}];\nend\n\
 genvar g;\n{tile_var}generate for (g = 0; g < NB; g = g + 1) begin : bank\n\
-{bank_id}   (* keep *) reg [BA-1:0] ra;\n   (* keep *) reg wen;\n{wa_decl}   reg [W-1:0] wd;\n{init}\
+   localparam BDEPTH = 1 << BA;\n{bank_id}   (* keep *) reg [BA-1:0] ra;\n   (* keep *) reg wen;\n{wa_decl}\
+   reg [W-1:0] wd;\n{words_decl}{init}\
    always @(posedge clock) begin\n      ra <= {ra_next};\n      wen <= {bank_we};\n{wa_next}\
-      wd <= wdata_eff;\n   end\n{words}end\nendgenerate\n",
+      wd <= wdata_eff;\n{words_rw}   end\n{words_out}end\nendgenerate\n",
             write = Self::WRITE_PORT,
             sweep = self.sweep_hdl(),
         ))
