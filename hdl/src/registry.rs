@@ -49,8 +49,9 @@ pub struct SynthUse {
     pub memories: Vec<MemoryNeed>,
     /// Read with `NETMEAS_ECP5` defined: registered RAM banks as DP16KD tiles whose own output register
     /// is the bank register (`crate::common::sram_ecp5`). Per configuration, by measurement: it removes
-    /// the block RAM's 4.3 ns unregistered output from the IFPD's paths, but the RMW rows at 2^16 placed
-    /// worse with it (seed 1: dual-port 134.9 against 143.6 MHz, single-port 149.0 against 161.4).
+    /// the block RAM's 4.3 ns unregistered output from the IFPD's paths (d4_a12, seed 1: 159.8 MHz against
+    /// 145.5), but the RMW rows at 2^16 placed worse with it (seed 1: dual-port 134.9 against 147.2 MHz,
+    /// single-port 149.0 against 155.4).
     pub ecp5_bram: bool,
 }
 
