@@ -98,17 +98,16 @@ fn testbench(shapes: &[Shape]) -> String {
     )
 }
 
-/// Verilates and runs the testbench over the shapes' Verilog, with the given extra arguments; its output.
+/// Verilates and runs the testbench over the shapes' Verilog; `extra`: more Verilator arguments (defines,
+/// Verilog files). Its output.
 fn run(dir: &Path, flavour: &str, extra: &[&str]) -> String {
     let mdir = dir.join(flavour);
-    let mut files: Vec<String> = vec![dir.join("tb.v").display().to_string(), dir.join("rams.v").display().to_string()];
-    files.extend(extra.iter().filter(|a| a.ends_with(".v")).map(|s| s.to_string()));
-    let defines: Vec<&&str> = extra.iter().filter(|a| a.starts_with("-D")).collect();
     let o = Command::new(hdl::lint::verilator_bin())
         .args(["--binary", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "tb", "-j", "2", "-Mdir"])
         .arg(&mdir)
-        .args(defines.iter().map(|d| d.to_string()))
-        .args(&files)
+        .args(extra)
+        .arg(dir.join("tb.v"))
+        .arg(dir.join("rams.v"))
         .output()
         .expect("Verilator runs");
     assert!(o.status.success(), "verilator --binary ({flavour}) failed:\n{}", String::from_utf8_lossy(&o.stderr));
