@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what netmeas needs on a fresh Debian/Ubuntu machine: Verilator (5.006 from Debian is tested) and
-# a C++ compiler for the Verilated models (Debian's verilator package does not pull one in). Sourced by
+# a C++ compiler for the Verilated models (Debian's verilator package does not pull one in), and make. Sourced by
 # scripts/demo.sh and scripts/test.sh; safe to run again (does nothing when all is present).
 set -euo pipefail
 
 missing=()
 command -v "${VERILATOR:-verilator}" >/dev/null 2>&1 || missing+=(verilator)
 command -v c++ >/dev/null 2>&1 || missing+=(g++)
+# make: `verilator --binary` (hdl/tests/ecp5_bram.rs) builds its model with Verilator's makefiles.
+command -v make >/dev/null 2>&1 || missing+=(make)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""
