@@ -226,9 +226,12 @@ initial begin\n   ra = 0;\n   wen = 0;\n   wd = 0;\n   q = 0;\n   q2 = 0;\nend\n
         // interleaved as `ifdef`s so that the inferred flavour, once preprocessed, is token for token the
         // block without them (its synthesis results stay reproducible).
         let tiles = sram_ecp5::bank_tiles(ba, W, wr_addr, rd_addr);
-        let ifdef = |on: &str, off: &str| match &tiles {
-            Some(_) => format!("`ifdef {d}\n{on}`else\n{off}`endif\n", d = sram_ecp5::DEFINE),
-            None => off.to_string(),
+        let d = sram_ecp5::DEFINE;
+        let ifdef = |on: &str, off: &str| match (&tiles, on.is_empty(), off.is_empty()) {
+            (None, _, _) => off.to_string(),
+            (Some(_), true, _) => format!("`ifndef {d}\n{off}`endif\n"),
+            (Some(_), false, true) => format!("`ifdef {d}\n{on}`endif\n"),
+            (Some(_), false, false) => format!("`ifdef {d}\n{on}`else\n{off}`endif\n"),
         };
         let tile_var = ifdef("genvar t;\n", "");
         let words_decl = ifdef("", "   (* no_rw_check *) reg [W-1:0] mem [0:BDEPTH-1];\n   reg [W-1:0] q, q2;\n");

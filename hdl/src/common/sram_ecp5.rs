@@ -53,9 +53,13 @@ pub fn bank_tiles(bank_addr_bits: usize, w: usize, wr_addr: &str, rd_addr: &str)
         .flat_map(|p| {
             // Port A writes, port B only reads.
             let we = if *p == "A" { "wen" } else { "1'b0" };
-            [format!("CLK{p}(clock)"), format!("CE{p}(1'b1)"), format!("OCE{p}(1'b1)"), format!("WE{p}({we})")]
-                .into_iter()
-                .chain([format!("RST{p}(1'b0)")])
+            [
+                format!("CLK{p}(clock)"),
+                format!("CE{p}(1'b1)"),
+                format!("OCE{p}(1'b1)"),
+                format!("WE{p}({we})"),
+                format!("RST{p}(1'b0)"),
+            ]
         })
         .collect();
     for (port, addr) in [("A", "ad_w"), ("B", "ad_r")] {
