@@ -5,7 +5,8 @@
 //! packet at a time (what a cycle-by-cycle check does). Both give the same outcomes; the program checks that
 //! their report counts agree.
 //!
-//! `cargo run --release -p sim --example ifpd_speed -- [PACKETS] [MEMORY_KB]` (defaults 1 000 000, 600).
+//! `cargo run --release -p sim --example ifpd_speed -- [PACKETS] [MEMORY_KB] [MODE]` (defaults 1 000 000,
+//! 600, every mode; MODE is `ifpd`, `cm` or `cm-bf`).
 
 use golden::ifpd::{Case3Rule, Descriptor, IfpdConfig, IfpdModel, IfpdRuntime, Mode};
 use sim::ifpd::experiment::MethodSpec;
@@ -36,9 +37,17 @@ fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let packets = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     let memory_kb = args.next().and_then(|s| s.parse().ok()).unwrap_or(600.0);
+    let only = args.next();
+    let modes: Vec<Mode> = match &only {
+        Some(name) => vec![Mode::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| format!("unknown mode {name:?} (ifpd, cm or cm-bf)"))?],
+        None => Mode::ALL.to_vec(),
+    };
     let trace = synthetic_ifpd(&IfpdParams { packets, ..IfpdParams::default() }, 1)?;
     let base = trace[0].ts >> 10;
-    for mode in Mode::ALL {
+    for mode in modes {
         let spec = MethodSpec::new(mode, memory_kb, 4, 0.25, 4)?;
         let rt = IfpdRuntime { mode, threshold: 683_594, base, case3: Case3Rule::Estimate };
         let (run, reports) = best_rate(&spec.cfg, rt, &trace, |m, t| {

@@ -48,6 +48,7 @@ fn the_figure_is_written_and_bad_input_is_a_clear_error() {
     assert!(error(&["run", "maple", "--centers", "65", "--epochs", "3", "--packets-per-epoch", "2000"])
         .contains("--centers"));
     assert!(error(&["run", "maple", "--trace", "/nonexistent.pcap"]).contains("nonexistent"));
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// `--engine rtl` on a small trace at the paper's bits per packet: the JSON's `rtl` facts and the RTL's
