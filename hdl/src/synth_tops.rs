@@ -24,8 +24,9 @@ pub struct SynthConfig {
     pub ecp5_bram: bool,
 }
 
-/// The configurations of `core` (`None` or `"all"`: every core), optionally only those named in `only`.
-/// Only the selected configurations are generated.
+/// The configurations of `core` (`None` or `"all"`: every core), optionally only those named in `only`
+/// (`config` or `core/config`; a name that matches nothing is an error). Only the selected configurations
+/// are generated.
 pub fn configs(core: Option<&str>, only: &[String]) -> Result<Vec<SynthConfig>, String> {
     let core = core.filter(|c| *c != "all");
     if let Some(c) = core {
@@ -35,13 +36,19 @@ pub fn configs(core: Option<&str>, only: &[String]) -> Result<Vec<SynthConfig>, 
         }
     }
     let mut out = Vec::new();
+    let mut matched = vec![false; only.len()];
     for c in crate::registry::CORES {
         if core.is_some_and(|n| n != c.name) {
             continue;
         }
         for b in (c.builds)()? {
             let Some(s) = b.synth.clone() else { continue };
-            if only.is_empty() || only.contains(&s.config) {
+            // A selector names a configuration (`d4_a4`) or a core's configuration (`ifpd/d4_a4`).
+            let hits: Vec<usize> = (0..only.len())
+                .filter(|&i| only[i] == s.config || only[i] == format!("{}/{}", c.name, s.config))
+                .collect();
+            hits.iter().for_each(|&i| matched[i] = true);
+            if only.is_empty() || !hits.is_empty() {
                 out.push(SynthConfig {
                     core: c.name,
                     config: s.config,
@@ -53,8 +60,9 @@ pub fn configs(core: Option<&str>, only: &[String]) -> Result<Vec<SynthConfig>, 
             }
         }
     }
-    if out.is_empty() {
-        return Err(format!("no configuration matches {:?} in core {}", only, core.unwrap_or("all")));
+    let missing: Vec<&String> = only.iter().zip(&matched).filter(|(_, m)| !**m).map(|(o, _)| o).collect();
+    if out.is_empty() || !missing.is_empty() {
+        return Err(format!("no configuration matches {:?} in core {}", missing, core.unwrap_or("all")));
     }
     Ok(out)
 }

