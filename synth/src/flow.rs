@@ -191,7 +191,12 @@ struct Netlist {
 }
 
 /// Writes `cfg`'s Verilog (with the I/O ring) into its directory and synthesizes it with Yosys.
-fn synthesize(tools: &Tools, cfg: &SynthConfig, args: &SynthArgs, log: &(dyn Fn(&str) + Sync)) -> Result<Netlist, String> {
+fn synthesize(
+    tools: &Tools,
+    cfg: &SynthConfig,
+    args: &SynthArgs,
+    log: &(dyn Fn(&str) + Sync),
+) -> Result<Netlist, String> {
     let start = Instant::now();
     let top = &cfg.top.name;
     let dir = args.out.join(top);
@@ -247,7 +252,9 @@ fn place(
     let r: Value = serde_json::from_str(&text).map_err(|e| format!("parsing {report}: {e}"))?;
     let (clock, fmax) = crate::report::fmax(&r, &report)?;
     let crit = crit_path(&r, &clock);
-    Ok((SeedResult { seed, fmax, clock, util: r["utilization"].clone(), crit }, start.elapsed().as_secs_f64()))
+    let run = SeedResult { seed, fmax, clock, util: r["utilization"].clone(), crit };
+    log(&format!("{top}: seed {seed}: {:.1} MHz (clock {})", run.fmax, run.clock));
+    Ok((run, start.elapsed().as_secs_f64()))
 }
 
 /// `cfg`'s result from its netlist and its seeds' runs (in seed order); `seconds` is the tools' time.
@@ -292,7 +299,8 @@ fn assemble(cfg: &SynthConfig, n: &Netlist, seeds: Vec<SeedResult>, seconds: f64
 }
 
 /// Every configuration of `configs` through Yosys and nextpnr with `jobs` tool processes at once; the
-/// results in the order of `configs`, or the first error in that order.
+/// results in the order of `configs`, or the first error in that order (every run is finished first, so
+/// the error does not depend on which job failed first).
 fn synth_all(
     tools: &Tools,
     configs: &[SynthConfig],
@@ -306,12 +314,14 @@ fn synth_all(
         .build()
         .map_err(|e| format!("cannot start {jobs} synthesis jobs: {e}"))?;
     pool.install(|| {
-        let netlists: Vec<Netlist> =
-            configs.par_iter().map(|c| synthesize(tools, c, args, log)).collect::<Result<_, _>>()?;
+        let netlists: Vec<Result<Netlist, String>> =
+            configs.par_iter().map(|c| synthesize(tools, c, args, log)).collect();
+        let netlists: Vec<Netlist> = netlists.into_iter().collect::<Result<_, _>>()?;
         let runs: Vec<(usize, u32)> =
             (0..netlists.len()).flat_map(|i| (1..=args.seeds).map(move |s| (i, s))).collect();
-        let mut placed: Vec<(SeedResult, f64)> =
-            runs.par_iter().map(|&(i, s)| place(tools, &netlists[i], s, args, log)).collect::<Result<_, _>>()?;
+        let placed: Vec<Result<(SeedResult, f64), String>> =
+            runs.par_iter().map(|&(i, s)| place(tools, &netlists[i], s, args, log)).collect();
+        let mut placed: Vec<(SeedResult, f64)> = placed.into_iter().collect::<Result<_, _>>()?;
         let mut results = Vec::new();
         for (c, n) in configs.iter().zip(&netlists) {
             let mine: Vec<(SeedResult, f64)> = placed.drain(..args.seeds as usize).collect();
