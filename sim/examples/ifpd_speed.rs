@@ -39,10 +39,7 @@ fn main() -> Result<(), String> {
     let memory_kb = args.next().and_then(|s| s.parse().ok()).unwrap_or(600.0);
     let only = args.next();
     let modes: Vec<Mode> = match &only {
-        Some(name) => vec![Mode::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .ok_or_else(|| format!("unknown mode {name:?} (ifpd, cm or cm-bf)"))?],
+        Some(name) => vec![Mode::by_name(name).ok_or_else(|| format!("unknown mode {name:?} (ifpd, cm or cm-bf)"))?],
         None => Mode::ALL.to_vec(),
     };
     let trace = synthetic_ifpd(&IfpdParams { packets, ..IfpdParams::default() }, 1)?;
