@@ -7,7 +7,7 @@ use super::experiment::{
 };
 use super::metrics::cdf_steps;
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
-use crate::plot::{charts_figure, write_figure, Chart, Guide, Series};
+use crate::plot::{charts_figure, write_figure, Chart, Guide, Scale, Series, Ticks};
 use crate::traffic::keys::{capture_flow_keys, Order, TheoremParams, ZipfParams};
 use crate::Engine;
 use golden::heavy_hitters::table::admission_by_name;
@@ -416,10 +416,12 @@ fn theorem_plot(path: &std::path::Path, rows: &[TheoremResult], orders: usize) -
             y_label: "share of runs (CDF)".into(),
             x_range: (0.0, 1.0),
             y_range: (0.0, 1.0),
-            x_log2: false,
+            x_scale: Scale::Linear,
+        y_scale: Scale::Linear,
+        x_ticks: Ticks::Plain,
             series: group
                 .iter()
-                .map(|g| Series { label: g.method.name().into(), points: cdf_steps(&g.fractions), markers: false })
+                .map(|g| Series { label: g.method.name().into(), points: cdf_steps(&g.fractions), markers: false, ..Series::default() })
                 .collect(),
             guides: vec![Guide::X(THEOREM_FRACTION), Guide::Y(1.0 - THEOREM_PROBABILITY)],
         });
@@ -444,6 +446,7 @@ fn stream_plot(path: &std::path::Path, rows: &[StreamResult], what: &str) -> Res
                 label: m.name().into(),
                 points: rows.iter().filter(|r| r.method == m).map(|r| (r.memory as f64, f(r))).collect(),
                 markers: true,
+                ..Series::default()
             })
             .collect()
     };
@@ -455,7 +458,9 @@ fn stream_plot(path: &std::path::Path, rows: &[StreamResult], what: &str) -> Res
         y_label: y.into(),
         x_range: (lo, hi),
         y_range,
-        x_log2: true,
+        x_scale: Scale::Log2,
+        y_scale: Scale::Linear,
+        x_ticks: Ticks::Plain,
         series: s,
         guides: vec![],
     };

@@ -3,7 +3,7 @@
 
 use super::experiment::{engine_fn, run, MethodResult, Point, Setup, Source};
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
-use crate::plot::{charts_figure, write_figure, Chart, Series};
+use crate::plot::{charts_figure, write_figure, Chart, Scale, Series, Ticks};
 use crate::traffic::ifpd::{capture_ifpd, IfpdParams, Table1Fit};
 use crate::Engine;
 use golden::ifpd::{Case3Rule, Mode};
@@ -221,6 +221,7 @@ fn plot(path: &std::path::Path, points: &[Point], axis: Axis, title: &str) -> Re
                 label: name.to_string(),
                 points: points.iter().map(|p| (x(p), f(&p.results[k]))).collect(),
                 markers: true,
+                ..Series::default()
             })
             .collect()
     };
@@ -233,7 +234,9 @@ fn plot(path: &std::path::Path, points: &[Point], axis: Axis, title: &str) -> Re
         y_label: title.into(),
         x_range: (lo - pad, hi + pad),
         y_range,
-        x_log2: false,
+        x_scale: Scale::Linear,
+        y_scale: Scale::Linear,
+        x_ticks: Ticks::Plain,
         series: s,
         guides: vec![],
     };

@@ -5,7 +5,7 @@ use super::clustering::{LogRange, Scheme};
 use super::epochs::EpochWriter;
 use super::experiment::{capture_source, run_with, Budget, EpochSink, Outcome, Setup, Source, StoreKind};
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
-use crate::plot::{charts_figure, write_figure, Chart, Series};
+use crate::plot::{charts_figure, write_figure, Chart, Scale, Series, Ticks};
 use crate::traffic::maple::MapleTraffic;
 use crate::Engine;
 use golden::maple::baselines::PbfPolicy;
@@ -257,7 +257,7 @@ fn plot(path: &std::path::Path, o: &Outcome, title: &str) -> Result<(), String> 
             .map(|(n, t)| {
                 let cdf = t.cdf();
                 let points = if mine(n) { cdf_points(|q| cdf.quantile(q), |ns| (ns / 1e3).max(1e-3).log10()) } else { vec![] };
-                Series { label: n.clone(), points, markers: false }
+                Series { label: n.clone(), points, markers: false, ..Series::default() }
             })
             .collect()
     };
@@ -267,7 +267,9 @@ fn plot(path: &std::path::Path, o: &Outcome, title: &str) -> Result<(), String> 
         y_label: "CDF".into(),
         x_range: (-3.0, 5.0),
         y_range: (0.0, 1.0),
-        x_log2: false,
+        x_scale: Scale::Linear,
+        y_scale: Scale::Linear,
+        x_ticks: Ticks::Plain,
         series: s,
         guides: vec![],
     };

@@ -8,7 +8,7 @@ use super::epochs::{SeedEntry, StoredRun};
 use super::evaluate::{evaluate, quantile, EvalSetup, Evaluation, PCTS};
 use super::query::{Answer, Combine, QueryEngine, Timing};
 use crate::cli::{parse_list, seed_bar};
-use crate::plot::{charts_figure, write_figure, Chart, Series};
+use crate::plot::{charts_figure, write_figure, Chart, Scale, Series, Ticks};
 use crate::traffic::maple::Delayed;
 use std::path::PathBuf;
 use synth::table::{Align, Table};
@@ -356,6 +356,7 @@ fn plot(path: &std::path::Path, o: &Evaluation, title: &str) -> Result<(), Strin
             label: l.clone(),
             points: if mine(i) { p.clone() } else { vec![] },
             markers: false,
+            ..Series::default()
         };
         all.iter().enumerate().map(pick).collect()
     };
@@ -365,7 +366,9 @@ fn plot(path: &std::path::Path, o: &Evaluation, title: &str) -> Result<(), Strin
         y_label: "CDF".into(),
         x_range: r,
         y_range: (y0, 1.0),
-        x_log2: false,
+        x_scale: Scale::Linear,
+        y_scale: Scale::Linear,
+        x_ticks: Ticks::Plain,
         series: s,
         guides: vec![],
     };

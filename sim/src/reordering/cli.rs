@@ -5,7 +5,7 @@ use super::experiment::{run, ReMethod, ReResult, Setup, Source, TruthSummary};
 use super::metrics::is_capture_a;
 use super::tally::Thresholds;
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
-use crate::plot::{charts_figure, write_figure, Chart, Guide, Series};
+use crate::plot::{charts_figure, write_figure, Chart, Guide, Scale, Series, Ticks};
 use crate::traffic::reorder::{capture_descriptors, ReorderParams};
 use crate::Engine;
 use golden::reordering::{ReorderConfig, ReorderRuntime};
@@ -234,6 +234,7 @@ fn plot(path: &std::path::Path, rows: &[ReResult], what: &str) -> Result<(), Str
                 label: m.name().into(),
                 points: rows.iter().filter(|r| r.method == m).map(|r| (r.memory as f64, f(r))).collect(),
                 markers: true,
+                ..Series::default()
             })
             .collect()
     };
@@ -244,7 +245,9 @@ fn plot(path: &std::path::Path, rows: &[ReResult], what: &str) -> Result<(), Str
         y_label: y.into(),
         x_range: (lo, hi),
         y_range,
-        x_log2: true,
+        x_scale: Scale::Log2,
+        y_scale: Scale::Linear,
+        x_ticks: Ticks::Plain,
         series: s,
         guides,
     };
