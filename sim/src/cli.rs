@@ -81,6 +81,50 @@ pub fn seed_bar(seeds: u64, show: bool, template: &str) -> ProgressBar {
     bar
 }
 
+/// Runs `run(point, seed)` for every point of a sweep and seeds `first..first + seeds`, all (point, seed)
+/// pairs at once on rayon's pool when `parallel` (one after the other otherwise, e.g. for Verilated
+/// cores), with a progress bar per point (`label` names it) when `progress`. Returns each point's results
+/// in seed order, or the first error in (point, seed) order.
+pub fn sweep_seeds<P: Sync, R: Send>(
+    points: &[P],
+    first: u64,
+    seeds: u64,
+    parallel: bool,
+    progress: bool,
+    label: impl Fn(&P) -> String,
+    run: impl Fn(&P, u64) -> Result<R, String> + Sync,
+) -> Result<Vec<Vec<R>>, String> {
+    use rayon::prelude::*;
+    let multi = indicatif::MultiProgress::new();
+    if !progress {
+        multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let bars: Vec<ProgressBar> = points
+        .iter()
+        .map(|p| {
+            let bar = multi.add(seed_bar(seeds, true, "{prefix:>16} {bar:30} seed {pos}/{len} [{elapsed_precise}]"));
+            bar.set_prefix(label(p));
+            bar
+        })
+        .collect();
+    let jobs: Vec<(usize, u64)> = (0..points.len()).flat_map(|i| (0..seeds).map(move |k| (i, first + k))).collect();
+    let one = |&(i, seed): &(usize, u64)| {
+        let r = run(&points[i], seed);
+        bars[i].inc(1);
+        r
+    };
+    let results: Vec<Result<R, String>> =
+        if parallel { jobs.par_iter().map(one).collect() } else { jobs.iter().map(one).collect() };
+    for bar in &bars {
+        bar.finish_and_clear();
+    }
+    let mut out: Vec<Vec<R>> = points.iter().map(|_| Vec::with_capacity(seeds as usize)).collect();
+    for ((i, _), r) in jobs.iter().zip(results) {
+        out[*i].push(r?);
+    }
+    Ok(out)
+}
+
 /// A comma-separated option value, each item parsed by `one` (`--{flag} {s}: ... is not a valid value`, or
 /// `empty list`).
 pub fn parse_list<T>(flag: &str, s: &str, one: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
@@ -92,4 +136,56 @@ pub fn parse_list<T>(flag: &str, s: &str, one: impl Fn(&str) -> Option<T>) -> Re
         return Err(format!("--{flag}: empty list"));
     }
     Ok(v)
+}
+
+/// Splits a `--sweep` value: `PARAM=VALUES` or `PARAM` alone (the core's default axis for it), PARAM one of
+/// `names`. Returns the name and the values text, or an error naming the allowed parameters.
+pub fn split_sweep<'a>(s: &'a str, names: &[&str]) -> Result<(&'a str, Option<&'a str>), String> {
+    let (name, values) = match s.split_once('=') {
+        Some((n, v)) => (n.trim(), Some(v.trim())),
+        None => (s.trim(), None),
+    };
+    if !names.contains(&name) {
+        return Err(format!("--sweep {s}: unknown parameter `{name}` (one of: {})", names.join(", ")));
+    }
+    Ok((name, values))
+}
+
+/// The values of a numeric sweep: a comma-separated list (`1e-4,4e-4,1e-3`) or `A..B:N`, N values from A to
+/// B spaced evenly on a log scale (A, B > 0; N ≥ 2), as the papers' log axes sample them.
+pub fn sweep_values(flag: &str, s: &str) -> Result<Vec<f64>, String> {
+    if let Some((range, n)) = s.split_once(':') {
+        let (a, b) = range.split_once("..").ok_or_else(|| format!("--{flag} {s}: a range is A..B:N"))?;
+        let (a, b, n): (f64, f64, usize) = match (a.trim().parse(), b.trim().parse(), n.trim().parse()) {
+            (Ok(a), Ok(b), Ok(n)) => (a, b, n),
+            _ => return Err(format!("--{flag} {s}: a range is A..B:N with numbers A, B and a count N")),
+        };
+        if !(a > 0.0 && b > a && (2..=1000).contains(&n)) {
+            return Err(format!("--{flag} {s}: a log-spaced range needs 0 < A < B and 2 ≤ N ≤ 1000"));
+        }
+        return Ok((0..n).map(|i| a * (b / a).powf(i as f64 / (n - 1) as f64)).collect());
+    }
+    parse_list(flag, s, |x| x.parse::<f64>().ok().filter(|v| v.is_finite()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_options_parse_lists_ranges_and_defaults() {
+        assert_eq!(split_sweep("rho=1e-4,1e-3", &["rho", "loss"]), Ok(("rho", Some("1e-4,1e-3"))));
+        assert_eq!(split_sweep("loss", &["rho", "loss"]), Ok(("loss", None)));
+        let e = split_sweep("beta=1", &["rho", "loss"]).unwrap_err();
+        assert!(e.contains("`beta`") && e.contains("rho, loss"), "{e}");
+        assert_eq!(sweep_values("sweep", "1e-4, 4e-4").unwrap(), vec![1e-4, 4e-4]);
+        let r = sweep_values("sweep", "1e-6..1e-2:5").unwrap();
+        assert_eq!(r.len(), 5);
+        for (v, want) in r.iter().zip([1e-6, 1e-5, 1e-4, 1e-3, 1e-2]) {
+            assert!((v / want - 1.0).abs() < 1e-9, "{r:?}");
+        }
+        for bad in ["1e-2..1e-6:5", "0..1:3", "1..2:1", "1..2", "a,b", "", "1..2:x"] {
+            assert!(sweep_values("sweep", bad).is_err(), "{bad}");
+        }
+    }
 }

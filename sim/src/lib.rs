@@ -70,6 +70,7 @@ impl Engine {
 }
 
 pub mod cli;
+pub mod figures;
 pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;
@@ -79,3 +80,14 @@ pub mod mutate;
 pub mod plot;
 pub mod reordering;
 pub mod traffic;
+
+/// The cores with an experiment (`netmeas run <core>`, a section of `netmeas demo`, `netmeas figures`): a
+/// new core adds one line here and its own folder in sim/src.
+pub const CORES: &[&dyn cli::CoreCli] = &[
+    &fridge::cli::Fridge,
+    &finecomb::cli::Finecomb,
+    &heavy_hitters::cli::HeavyHitters,
+    &ifpd::cli::Ifpd,
+    &maple::cli::Maple,
+    &reordering::cli::Reordering,
+];

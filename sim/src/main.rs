@@ -5,16 +5,7 @@ use sim::cli::CoreCli;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The cores with an experiment (`netmeas run <core>`, a section of `netmeas demo`): a new core adds one
-/// line here and its own folder in sim/src.
-const CORES: &[&dyn CoreCli] = &[
-    &sim::fridge::cli::Fridge,
-    &sim::finecomb::cli::Finecomb,
-    &sim::heavy_hitters::cli::HeavyHitters,
-    &sim::ifpd::cli::Ifpd,
-    &sim::maple::cli::Maple,
-    &sim::reordering::cli::Reordering,
-];
+use sim::CORES;
 
 #[derive(Parser)]
 #[command(
@@ -53,6 +44,26 @@ enum Cmd {
     Run {
         #[command(subcommand)]
         core: RunCore,
+    },
+    /// Draw every paper figure netmeas reproduces (sim/src/figures.rs lists them): each is `netmeas run
+    /// <core> … --plot OUT/<name>.<ext>` at the paper's scale, its table printed as it runs; a summary of
+    /// files and times at the end. Full scale takes about 15 minutes on 2 cores (`--quick`: about a minute).
+    Figures {
+        /// Output directory (created if missing).
+        #[arg(long, default_value = "out/figures")]
+        out: PathBuf,
+        /// svg or png.
+        #[arg(long, default_value = "svg", value_parser = ["svg", "png"])]
+        format: String,
+        /// Reduced runs (fewer packets and seeds): a smoke test of every figure, not the paper's numbers.
+        #[arg(long)]
+        quick: bool,
+        /// Only the figures whose names contain one of these (comma-separated), e.g. `finecomb,ifpd-fig5`.
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
+        /// List the figures and their commands, draw nothing.
+        #[arg(long)]
+        list: bool,
     },
     /// Query a core's stored measurements (MAPLE: per-packet and per-flow latency queries over the epochs
     /// that `netmeas run maple --save-epochs DIR` stored, and the §5.4 evaluation).
@@ -190,6 +201,27 @@ fn bench(args: &synth::bench::BenchArgs) -> Result<(), String> {
     }
 }
 
+/// `netmeas figures`.
+fn figures(out: &std::path::Path, ext: &str, quick: bool, only: &[String], list: bool) -> Result<(), String> {
+    let figs = sim::figures::select(only)?;
+    if list {
+        for f in &figs {
+            let file = out.join(format!("{}.{ext}", f.name));
+            println!("{:<24} {}
+{:<24} netmeas run {}", f.name, f.paper, "", sim::figures::run_args(f, quick, &file).join(" "));
+        }
+        return Ok(());
+    }
+    let drawn = sim::figures::draw(CORES, &figs, out, ext, quick)?;
+    println!("
+{:<24} {:>9}  file", "figure", "seconds");
+    for d in &drawn {
+        println!("{:<24} {:>9.1}  {}", d.name, d.seconds, d.file.display());
+    }
+    println!("{} figures in {:.0} s", drawn.len(), drawn.iter().map(|d| d.seconds).sum::<f64>());
+    Ok(())
+}
+
 /// `netmeas run <core>`: one core of [`CORES`] and the matches of its subcommand.
 struct RunCore {
     core: &'static dyn CoreCli,
@@ -229,6 +261,7 @@ fn main() -> ExitCode {
         }
         Cmd::Demo { transactions, seed, out, vcd_dir } => demo(transactions, seed, &out, vcd_dir),
         Cmd::Run { core } => core.core.run(&core.matches),
+        Cmd::Figures { out, format, quick, only, list } => figures(&out, &format, quick, &only, list),
         Cmd::Query { core: QueryCore::Maple(a) } => sim::maple::query_cli::run(&a),
         Cmd::Synth(a) => synth::flow::run(&a),
         Cmd::Bench(a) => bench(&a),

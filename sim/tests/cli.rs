@@ -100,6 +100,16 @@ fn run_finecomb_bad_input_is_a_clear_error() {
         (&["run", "finecomb", "--buckets", "100", "--stash", "400"], "no buckets"),
         (&["run", "finecomb", "--method", "ldaa"], "error"),
         (&["run", "finecomb", "--reorder", "sideways"], "error"),
+        (&["run", "finecomb", "--method", "lda,bogus"], "`bogus`"),
+        (&["run", "finecomb", "--plot", "x.svg"], "add --sweep"),
+        (&["run", "finecomb", "--sweep", "banks=1,4"], "rho, loss, buckets"),
+        (&["run", "finecomb", "--sweep", "rho", "--rho", "0.1"], "--sweep rho and --rho together"),
+        (&["run", "finecomb", "--sweep", "rho=4e-2..4e-6:5"], "0 < A < B"),
+        (&["run", "finecomb", "--sweep", "rho=0.001,2"], "--sweep rho=2"),
+        (&["run", "finecomb", "--sweep", "buckets=100.5"], "whole number"),
+        (&["run", "finecomb", "--sweep", "rho", "--plot", "x.pdf"], ".svg or .png"),
+        (&["run", "finecomb", "--sweep", "rho", "--plot", "/nonexistent/dir/x.svg"], "does not exist"),
+        (&["figures", "--only", "fig99"], "no figure matches"),
         #[cfg(feature = "rtl")]
         (&["run", "finecomb", "--engine", "rtl", "--buckets", "20000"], "2^13 buckets"),
         #[cfg(not(feature = "rtl"))]

@@ -1,7 +1,8 @@
 //! `netmeas run finecomb` and FineComb's section of `netmeas demo`: options and the table.
 
 use super::experiment::{accumulate_seeds, plans, Accumulator, Method, Setup, StashChoice};
-use crate::cli::{seed_bar, Experiment, RunArgs};
+use super::sweep::{self, Param, Sweep};
+use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
 use crate::traffic::finecomb::{FinecombTrafficParams, Reorder};
 use crate::Engine;
 
@@ -10,30 +11,43 @@ pub struct Finecomb;
 
 #[derive(clap::Args)]
 pub struct FinecombArgs {
-    /// Loss rate β of the path, in [0, 1).
-    #[arg(long, default_value_t = 0.01)]
-    loss: f64,
+    /// Loss rate β of the path, in [0, 1) [default: 0.01].
+    #[arg(long)]
+    loss: Option<f64>,
     /// Reordering model (§V-A): `forward` ⟨0,x,0,0⟩, the last x packets of the previous interval arrive
     /// after the interval-start message; `backward` ⟨x,0,0,0⟩, the first x packets of the interval arrive
     /// before it. x = ρT/4.
     #[arg(long, default_value = "backward", value_parser = ["forward", "backward"])]
     reorder: String,
-    /// Reordering rate ρ = R/T, in [0, 1] (the paper sweeps 4e-6 to 4e-2).
-    #[arg(long, default_value_t = 0.004)]
-    rho: f64,
+    /// Reordering rate ρ = R/T, in [0, 1] (the paper sweeps 4e-6 to 4e-2) [default: 0.004].
+    #[arg(long)]
+    rho: Option<f64>,
     /// Total storage S of FineComb in bucket-sized entries (buckets M plus stash W); LDA gets the same
-    /// memory as 1.5·(M + W/2) of its smaller buckets.
-    #[arg(long, default_value_t = 1000)]
-    buckets: usize,
+    /// memory as 1.5·(M + W/2) of its smaller buckets [default: 1000].
+    #[arg(long)]
+    buckets: Option<usize>,
     /// Stash entries W of FineComb, or `auto` for W* = p*·R (eq. 8); split into four substashes of ⌈W/4⌉.
     #[arg(long, default_value = "auto")]
     stash: String,
     /// Banks: 1, or 4 tuned for β ∈ {1e-4, 1e-2} × ρ ∈ {4e-4, 4e-2} (§III-E, §V-D; LDA then has 2 banks).
     #[arg(long, default_value_t = 1)]
     banks: usize,
-    /// Which methods to run.
-    #[arg(long, default_value = "all", value_parser = ["finecomb", "finecomb-", "lda", "lda+", "all"])]
+    /// Which methods to run: `all`, or a comma-separated list of finecomb, finecomb- (no stash), lda, lda+.
+    #[arg(long, default_value = "all")]
     method: String,
+    /// Run the paper's x-axis instead of one point: `rho`, `loss` or `buckets`, alone for the paper's
+    /// values (ρ 4e-6 … 4e-2, §V-A; β 1e-4, 1e-3, 1e-2, Fig. 4(a); S 250 … 8000, Fig. 5), or with values:
+    /// `rho=1e-4,4e-4,1e-3`, or `rho=4e-6..4e-2:9` (9 values log-spaced). Every (value, seed) runs in
+    /// parallel; the table has a row per value and method with the errors' standard deviations over seeds.
+    /// Fig. 4: `--loss 0.01 --method finecomb,finecomb- --sweep rho`; Fig. 6(a)/7(a): `--loss 1e-4
+    /// --sweep rho`; Fig. 6(b): add `--reorder forward`; Fig. 8(a)(c): `--banks 4 --sweep rho=4e-4..4e-2:6`.
+    #[arg(long, value_name = "PARAM[=VALUES]")]
+    sweep: Option<String>,
+    /// With --sweep: draw the figure (useful samples with eq. (2)'s expectation; mean-delay, standard-
+    /// deviation and loss-rate relative errors per method against the swept value; log axes; error bars
+    /// ±1 standard deviation over seeds, as the paper's). SVG or PNG by the extension.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<std::path::PathBuf>,
     /// Packets per interval T (the paper: 5 M in 1 s, 0.2 µs apart).
     #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
     packets: u64,
@@ -43,7 +57,9 @@ pub struct FinecombArgs {
     /// holding mean_delay_rel_err, stddev_rel_err, loss_rel_err, useful_samples and expected_useful_samples
     /// (eq. 2), averaged over seeds, null where a method gave no estimate. Without --json a table also
     /// shows each method's banks (M, W, p), stash recovery statistics and time, and FineComb's loss error
-    /// with the single-lost-packet residual check (an extension of §III-D, not in the paper).
+    /// with the single-lost-packet residual check (an extension of §III-D, not in the paper). With --sweep:
+    /// `{"param", "points": [{"value", "<method>": {the five metrics, their *_std over seeds,
+    /// seeds_with_estimate}}]}`.
     #[arg(long)]
     json: bool,
 }
@@ -51,11 +67,12 @@ pub struct FinecombArgs {
 impl FinecombArgs {
     /// The experiment's settings, or what is wrong with the options.
     fn setup(&self) -> Result<Setup, String> {
-        if !(0.0..1.0).contains(&self.loss) {
-            return Err(format!("--loss {}: must be in [0, 1)", self.loss));
+        let (loss, rho) = (self.loss.unwrap_or(0.01), self.rho.unwrap_or(0.004));
+        if !(0.0..1.0).contains(&loss) {
+            return Err(format!("--loss {loss}: must be in [0, 1)"));
         }
-        if !(0.0..=1.0).contains(&self.rho) {
-            return Err(format!("--rho {}: must be in [0, 1]", self.rho));
+        if !(0.0..=1.0).contains(&rho) {
+            return Err(format!("--rho {rho}: must be in [0, 1]"));
         }
         let stash = match self.stash.as_str() {
             "auto" => StashChoice::Auto,
@@ -65,15 +82,18 @@ impl FinecombArgs {
         };
         let methods: Vec<Method> = match self.method.as_str() {
             "all" => Method::ALL.to_vec(),
-            name => Method::ALL.into_iter().filter(|m| m.cli_name() == name).collect(),
+            list => {
+                let picked = parse_list("method", list, |n| Method::ALL.into_iter().find(|m| m.cli_name() == n))?;
+                Method::ALL.into_iter().filter(|m| picked.contains(m)).collect()
+            }
         };
         let reorder = if self.reorder == "forward" { Reorder::Forward } else { Reorder::Backward };
         let setup = Setup {
             traffic: FinecombTrafficParams {
                 packets: self.packets,
-                ..FinecombTrafficParams::paper(self.loss, reorder, self.rho)
+                ..FinecombTrafficParams::paper(loss, reorder, rho)
             },
-            storage: self.buckets,
+            storage: self.buckets.unwrap_or(1000),
             stash,
             banks: self.banks,
             methods,
@@ -81,6 +101,28 @@ impl FinecombArgs {
         };
         setup.traffic.check().map_err(|e| format!("--rho/--loss/--packets: {e}"))?;
         Ok(setup)
+    }
+
+    /// The `--sweep` option, checked against the options it replaces, and `--plot`'s need of it.
+    fn sweep(&self) -> Result<Option<Sweep>, String> {
+        let Some(text) = &self.sweep else {
+            return match &self.plot {
+                Some(_) => Err("--plot draws a sweep's figure: add --sweep rho (or loss, buckets)".into()),
+                None => Ok(None),
+            };
+        };
+        crate::plot::Format::check_option(&self.plot)?;
+        let sweep = Sweep::parse(text)?;
+        let given = match sweep.param {
+            Param::Rho => self.rho.is_some(),
+            Param::Loss => self.loss.is_some(),
+            Param::Buckets => self.buckets.is_some(),
+        };
+        if given {
+            let name = sweep.param.name();
+            return Err(format!("--sweep {name} and --{name} together: the sweep gives the values"));
+        }
+        Ok(Some(sweep))
     }
 }
 
@@ -103,6 +145,9 @@ impl Experiment for Finecomb {
 
     fn run(a: &FinecombArgs) -> Result<(), String> {
         let setup = a.setup()?;
+        if let Some(sweep) = a.sweep()? {
+            return run_sweep(a, &setup, &sweep);
+        }
         let acc = accumulate(&setup, a.run.seeds, a.run.seed, !a.json)?;
         if a.json {
             let obj: serde_json::Map<String, serde_json::Value> = acc
@@ -118,11 +163,11 @@ impl Experiment for Finecomb {
             "FineComb §V: T = {} packets/interval, β = {}, {} reordering ρ = {} (tuple {:?}), storage {}, {} bank(s), \
              {} seeds, engine {}",
             a.packets,
-            a.loss,
+            setup.traffic.loss,
             a.reorder,
-            a.rho,
+            setup.traffic.rho,
             setup.traffic.tuple(),
-            a.buckets,
+            setup.storage,
             a.banks,
             a.run.seeds,
             a.run.engine
@@ -154,6 +199,39 @@ impl Experiment for Finecomb {
         println!("(one seed at 1/25 of the paper's interval; `netmeas run finecomb` runs the full experiment)");
         Ok(())
     }
+}
+
+/// `netmeas run finecomb --sweep …`: the table or JSON, and the figure.
+fn run_sweep(a: &FinecombArgs, setup: &Setup, sweep: &Sweep) -> Result<(), String> {
+    let points = sweep::run(setup, sweep, a.run.seed, a.run.seeds, !a.json)?;
+    let fixed = |p: Param, v: String| if p == sweep.param { None } else { Some(v) };
+    let settings: Vec<String> = [
+        fixed(Param::Loss, format!("β = {}", setup.traffic.loss)),
+        Some(format!("{} reordering", a.reorder)),
+        fixed(Param::Rho, format!("ρ = {}", setup.traffic.rho)),
+        fixed(Param::Buckets, format!("S = {}", setup.storage)),
+        Some(format!("{} bank(s)", setup.banks)),
+        Some(format!("T = {}", setup.traffic.packets)),
+        Some(format!("{} seeds", a.run.seeds)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let title = format!("FineComb §V vs {}: {}", sweep.param.name(), settings.join(", "));
+    if a.json {
+        let v = sweep::json(sweep, &points);
+        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
+    } else {
+        println!("{title}, engine {}", a.run.engine);
+        sweep::print_table(sweep, &points);
+    }
+    if let Some(path) = &a.plot {
+        crate::plot::write_figure(path, &sweep::figure(&title, sweep, &points))?;
+        if !a.json {
+            println!("figure: {}", path.display());
+        }
+    }
+    Ok(())
 }
 
 /// The table of `netmeas run finecomb` (and of the demo's FineComb experiment).

@@ -437,17 +437,25 @@ pub fn accumulate_seeds(
     seeds: u64,
     mut seed_done: impl FnMut(),
 ) -> Result<Vec<(Method, Accumulator)>, String> {
-    let mut acc: Vec<(Method, Accumulator)> = setup.methods.iter().map(|m| (*m, Accumulator::default())).collect();
+    let mut outcomes = Vec::with_capacity(seeds as usize);
     for seed in first..first + seeds {
-        let o = run_interval(setup, seed)?;
+        outcomes.push(run_interval(setup, seed)?);
+        seed_done();
+    }
+    Ok(accumulate_outcomes(&setup.methods, &outcomes))
+}
+
+/// Each of `methods`' results over the intervals' outcomes (in their order).
+pub fn accumulate_outcomes(methods: &[Method], outcomes: &[IntervalOutcome]) -> Vec<(Method, Accumulator)> {
+    let mut acc: Vec<(Method, Accumulator)> = methods.iter().map(|m| (*m, Accumulator::default())).collect();
+    for o in outcomes {
         for (m, out) in &o.results {
             if let Some((_, ac)) = acc.iter_mut().find(|(x, _)| x == m) {
                 ac.add(out, &o.truth);
             }
         }
-        seed_done();
     }
-    Ok(acc)
+    acc
 }
 
 /// Relative error |estimate − truth| / truth (None without an estimate or with a zero truth).
@@ -485,6 +493,24 @@ fn average(v: &[Option<f64>]) -> Option<f64> {
     (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
 }
 
+/// Sample standard deviation (n − 1) of the present values; None with fewer than two.
+fn std_dev(v: &[Option<f64>]) -> Option<f64> {
+    let xs: Vec<f64> = v.iter().flatten().copied().collect();
+    let mean = average(v)?;
+    (xs.len() >= 2).then(|| (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt())
+}
+
+/// The spread over seeds of a method's metrics (the error bars of the paper's figures: "standard
+/// deviations of estimation errors"): sample standard deviations, None with fewer than two seeds that gave
+/// the metric.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MethodSpread {
+    pub mean_delay_rel_err_std: Option<f64>,
+    pub stddev_rel_err_std: Option<f64>,
+    pub loss_rel_err_std: Option<f64>,
+    pub useful_samples_std: Option<f64>,
+}
+
 impl Accumulator {
     pub fn add(&mut self, o: &Outcome, truth: &IntervalTruth) {
         self.mean.push(rel_err(o.mean_ns, truth.mean_delay_ns));
@@ -504,6 +530,15 @@ impl Accumulator {
     /// Seeds in which the method gave a mean-delay estimate.
     pub fn seeds_with_estimate(&self) -> usize {
         self.mean.iter().flatten().count()
+    }
+    pub fn spread(&self) -> MethodSpread {
+        let samples: Vec<Option<f64>> = self.samples.iter().map(|&x| Some(x)).collect();
+        MethodSpread {
+            mean_delay_rel_err_std: std_dev(&self.mean),
+            stddev_rel_err_std: std_dev(&self.stddev),
+            loss_rel_err_std: std_dev(&self.loss),
+            useful_samples_std: std_dev(&samples),
+        }
     }
     pub fn summary(&self) -> MethodSummary {
         MethodSummary {

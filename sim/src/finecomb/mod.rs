@@ -6,5 +6,6 @@ pub mod cli;
 pub mod estimate;
 pub mod experiment;
 pub mod params;
+pub mod sweep;
 #[cfg(feature = "rtl")]
 mod rtl;

@@ -6,7 +6,7 @@ use super::experiment::{
     THEOREM_FRACTION, THEOREM_PROBABILITY,
 };
 use super::metrics::cdf_steps;
-use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
+use crate::cli::{parse_list, seed_bar, split_sweep, Experiment, RunArgs};
 use crate::plot::{charts_figure, write_figure, Chart, Guide, Scale, Series, Ticks};
 use crate::traffic::keys::{capture_flow_keys, Order, TheoremParams, ZipfParams};
 use crate::Engine;
@@ -199,14 +199,13 @@ impl HhArgs {
                 };
                 let mut params = vec![base];
                 if let Some(sw) = &self.sweep {
-                    let (name, values) = sw
-                        .split_once('=')
-                        .ok_or(format!("--sweep {sw}: expected PARAM=v1,v2,... with PARAM epsilon, k or f"))?;
+                    let (name, values) = split_sweep(sw, &["epsilon", "k", "f"])?;
+                    let values =
+                        values.ok_or(format!("--sweep {sw}: expected PARAM=v1,v2,... with PARAM epsilon, k or f"))?;
                     let explicit = match name {
                         "epsilon" => self.epsilon.is_some(),
                         "k" => false,
-                        "f" => self.f.is_some(),
-                        other => return Err(format!("--sweep {sw}: unknown parameter `{other}` (epsilon, k or f)")),
+                        _ => self.f.is_some(),
                     };
                     if explicit {
                         return Err(format!("--sweep {name}=... and --{name} together: give the values in the sweep"));

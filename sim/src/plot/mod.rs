@@ -29,9 +29,17 @@ pub enum Format {
 }
 
 impl Format {
-    /// Checks a `--plot FILE` option before any work: `Err("--plot …")` naming the allowed extensions.
+    /// Checks a `--plot FILE` option before any work: `Err("--plot …")` naming the allowed extensions, or
+    /// the missing directory the file would go to.
     pub fn check_option(plot: &Option<std::path::PathBuf>) -> Result<(), String> {
-        plot.as_deref().map_or(Ok(()), |p| Format::of_path(p).map(|_| ()).map_err(|e| format!("--plot {e}")))
+        let Some(p) = plot.as_deref() else { return Ok(()) };
+        Format::of_path(p).map_err(|e| format!("--plot {e}"))?;
+        match p.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+                Err(format!("--plot {}: the directory {} does not exist", p.display(), dir.display()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The format for `path`'s extension (case-insensitive), or an error naming the allowed ones.
@@ -262,11 +270,13 @@ pub fn tick_label(v: f64, scale: Scale, ticks: Ticks) -> String {
             format!("{} {unit}", tick_label(x, Scale::Linear, Ticks::Plain))
         }
         Ticks::Plain if v != 0.0 && scale != Scale::Linear && !(1e-3..1e5).contains(&v.abs()) => {
-            let s = format!("{v:e}");
-            match s.split_once('e') {
-                Some((m, e)) if m.len() > 4 => format!("{:.2}e{e}", m.parse::<f64>().unwrap_or(0.0)),
-                _ => s,
+            // Mantissa to three significant digits (a tick computed as 9.9999999e-6 reads 1e-5).
+            let mut e = v.abs().log10().floor();
+            let mut m = (v / 10f64.powf(e) * 100.0).round() / 100.0;
+            if m.abs() >= 10.0 {
+                (m, e) = (m / 10.0, e + 1.0);
             }
+            format!("{}e{e}", tick_label(m, Scale::Linear, Ticks::Plain))
         }
         Ticks::Plain if v == v.round() && v.abs() < 1e9 => format!("{}", v as i64),
         Ticks::Plain => {

@@ -89,8 +89,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, fig: &Figure, s: f64)
 
 /// A log axis over `r` (both ends made positive) in `base`.
 fn log(r: (f64, f64), base: f64) -> LogCoord<f64> {
-    let lo = r.0.max(f64::MIN_POSITIVE);
-    LogCoord::from((lo..r.1.max(lo * 1.000_001)).log_scale().base(base))
+    // Nudged outwards so that a range ending on a power of the base keeps that tick (the key points are
+    // the powers strictly inside the range as floating point computes its logarithm).
+    let lo = r.0.max(f64::MIN_POSITIVE) * (1.0 - 1e-9);
+    LogCoord::from((lo..r.1.max(lo * 1.000_001) * (1.0 + 1e-9)).log_scale().base(base))
 }
 
 fn linear(r: (f64, f64)) -> RangedCoordf64 {

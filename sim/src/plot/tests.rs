@@ -129,6 +129,9 @@ fn tick_labels() {
     assert_eq!(tick_label(1e6, Scale::Log10, Ticks::DelayNs), "1 ms");
     assert_eq!(tick_label(100.0, Scale::Log10, Ticks::DelayNs), "100 ns");
     assert_eq!(tick_label(4e-6, Scale::Log10, Ticks::Plain), "4e-6");
+    assert_eq!(tick_label(9.999_999_9e-6, Scale::Log10, Ticks::Plain), "1e-5");
+    assert_eq!(tick_label(2.5e-7, Scale::Log10, Ticks::Plain), "2.5e-7");
+    assert_eq!(tick_label(1e6, Scale::Log10, Ticks::Plain), "1e6");
 }
 
 #[test]
