@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod estimate;
 pub mod experiment;
+pub mod loss_model;
 pub mod params;
 pub mod sweep;
 #[cfg(feature = "rtl")]

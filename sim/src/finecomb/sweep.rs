@@ -4,9 +4,10 @@
 //! mean-delay, standard-deviation and loss-rate relative errors against the swept value on log axes, error
 //! bars one standard deviation over seeds, as the paper draws them.
 
-use super::experiment::{accumulate_outcomes, run_interval, Method, MethodSpread, MethodSummary, Setup};
+use super::experiment::{accumulate_outcomes, plans, run_interval, Method, MethodSpread, MethodSummary, Setup};
+use super::loss_model::{self, LossPrediction};
 use crate::cli::{split_sweep, sweep_seeds, sweep_values};
-use crate::plot::{charts_figure, Chart, Figure, Scale, Series};
+use crate::plot::{charts_figure, Chart, Figure, Rgb, Scale, Series};
 use crate::Engine;
 use serde::Serialize;
 
@@ -62,7 +63,7 @@ impl Param {
             }
         }
         s.traffic.check().map_err(|e| format!("--sweep {}={v}: {e}", self.name()))?;
-        super::experiment::plans(&s).map_err(|e| format!("--sweep {}={v}: {e}", self.name()))?;
+        plans(&s).map_err(|e| format!("--sweep {}={v}: {e}", self.name()))?;
         Ok(s)
     }
 }
@@ -108,6 +109,8 @@ pub struct Point {
     pub value: f64,
     /// Per method (its `--json` key), in [`Method::ALL`]'s order.
     pub methods: Vec<(Method, PointResult)>,
+    /// FineComb's loss error as [`loss_model`] predicts it (single bank, FineComb run, β > 0).
+    pub loss_model: Option<LossPrediction>,
 }
 
 /// Runs `setup` at every value of `sweep` over seeds `first..first + seeds`: every (value, seed) interval in
@@ -130,6 +133,11 @@ pub fn run(setup: &Setup, sweep: &Sweep, first: u64, seeds: u64, progress: bool)
         .zip(outcomes)
         .map(|((v, s), outs)| Point {
             value: *v,
+            loss_model: s
+                .methods
+                .contains(&Method::Finecomb)
+                .then(|| plans(s).ok().and_then(|(fc, _, _)| loss_model::predict(&fc, &s.traffic)))
+                .flatten(),
             methods: accumulate_outcomes(&s.methods, &outs)
                 .into_iter()
                 .map(|(m, a)| {
@@ -141,7 +149,8 @@ pub fn run(setup: &Setup, sweep: &Sweep, first: u64, seeds: u64, progress: bool)
 }
 
 /// The sweep as JSON: `{"param": …, "points": [{"value": v, "<method key>": {metrics, *_std,
-/// seeds_with_estimate}}, …]}`.
+/// seeds_with_estimate}, "finecomb_loss_model": {bias, spread, mean_rel_err, reordered_per_bucket,
+/// stash_miss}}, …]}`.
 pub fn json(sweep: &Sweep, points: &[Point]) -> serde_json::Value {
     let pts: Vec<serde_json::Value> = points
         .iter()
@@ -150,6 +159,9 @@ pub fn json(sweep: &Sweep, points: &[Point]) -> serde_json::Value {
             o.insert("value".into(), p.value.into());
             for (m, r) in &p.methods {
                 o.insert(m.key().into(), serde_json::to_value(r).unwrap_or_default());
+            }
+            if let Some(lm) = &p.loss_model {
+                o.insert("finecomb_loss_model".into(), serde_json::to_value(lm).unwrap_or_default());
             }
             o.into()
         })
@@ -160,7 +172,7 @@ pub fn json(sweep: &Sweep, points: &[Point]) -> serde_json::Value {
 /// Prints a row per (value, method).
 pub fn print_table(sweep: &Sweep, points: &[Point]) {
     println!(
-        "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>7}",
+        "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>7}",
         sweep.param.name(),
         "method",
         "mean_err",
@@ -169,6 +181,7 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
         "±",
         "loss_err",
         "±",
+        "loss_model",
         "useful",
         "expected",
         "seeds"
@@ -179,7 +192,7 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
         for (m, r) in &p.methods {
             let (s, d) = (r.summary, r.spread);
             println!(
-                "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>7}",
+                "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>7}",
                 format!("{:e}", p.value),
                 m.cli_name(),
                 f(s.mean_delay_rel_err),
@@ -188,13 +201,17 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
                 f(d.stddev_rel_err_std),
                 f(s.loss_rel_err),
                 f(d.loss_rel_err_std),
+                f(p.loss_model.filter(|_| *m == Method::Finecomb).map(|l| l.mean_rel_err)),
                 g(s.useful_samples),
                 g(s.expected_useful_samples),
                 r.seeds_with_estimate
             );
         }
     }
-    println!("(relative errors |estimate − truth| / truth averaged over seeds; ±: their standard deviation over seeds)");
+    println!(
+        "(relative errors |estimate − truth| / truth averaged over seeds; ±: their standard deviation over seeds; \
+         loss_model: FineComb's loss error predicted by the bucket model of sim/src/finecomb/loss_model.rs)"
+    );
 }
 
 /// The lowest and highest decade holding `values` (positive ones; a default decade without any).
@@ -256,7 +273,16 @@ pub fn figure(title: &str, sweep: &Sweep, points: &[Point]) -> Figure {
         chart("(a) useful samples", "samples", samples),
         chart("(b) mean delay", "relative error", err(|r| (r.summary.mean_delay_rel_err, r.spread.mean_delay_rel_err_std))),
         chart("(c) standard deviation", "relative error", err(|r| (r.summary.stddev_rel_err, r.spread.stddev_rel_err_std))),
-        chart("(d) loss rate", "relative error", err(|r| (r.summary.loss_rel_err, r.spread.loss_rel_err_std))),
+        chart("(d) loss rate", "relative error", {
+            let mut s = err(|r| (r.summary.loss_rel_err, r.spread.loss_rel_err_std));
+            let model: Vec<(f64, f64)> =
+                points.iter().filter_map(|p| p.loss_model.map(|l| (p.value, l.mean_rel_err))).collect();
+            if !model.is_empty() {
+                let label = "finecomb loss model".to_string();
+                s.push(Series { label, points: model, color: Some(Rgb(0x33, 0x33, 0x33)), ..Series::default() });
+            }
+            s
+        }),
     ];
     charts_figure(title, &charts, 2)
 }

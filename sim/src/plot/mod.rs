@@ -105,7 +105,7 @@ pub enum Guide {
     Y(f64),
 }
 
-/// One series of a chart: a label (the figure's legend lists the first chart's labels) and its points.
+/// One series of a chart: a label (the figure's legend lists each label and colour once) and its points.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Series {
     pub label: String,
@@ -137,7 +137,7 @@ pub struct Chart {
     pub guides: Vec<Guide>,
 }
 
-/// A figure: a title over a grid of charts, and one legend on the right (the first chart's series).
+/// A figure: a title over a grid of charts, and one legend on the right (every chart's series, once).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
     pub title: String,
@@ -159,12 +159,18 @@ impl Figure {
         (self.columns as f64 * self.cell.0 + self.legend_width, TITLE_H + rows as f64 * self.cell.1)
     }
 
-    /// The legend: the first chart's series labels and colours.
+    /// The legend: every series label and colour, in chart order, each (label, colour) once.
     pub fn legend(&self) -> Vec<(String, Rgb)> {
-        self.charts
-            .first()
-            .map(|c| c.series.iter().enumerate().map(|(i, s)| (s.label.clone(), series_color(s, i))).collect())
-            .unwrap_or_default()
+        let mut out: Vec<(String, Rgb)> = Vec::new();
+        for c in &self.charts {
+            for (i, s) in c.series.iter().enumerate() {
+                let item = (s.label.clone(), series_color(s, i));
+                if !out.contains(&item) {
+                    out.push(item);
+                }
+            }
+        }
+        out
     }
 
     /// The figure as an SVG document.
@@ -183,7 +189,7 @@ pub fn series_color(s: &Series, i: usize) -> Rgb {
     s.color.unwrap_or(COLORS[1 + i % (COLORS.len() - 1)])
 }
 
-/// `charts` in a grid of `columns` columns under `title`, one legend (the first chart's series) on the right.
+/// `charts` in a grid of `columns` columns under `title`, one legend (every series once) on the right.
 pub fn charts_figure(title: &str, charts: &[Chart], columns: usize) -> Figure {
     Figure {
         title: title.to_string(),
