@@ -52,6 +52,12 @@ pub const FIGURES: &[FigureSpec] = &[
         quick: FC_QUICK,
     },
     FigureSpec {
+        name: "finecomb-fig7b",
+        paper: "FineComb Fig. 7(b): loss error for 5, 10, 50, 100 lost packets at ρ = 1e-4, backward",
+        args: &["finecomb", "--rho", "1e-4", "--method", "finecomb,lda", "--sweep", "lost"],
+        quick: FC_QUICK,
+    },
+    FigureSpec {
         name: "finecomb-fig8",
         paper: "FineComb Fig. 8(a)(c): 4-bank FineComb and 2-bank LDA vs ρ, β = 0.01",
         args: &["finecomb", "--banks", "4", "--method", "finecomb,lda", "--sweep", "rho=4e-4..4e-2:6"],
@@ -155,7 +161,7 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), FIGURES.len());
-        assert_eq!(select(&["finecomb".into()]).unwrap().len(), 5);
+        assert_eq!(select(&["finecomb".into()]).unwrap().len(), 6);
         assert_eq!(select(&[]).unwrap().len(), FIGURES.len());
         let e = select(&["fig99".into()]).unwrap_err();
         assert!(e.contains("fig99") && e.contains("finecomb-fig4"), "{e}");

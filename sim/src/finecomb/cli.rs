@@ -14,6 +14,10 @@ pub struct FinecombArgs {
     /// Loss rate β of the path, in [0, 1) [default: 0.01].
     #[arg(long)]
     loss: Option<f64>,
+    /// Exactly this many packets of the interval lost instead of a rate (Fig. 7(b): 5, 10, 50, 100); the
+    /// methods are tuned for β = lost/T.
+    #[arg(long, conflicts_with = "loss")]
+    lost: Option<u64>,
     /// Reordering model (§V-A): `forward` ⟨0,x,0,0⟩, the last x packets of the previous interval arrive
     /// after the interval-start message; `backward` ⟨x,0,0,0⟩, the first x packets of the interval arrive
     /// before it. x = ρT/4.
@@ -35,8 +39,9 @@ pub struct FinecombArgs {
     /// Which methods to run: `all`, or a comma-separated list of finecomb, finecomb- (no stash), lda, lda+.
     #[arg(long, default_value = "all")]
     method: String,
-    /// Run the paper's x-axis instead of one point: `rho`, `loss` or `buckets`, alone for the paper's
-    /// values (ρ 4e-6 … 4e-2, §V-A; β 1e-4, 1e-3, 1e-2, Fig. 4(a); S 250 … 8000, Fig. 5), or with values:
+    /// Run the paper's x-axis instead of one point: `rho`, `loss`, `buckets` or `lost`, alone for the
+    /// paper's values (ρ 4e-6 … 4e-2, §V-A; β 1e-4, 1e-3, 1e-2, Fig. 4(a); S 250 … 8000, Fig. 5; 5, 10,
+    /// 50, 100 lost packets, Fig. 7(b)), or with values:
     /// `rho=1e-4,4e-4,1e-3`, or `rho=4e-6..4e-2:9` (9 values log-spaced). Every (value, seed) runs in
     /// parallel; the table has a row per value and method with the errors' standard deviations over seeds.
     /// Fig. 4: `--loss 0.01 --method finecomb,finecomb- --sweep rho`; Fig. 6(a)/7(a): `--loss 1e-4
@@ -67,7 +72,14 @@ pub struct FinecombArgs {
 impl FinecombArgs {
     /// The experiment's settings, or what is wrong with the options.
     fn setup(&self) -> Result<Setup, String> {
-        let (loss, rho) = (self.loss.unwrap_or(0.01), self.rho.unwrap_or(0.004));
+        let rho = self.rho.unwrap_or(0.004);
+        if let Some(n) = self.lost.filter(|&n| n >= self.packets) {
+            return Err(format!("--lost {n}: must be below the {} packets of the interval (--packets)", self.packets));
+        }
+        let loss = match self.lost {
+            Some(n) => n as f64 / self.packets as f64,
+            None => self.loss.unwrap_or(0.01),
+        };
         if !(0.0..1.0).contains(&loss) {
             return Err(format!("--loss {loss}: must be in [0, 1)"));
         }
@@ -91,6 +103,7 @@ impl FinecombArgs {
         let setup = Setup {
             traffic: FinecombTrafficParams {
                 packets: self.packets,
+                lost: self.lost,
                 ..FinecombTrafficParams::paper(loss, reorder, rho)
             },
             storage: self.buckets.unwrap_or(1000),
@@ -114,13 +127,15 @@ impl FinecombArgs {
         crate::plot::Format::check_option(&self.plot)?;
         let sweep = Sweep::parse(text)?;
         let given = match sweep.param {
-            Param::Rho => self.rho.is_some(),
-            Param::Loss => self.loss.is_some(),
-            Param::Buckets => self.buckets.is_some(),
+            Param::Rho => self.rho.is_some().then_some("rho"),
+            Param::Loss | Param::Lost => {
+                self.loss.is_some().then_some("loss").or(self.lost.is_some().then_some("lost"))
+            }
+            Param::Buckets => self.buckets.is_some().then_some("buckets"),
         };
-        if given {
+        if let Some(flag) = given {
             let name = sweep.param.name();
-            return Err(format!("--sweep {name} and --{name} together: the sweep gives the values"));
+            return Err(format!("--sweep {name} and --{flag} together: the sweep gives the values"));
         }
         Ok(Some(sweep))
     }
@@ -206,7 +221,10 @@ fn run_sweep(a: &FinecombArgs, setup: &Setup, sweep: &Sweep) -> Result<(), Strin
     let points = sweep::run(setup, sweep, a.run.seed, a.run.seeds, !a.json)?;
     let fixed = |p: Param, v: String| if p == sweep.param { None } else { Some(v) };
     let settings: Vec<String> = [
-        fixed(Param::Loss, format!("β = {}", setup.traffic.loss)),
+        (!matches!(sweep.param, Param::Loss | Param::Lost)).then(|| match setup.traffic.lost {
+            Some(n) => format!("{n} lost"),
+            None => format!("β = {}", setup.traffic.loss),
+        }),
         Some(format!("{} reordering", a.reorder)),
         fixed(Param::Rho, format!("ρ = {}", setup.traffic.rho)),
         fixed(Param::Buckets, format!("S = {}", setup.storage)),

@@ -1,6 +1,6 @@
 //! `netmeas run finecomb --sweep PARAM[=VALUES]`: the paper's x-axes (§V) as one command — every method's
-//! errors and useful samples at each value of ρ (Figures 4, 6, 7(a), 8), β (Figure 4(a)'s curves) or the
-//! storage S (Figure 5), seeds in parallel, and the figure: useful samples (with eq. (2)'s expectation),
+//! errors and useful samples at each value of ρ (Figures 4, 6, 7(a), 8), β (Figure 4(a)'s curves), the
+//! storage S (Figure 5) or an exact number of lost packets (Figure 7(b)), seeds in parallel, and the figure: useful samples (with eq. (2)'s expectation),
 //! mean-delay, standard-deviation and loss-rate relative errors against the swept value on log axes, error
 //! bars one standard deviation over seeds, as the paper draws them.
 
@@ -21,10 +21,12 @@ pub enum Param {
     Loss,
     /// Total storage S in buckets (`--buckets`).
     Buckets,
+    /// Lost packets of the interval, exactly (Fig. 7(b)); β = lost/T for tuning.
+    Lost,
 }
 
 impl Param {
-    pub const NAMES: [&'static str; 3] = ["rho", "loss", "buckets"];
+    pub const NAMES: [&'static str; 4] = ["rho", "loss", "buckets", "lost"];
 
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
@@ -36,16 +38,18 @@ impl Param {
             Param::Rho => "reordering rate ρ",
             Param::Loss => "loss rate β",
             Param::Buckets => "storage S (buckets)",
+            Param::Lost => "lost packets in the interval",
         }
     }
 
     /// The paper's axis for `--sweep PARAM` without values: ρ from 4·10⁻⁶ to 4·10⁻² (§V-A), β at Figure
-    /// 4(a)'s three rates, S around the 1 000 buckets of §V-B (Figure 5).
+    /// 4(a)'s three rates, S around the 1 000 buckets of §V-B (Figure 5), 5 to 100 lost packets (Fig. 7(b)).
     pub fn paper_values(self) -> Vec<f64> {
         match self {
             Param::Rho => vec![4e-6, 1e-5, 4e-5, 1e-4, 4e-4, 1e-3, 4e-3, 1e-2, 4e-2],
             Param::Loss => vec![1e-4, 1e-3, 1e-2],
             Param::Buckets => vec![250.0, 500.0, 1000.0, 2000.0, 4000.0, 8000.0],
+            Param::Lost => vec![5.0, 10.0, 50.0, 100.0],
         }
     }
 
@@ -55,6 +59,13 @@ impl Param {
         match self {
             Param::Rho => s.traffic.rho = v,
             Param::Loss => s.traffic.loss = v,
+            Param::Lost => {
+                if v < 0.0 || v.fract() != 0.0 || v >= s.traffic.packets as f64 {
+                    return Err(format!("--sweep lost: {v} is not a whole number of packets below T"));
+                }
+                s.traffic.lost = Some(v as u64);
+                s.traffic.loss = v / s.traffic.packets as f64;
+            }
             Param::Buckets => {
                 if v < 1.0 || v.fract() != 0.0 || v > 1e7 {
                     return Err(format!("--sweep buckets: {v} is not a whole number of buckets in 1..=10^7"));
@@ -82,6 +93,7 @@ impl Sweep {
         let param = match name {
             "rho" => Param::Rho,
             "loss" => Param::Loss,
+            "lost" => Param::Lost,
             _ => Param::Buckets,
         };
         let values = match values {
@@ -101,6 +113,9 @@ pub struct PointResult {
     pub spread: MethodSpread,
     /// Seeds in which the method gave a mean-delay estimate.
     pub seeds_with_estimate: usize,
+    /// FineComb's loss error with the single-lost-packet residual check (the extension of
+    /// `estimate::recover`, not in the paper), averaged over seeds; None for the other methods.
+    pub loss_ext_rel_err: Option<f64>,
 }
 
 /// One point of the sweep.
@@ -141,7 +156,8 @@ pub fn run(setup: &Setup, sweep: &Sweep, first: u64, seeds: u64, progress: bool)
             methods: accumulate_outcomes(&s.methods, &outs)
                 .into_iter()
                 .map(|(m, a)| {
-                    (m, PointResult { summary: a.summary(), spread: a.spread(), seeds_with_estimate: a.seeds_with_estimate() })
+                    let (summary, spread, seeds_with_estimate) = (a.summary(), a.spread(), a.seeds_with_estimate());
+                    (m, PointResult { summary, spread, seeds_with_estimate, loss_ext_rel_err: a.loss_one_lost_rel_err() })
                 })
                 .collect(),
         })
@@ -149,7 +165,7 @@ pub fn run(setup: &Setup, sweep: &Sweep, first: u64, seeds: u64, progress: bool)
 }
 
 /// The sweep as JSON: `{"param": …, "points": [{"value": v, "<method key>": {metrics, *_std,
-/// seeds_with_estimate}, "finecomb_loss_model": {bias, spread, mean_rel_err, reordered_per_bucket,
+/// seeds_with_estimate, loss_ext_rel_err}, "finecomb_loss_model": {bias, spread, mean_rel_err, reordered_per_bucket,
 /// stash_miss}}, …]}`.
 pub fn json(sweep: &Sweep, points: &[Point]) -> serde_json::Value {
     let pts: Vec<serde_json::Value> = points
@@ -172,7 +188,7 @@ pub fn json(sweep: &Sweep, points: &[Point]) -> serde_json::Value {
 /// Prints a row per (value, method).
 pub fn print_table(sweep: &Sweep, points: &[Point]) {
     println!(
-        "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>7}",
+        "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10} {:>10} {:>9} {:>7}",
         sweep.param.name(),
         "method",
         "mean_err",
@@ -182,6 +198,7 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
         "loss_err",
         "±",
         "loss_model",
+        "loss_ext",
         "useful",
         "expected",
         "seeds"
@@ -192,7 +209,7 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
         for (m, r) in &p.methods {
             let (s, d) = (r.summary, r.spread);
             println!(
-                "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>7}",
+                "{:>10} {:<11} {:>10} {:>9} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10} {:>10} {:>9} {:>7}",
                 format!("{:e}", p.value),
                 m.cli_name(),
                 f(s.mean_delay_rel_err),
@@ -202,6 +219,7 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
                 f(s.loss_rel_err),
                 f(d.loss_rel_err_std),
                 f(p.loss_model.filter(|_| *m == Method::Finecomb).map(|l| l.mean_rel_err)),
+                f(r.loss_ext_rel_err),
                 g(s.useful_samples),
                 g(s.expected_useful_samples),
                 r.seeds_with_estimate
@@ -210,7 +228,8 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
     }
     println!(
         "(relative errors |estimate − truth| / truth averaged over seeds; ±: their standard deviation over seeds; \
-         loss_model: FineComb's loss error predicted by the bucket model of sim/src/finecomb/loss_model.rs)"
+         loss_model: FineComb's loss error predicted by the bucket model of sim/src/finecomb/loss_model.rs; \
+         loss_ext: FineComb's loss error with the single-lost-packet residual check, an extension)"
     );
 }
 
@@ -281,6 +300,11 @@ pub fn figure(title: &str, sweep: &Sweep, points: &[Point]) -> Figure {
                 let label = "finecomb loss model".to_string();
                 s.push(Series { label, points: model, color: Some(Rgb(0x33, 0x33, 0x33)), ..Series::default() });
             }
+            let ext = series(Method::Finecomb, &|r| (r.loss_ext_rel_err, None));
+            if !ext.points.is_empty() {
+                let label = "finecomb + residual check".to_string();
+                s.push(Series { label, errors: vec![], color: Some(Rgb(0xbc, 0xbd, 0x22)), ..ext });
+            }
             s
         }),
     ];
@@ -297,7 +321,8 @@ mod tests {
         assert_eq!(Sweep::parse("rho").unwrap().values.last(), Some(&4e-2));
         assert_eq!(Sweep::parse("loss=1e-4,1e-2").unwrap(), Sweep { param: Param::Loss, values: vec![1e-4, 1e-2] });
         assert_eq!(Sweep::parse("buckets=100..10000:3").unwrap().values.len(), 3);
-        assert!(Sweep::parse("banks=1,4").unwrap_err().contains("rho, loss, buckets"));
+        assert!(Sweep::parse("banks=1,4").unwrap_err().contains("rho, loss, buckets, lost"));
+        assert_eq!(Sweep::parse("lost").unwrap().values, vec![5.0, 10.0, 50.0, 100.0]);
     }
 
     #[test]

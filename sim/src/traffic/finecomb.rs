@@ -74,6 +74,9 @@ pub struct FinecombTrafficParams {
     pub weibull_shape: f64,
     /// Loss rate β.
     pub loss: f64,
+    /// Exactly this many packets of the measured interval lost (Fig. 7(b): 5, 10, 50, 100 lost packets)
+    /// instead of each packet with probability β; β should then be lost/T (the methods are tuned with it).
+    pub lost: Option<u64>,
     pub reorder: Reorder,
     /// Reordering rate ρ = R / T.
     pub rho: f64,
@@ -88,6 +91,7 @@ impl FinecombTrafficParams {
             mean_delay_ns: 10_000.0,
             weibull_shape: 0.6,
             loss,
+            lost: None,
             reorder,
             rho,
         }
@@ -110,6 +114,9 @@ impl FinecombTrafficParams {
         }
         if !(0.0..1.0).contains(&self.loss) {
             return Err(format!("loss rate {}: must be in [0, 1)", self.loss));
+        }
+        if let Some(n) = self.lost.filter(|&n| n >= self.packets) {
+            return Err(format!("{n} lost packets: the interval has {} packets", self.packets));
         }
         if !(0.0..=1.0).contains(&self.rho) {
             return Err(format!("reordering rate {}: must be in [0, 1]", self.rho));
@@ -208,7 +215,7 @@ impl IntervalTraffic {
     pub fn new(params: FinecombTrafficParams, seed: u64, margin: u64) -> Result<Self, String> {
         params.check()?;
         let tuple = params.tuple();
-        Ok(IntervalTraffic {
+        let mut t = IntervalTraffic {
             params,
             tuple,
             seed: mix64(seed ^ 0xF1E0_C0B0_0000_0001),
@@ -217,7 +224,17 @@ impl IntervalTraffic {
             scale: params.weibull_scale(),
             inv_shape: 1.0 / params.weibull_shape,
             loss_cut: (params.loss * 18_446_744_073_709_551_616.0).min(u64::MAX as f64) as u64,
-        })
+        };
+        if let Some(n) = params.lost {
+            // The n packets of u with the smallest loss hashes are the lost ones (the same cut applies to the
+            // neighbouring intervals: about n lost there too).
+            let mut h: Vec<u64> = (t.pre..t.pre + params.packets).map(|i| t.h(i, 3)).collect();
+            t.loss_cut = match n as usize {
+                0 => 0,
+                n => *h.select_nth_unstable(n - 1).1 + 1,
+            };
+        }
+        Ok(t)
     }
 
     /// Index of the first packet of the measured interval.
@@ -393,5 +410,17 @@ mod tests {
         assert!(rp.iter().all(|&i| !t.packet(i).lost));
         assert_eq!(rp.len() as u64 + (0..t.len()).filter(|&i| t.packet(i).lost).count() as u64, t.len());
         assert!(IntervalTraffic::new(FinecombTrafficParams { loss: 1.0, ..p }, 1, 0).is_err());
+        assert!(IntervalTraffic::new(FinecombTrafficParams { lost: Some(20_000), ..p }, 1, 0).is_err());
+    }
+
+    #[test]
+    fn an_exact_loss_count_loses_exactly_that_many_packets_of_the_interval() {
+        for n in [0, 1, 5, 100] {
+            let p = FinecombTrafficParams { packets: 50_000, lost: Some(n), ..FinecombTrafficParams::paper(0.0, Reorder::Backward, 4e-3) };
+            for seed in 1..4 {
+                let t = IntervalTraffic::new(p, seed, 100).unwrap();
+                assert_eq!(t.truth().lost, n, "seed {seed}");
+            }
+        }
     }
 }
