@@ -27,6 +27,7 @@ fn sweep_points_equal_single_runs_and_carry_their_spread() {
                 assert!(p[method][key].as_f64().unwrap() >= 0.0, "ρ {rho} {method}.{key}: {p}");
             }
             assert_eq!(p[method]["seeds_with_estimate"], 3, "{p}");
+            assert_eq!(p[method]["loss_ext_rel_err"].is_number(), method == "finecomb", "{method}: {p}");
         }
     }
     let text = std::fs::read_to_string(&svg).unwrap();

@@ -157,7 +157,8 @@ pub fn run(setup: &Setup, sweep: &Sweep, first: u64, seeds: u64, progress: bool)
                 .into_iter()
                 .map(|(m, a)| {
                     let (summary, spread, seeds_with_estimate) = (a.summary(), a.spread(), a.seeds_with_estimate());
-                    (m, PointResult { summary, spread, seeds_with_estimate, loss_ext_rel_err: a.loss_one_lost_rel_err() })
+                    let loss_ext_rel_err = a.loss_one_lost_rel_err().filter(|_| m == Method::Finecomb);
+                    (m, PointResult { summary, spread, seeds_with_estimate, loss_ext_rel_err })
                 })
                 .collect(),
         })
