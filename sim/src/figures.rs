@@ -28,6 +28,18 @@ pub const FIGURES: &[FigureSpec] = &[
         quick: &["--seeds", "1"],
     },
     FigureSpec {
+        name: "fridge-memory",
+        paper: "dissertation §2.4.3: errors vs memory M, fridge, 4-fridge multi-fridge, simple, expiry",
+        args: &["fridge", "--fridges", "4", "--sweep", "memory"],
+        quick: &["--seeds", "1", "--samples", "50000"],
+    },
+    FigureSpec {
+        name: "fridge-p",
+        paper: "dissertation §2.4.2: errors vs the entry probability p at M = 1024",
+        args: &["fridge", "--sweep", "p"],
+        quick: &["--seeds", "1", "--samples", "50000"],
+    },
+    FigureSpec {
         name: "finecomb-fig4",
         paper: "FineComb Fig. 4: useful samples, mean-delay and loss errors vs ρ, FineComb and FineComb−, β = 0.01",
         args: &["finecomb", "--loss", "0.01", "--method", "finecomb,finecomb-", "--sweep", "rho"],
@@ -165,7 +177,7 @@ mod tests {
         assert_eq!(select(&[]).unwrap().len(), FIGURES.len());
         let e = select(&["fig99".into()]).unwrap_err();
         assert!(e.contains("fig99") && e.contains("finecomb-fig4"), "{e}");
-        let a = run_args(&FIGURES[1], true, Path::new("d/x.svg"));
+        let a = run_args(FIGURES.iter().find(|f| f.name == "finecomb-fig4").unwrap(), true, Path::new("d/x.svg"));
         assert_eq!(&a[a.len() - 6..], ["--packets", "200000", "--seeds", "2", "--plot", "d/x.svg"]);
         let maple = FIGURES.iter().find(|f| f.name.starts_with("maple")).unwrap();
         let a = run_args(maple, true, Path::new("m.png"));

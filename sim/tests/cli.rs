@@ -25,6 +25,33 @@ fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
     }
 }
 
+/// `--sweep memory` gives a point per value, each the single run's JSON at that memory; a sweep's value and
+/// the option it replaces together are an error.
+#[test]
+fn run_fridge_sweep_gives_a_summary_per_value() {
+    let v = json(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--sweep", "memory=256,1024", "--json"]);
+    assert_eq!(v["param"], "memory");
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 2, "{v}");
+    for (p, m) in pts.iter().zip([256, 1024]) {
+        assert_eq!(p["value"].as_f64(), Some(m as f64));
+        assert_eq!(p["summary"]["memory"], m, "{p}");
+        for method in ["fridge", "simple", "expiry"] {
+            assert!(p["summary"][method]["max_err_5_95"].is_number() && p["summary"][method]["ks"].is_number(), "{method}: {p}");
+        }
+    }
+    let single = json(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--memory", "1024", "--json"]);
+    assert_eq!(pts[1]["summary"]["fridge"], single["fridge"], "the sweep's point is the single run");
+    for (args, says) in [
+        (&["run", "fridge", "--sweep", "memory", "--memory", "512"][..], "--sweep memory and --memory together"),
+        (&["run", "fridge", "--sweep", "memory=1000"], "power of two"),
+        (&["run", "fridge", "--sweep", "p=0,0.5"], "(0, 1]"),
+    ] {
+        let e = error(args);
+        assert!(e.contains(says), "{args:?}: {e}");
+    }
+}
+
 #[test]
 fn run_fridge_plots_png_and_svg() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_plot");

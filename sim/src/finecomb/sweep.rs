@@ -7,7 +7,7 @@
 use super::experiment::{accumulate_outcomes, plans, run_interval, Method, MethodSpread, MethodSummary, Setup};
 use super::loss_model::{self, LossPrediction};
 use crate::cli::{split_sweep, sweep_seeds, sweep_values};
-use crate::plot::{charts_figure, Chart, Figure, Rgb, Scale, Series};
+use crate::plot::{charts_figure, decades, Chart, Figure, Rgb, Scale, Series};
 use crate::Engine;
 use serde::Serialize;
 
@@ -234,16 +234,6 @@ pub fn print_table(sweep: &Sweep, points: &[Point]) {
     );
 }
 
-/// The lowest and highest decade holding `values` (positive ones; a default decade without any).
-fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values.filter(|v| *v > 0.0 && v.is_finite()).fold((f64::INFINITY, 0f64), |(a, b), v| (a.min(v), b.max(v)));
-    if hi == 0.0 {
-        return (0.1, 1.0);
-    }
-    let (lo, hi) = (10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()));
-    (lo, if hi > lo { hi } else { lo * 10.0 })
-}
-
 /// The figure: (a) useful samples and eq. (2)'s expectation, (b) mean-delay, (c) standard-deviation and
 /// (d) loss-rate relative errors per method against the swept value, log axes, error bars ±1 standard
 /// deviation over seeds. A method without an estimate at a point (LDA at high ρ) has no point there.
@@ -324,13 +314,5 @@ mod tests {
         assert_eq!(Sweep::parse("buckets=100..10000:3").unwrap().values.len(), 3);
         assert!(Sweep::parse("banks=1,4").unwrap_err().contains("rho, loss, buckets, lost"));
         assert_eq!(Sweep::parse("lost").unwrap().values, vec![5.0, 10.0, 50.0, 100.0]);
-    }
-
-    #[test]
-    fn decades_round_out_to_powers_of_ten() {
-        assert_eq!(decades([4e-6, 4e-2].into_iter()), (1e-6, 1e-1));
-        assert_eq!(decades([0.0, 3.0].into_iter()), (1.0, 10.0));
-        assert_eq!(decades([1.0].into_iter()), (1.0, 10.0));
-        assert_eq!(decades(std::iter::empty()), (0.1, 1.0));
     }
 }

@@ -3,6 +3,7 @@
 
 use super::estimate::errors;
 use super::experiment::{accumulate_seeds, run_methods, PChoice, SeedEvent, Setup, Summary, TraceSource};
+use super::sweep::{self, Param, Sweep};
 use crate::cli::{seed_bar, Experiment, RunArgs};
 use crate::traffic::{synthetic, SyntheticParams, TcpMode};
 use crate::Engine;
@@ -28,14 +29,21 @@ pub struct FridgeArgs {
     #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
     samples: u64,
     /// Total memory of every method, in table entries (a power of two, 4..=65536; at 65536 the "expiry
-    /// (2M)" reference row is left out: the core's tables stop at 2^16 entries).
-    #[arg(long, default_value_t = 1024)]
-    memory: usize,
+    /// (2M)" reference row is left out: the core's tables stop at 2^16 entries) [default: 1024].
+    #[arg(long)]
+    memory: Option<usize>,
     /// Entry probability in (0, 1], or `auto`: p = min(1, M / (r·D)), so that the fridge's average lifetime
     /// of M/p requests matches the r·D requests a typical delay D spans at request rate r (dissertation
-    /// §2.2.3); D is the 95th-percentile delay, estimated by a pilot run whose lifetime spans the trace.
-    #[arg(long, default_value = "auto")]
-    p: String,
+    /// §2.2.3); D is the 95th-percentile delay, estimated by a pilot run whose lifetime spans the trace
+    /// [default: auto].
+    #[arg(long)]
+    p: Option<String>,
+    /// Run a §2.4 axis instead of one point: `memory` (M = 64 … 16384, §2.4.3) or `p` (1e-4 … 1, §2.4.2),
+    /// alone for those values or with values (`memory=256,1024,4096`, `p=1e-3..1:7` log-spaced). The points
+    /// run in parallel; the table has a row per value and method; `--plot` draws the errors and distances
+    /// against the swept value instead of the CDFs.
+    #[arg(long, value_name = "PARAM[=VALUES]")]
+    sweep: Option<String>,
     /// Fridges of the multi-fridge method (2..=8; it runs when more than 1): M/2, M/4, ..., the last two
     /// equal, the largest aimed at the 95th-percentile delay and the others at shorter ones.
     #[arg(long, default_value_t = 1)]
@@ -51,7 +59,8 @@ pub struct FridgeArgs {
     /// Print one JSON object (a key per method, plus ground_truth) instead of a table.
     #[arg(long)]
     json: bool,
-    /// Draw the estimated CDFs of the first seed against the ground truth: FILE.svg or FILE.png.
+    /// Draw the estimated CDFs of the first seed against the ground truth (with --sweep: the errors against
+    /// the swept value): FILE.svg or FILE.png.
     #[arg(long)]
     plot: Option<PathBuf>,
 }
@@ -59,16 +68,14 @@ pub struct FridgeArgs {
 impl FridgeArgs {
     /// The experiment's settings and trace source, or what is wrong with the options.
     fn setup(&self) -> Result<(Setup, TraceSource), String> {
-        let p = match self.p.as_str() {
+        let p = match self.p.as_deref().unwrap_or("auto") {
             "auto" => PChoice::Auto,
             v => match v.parse::<f64>() {
                 Ok(p) if p > 0.0 && p <= 1.0 => PChoice::Fixed(p),
                 _ => return Err(format!("--p {v}: expected a probability in (0, 1] or `auto`")),
             },
         };
-        if let Some(plot) = &self.plot {
-            crate::plot::Format::of_path(plot).map_err(|e| format!("--plot {e}"))?;
-        }
+        crate::plot::Format::check_option(&self.plot)?;
         if !(self.max_delay_ms > 0.001 && self.max_delay_ms.is_finite()) {
             return Err(format!("--max-delay-ms {}: must exceed 0.001 (the 1 µs lower end)", self.max_delay_ms));
         }
@@ -86,7 +93,7 @@ impl FridgeArgs {
             }
         };
         let setup = Setup {
-            memory: self.memory,
+            memory: self.memory.unwrap_or(1024),
             p,
             fridges: self.fridges,
             model_variance: self.variance == "model",
@@ -109,7 +116,7 @@ impl FridgeArgs {
         }
         curves.push(Curve { label: "simple", cdf: &o.simple.estimate });
         curves.push(Curve { label: "expiry", cdf: &o.expiry.estimate });
-        let title = format!("fridge, M = {}, trace {} (seed {seed})", self.memory, self.trace);
+        let title = format!("fridge, M = {}, trace {} (seed {seed})", self.memory.unwrap_or(1024), self.trace);
         write_cdf(path, &title, &curves).map_err(|e| format!("--plot {e}"))
     }
 }
@@ -126,6 +133,9 @@ impl Experiment for Fridge {
 
     fn run(a: &FridgeArgs) -> Result<(), String> {
         let (setup, source) = a.setup()?;
+        if let Some(text) = &a.sweep {
+            return run_sweep(a, &setup, &source, &Sweep::parse(text)?);
+        }
         let bar = seed_bar(a.run.seeds, !a.json, "{bar:30} seed {pos}/{len} {msg} [{elapsed_precise}]");
         let summary = accumulate_seeds(&setup, &source, a.run.seed, a.run.seeds, |e| {
             match e {
@@ -188,12 +198,43 @@ impl Experiment for Fridge {
     }
 }
 
+/// `netmeas run fridge --sweep …`: the table or JSON, and the figure.
+fn run_sweep(a: &FridgeArgs, setup: &Setup, source: &TraceSource, sweep: &Sweep) -> Result<(), String> {
+    let given = match sweep.param {
+        Param::Memory => a.memory.is_some(),
+        Param::P => a.p.is_some(),
+    };
+    if given {
+        let name = sweep.param.name();
+        return Err(format!("--sweep {name} and --{name} together: the sweep gives the values"));
+    }
+    let points = sweep::run(setup, source, sweep, a.run.seed, a.run.seeds, !a.json)?;
+    let fixed = match sweep.param {
+        Param::Memory => format!("p {}", a.p.as_deref().unwrap_or("auto")),
+        Param::P => format!("M = {}", setup.memory),
+    };
+    let title = format!("fridge §2.4 vs {}: trace {}, {fixed}, {} seeds", sweep.param.name(), a.trace, a.run.seeds);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&sweep::json(sweep, &points)?).map_err(|e| e.to_string())?);
+    } else {
+        println!("{title}, engine {}", a.run.engine);
+        sweep::print_table(sweep, &points);
+    }
+    if let Some(path) = &a.plot {
+        crate::plot::write_figure(path, &sweep::figure(&title, sweep, &points))?;
+        if !a.json {
+            println!("figure: {}", path.display());
+        }
+    }
+    Ok(())
+}
+
 /// The table of `netmeas run fridge`.
 fn print_table(a: &FridgeArgs, summary: &Summary) {
     let gt = &summary.ground_truth;
     println!(
         "trace {}: {:.0} delay samples per seed; true p50 {:.1} µs, p95 {:.1} µs, p99 {:.1} µs; memory {} entries; {} seeds; engine {}",
-        a.trace, gt.samples, gt.p50 / 1e3, gt.p95 / 1e3, gt.p99 / 1e3, a.memory, a.run.seeds, a.run.engine
+        a.trace, gt.samples, gt.p50 / 1e3, gt.p95 / 1e3, gt.p99 / 1e3, summary.memory, a.run.seeds, a.run.engine
     );
     println!(
         "{:<13} {:>9} {:>9} {:>9} {:>13} {:>14} {:>7} {:>8} {:>10}  p",

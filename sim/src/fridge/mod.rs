@@ -3,5 +3,6 @@
 pub mod cli;
 pub mod estimate;
 pub mod experiment;
+pub mod sweep;
 #[cfg(feature = "rtl")]
 mod rtl;

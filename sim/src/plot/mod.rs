@@ -263,6 +263,17 @@ fn resample(c: &WeightedCdf, n: usize) -> Vec<(f64, f64)> {
     out
 }
 
+/// The range of a log10 axis holding `values`: from the decade at or below the smallest positive value to
+/// the decade at or above the largest (one decade at least; 0.1..1 without any positive value).
+pub fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.filter(|v| *v > 0.0 && v.is_finite()).fold((f64::INFINITY, 0f64), |(a, b), v| (a.min(v), b.max(v)));
+    if hi == 0.0 {
+        return (0.1, 1.0);
+    }
+    let (lo, hi) = (10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()));
+    (lo, if hi > lo { hi } else { lo * 10.0 })
+}
+
 /// A tick's label on an axis of `scale` written as `ticks`.
 pub fn tick_label(v: f64, scale: Scale, ticks: Ticks) -> String {
     match ticks {

@@ -121,6 +121,14 @@ fn log_axes_and_error_bars() {
 }
 
 #[test]
+fn decades_round_out_to_powers_of_ten() {
+    assert_eq!(decades([4e-6, 4e-2].into_iter()), (1e-6, 1e-1));
+    assert_eq!(decades([0.0, 3.0].into_iter()), (1.0, 10.0));
+    assert_eq!(decades([1.0].into_iter()), (1.0, 10.0));
+    assert_eq!(decades(std::iter::empty()), (0.1, 1.0));
+}
+
+#[test]
 fn tick_labels() {
     assert_eq!(tick_label(1e-5, Scale::Log10, Ticks::Plain), "1e-5");
     assert_eq!(tick_label(0.01, Scale::Log10, Ticks::Plain), "0.01");
