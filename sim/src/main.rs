@@ -47,7 +47,7 @@ enum Cmd {
     },
     /// Draw every paper figure netmeas reproduces (sim/src/figures.rs lists them): each is `netmeas run
     /// <core> … --plot OUT/<name>.<ext>` at the paper's scale, its table printed as it runs; a summary of
-    /// files and times at the end. Full scale takes about 9 minutes on 2 cores (`--quick`: under a minute).
+    /// files and times at the end. Full scale takes about 14 minutes on 2 cores (`--quick`: under a minute).
     Figures {
         /// Output directory (created if missing).
         #[arg(long, default_value = "out/figures")]
