@@ -138,6 +138,64 @@ pub fn parse_list<T>(flag: &str, s: &str, one: impl Fn(&str) -> Option<T>) -> Re
     Ok(v)
 }
 
+/// A parameter a core's `--sweep` can run.
+pub trait SweepParam: Copy + PartialEq + Sized + 'static {
+    /// Every parameter with its name on the command line.
+    const ALL: &'static [(&'static str, Self)];
+    /// The values of `--sweep NAME` given without values (the paper's axis).
+    fn default_values(self) -> Vec<f64>;
+    /// The parameter's name on the command line.
+    fn name(self) -> &'static str {
+        Self::ALL.iter().find(|(_, p)| *p == self).map_or("?", |(n, _)| n)
+    }
+}
+
+/// A parsed `--sweep`: the parameter and its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep<P> {
+    pub param: P,
+    pub values: Vec<f64>,
+}
+
+impl<P: SweepParam> Sweep<P> {
+    /// `PARAM` (its default axis), `PARAM=V1,V2,…` or `PARAM=A..B:N` (log-spaced), PARAM one of `P::ALL`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let names: Vec<&str> = P::ALL.iter().map(|(n, _)| *n).collect();
+        let (name, values) = split_sweep(s, &names)?;
+        let param = P::ALL.iter().find(|(n, _)| *n == name).map(|(_, p)| *p).ok_or("unreachable: checked name")?;
+        let values = match values {
+            Some(v) => sweep_values("sweep", v)?,
+            None => param.default_values(),
+        };
+        Ok(Sweep { param, values })
+    }
+}
+
+/// What a sweep prints and draws: JSON (`json`) or the title and the table, then the figure to `plot`.
+pub fn sweep_output(
+    json: bool,
+    title: &str,
+    engine: &str,
+    plot: Option<&std::path::Path>,
+    document: impl FnOnce() -> Result<serde_json::Value, String>,
+    table: impl FnOnce(),
+    figure: impl FnOnce() -> crate::plot::Figure,
+) -> Result<(), String> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(&document()?).map_err(|e| e.to_string())?);
+    } else {
+        println!("{title}, engine {engine}");
+        table();
+    }
+    if let Some(path) = plot {
+        crate::plot::write_figure(path, &figure())?;
+        if !json {
+            println!("figure: {}", path.display());
+        }
+    }
+    Ok(())
+}
+
 /// Splits a `--sweep` value: `PARAM=VALUES` or `PARAM` alone (the core's default axis for it), PARAM one of
 /// `names`. Returns the name and the values text, or an error naming the allowed parameters.
 pub fn split_sweep<'a>(s: &'a str, names: &[&str]) -> Result<(&'a str, Option<&'a str>), String> {

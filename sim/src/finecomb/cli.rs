@@ -2,7 +2,7 @@
 
 use super::experiment::{accumulate_seeds, plans, Accumulator, Method, Setup, StashChoice};
 use super::sweep::{self, Param, Sweep};
-use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
+use crate::cli::{parse_list, seed_bar, sweep_output, Experiment, RunArgs, SweepParam};
 use crate::traffic::finecomb::{FinecombTrafficParams, Reorder};
 use crate::Engine;
 
@@ -236,20 +236,15 @@ fn run_sweep(a: &FinecombArgs, setup: &Setup, sweep: &Sweep) -> Result<(), Strin
     .flatten()
     .collect();
     let title = format!("FineComb §V vs {}: {}", sweep.param.name(), settings.join(", "));
-    if a.json {
-        let v = sweep::json(sweep, &points);
-        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
-    } else {
-        println!("{title}, engine {}", a.run.engine);
-        sweep::print_table(sweep, &points);
-    }
-    if let Some(path) = &a.plot {
-        crate::plot::write_figure(path, &sweep::figure(&title, sweep, &points))?;
-        if !a.json {
-            println!("figure: {}", path.display());
-        }
-    }
-    Ok(())
+    sweep_output(
+        a.json,
+        &title,
+        &a.run.engine,
+        a.plot.as_deref(),
+        || Ok(sweep::json(sweep, &points)),
+        || sweep::print_table(sweep, &points),
+        || sweep::figure(&title, sweep, &points),
+    )
 }
 
 /// The table of `netmeas run finecomb` (and of the demo's FineComb experiment).

@@ -6,7 +6,7 @@
 
 use super::experiment::{accumulate_outcomes, plans, run_interval, Method, MethodSpread, MethodSummary, Setup};
 use super::loss_model::{self, LossPrediction};
-use crate::cli::{split_sweep, sweep_seeds, sweep_values};
+use crate::cli::{sweep_seeds, SweepParam};
 use crate::plot::{charts_figure, decades, Chart, Figure, Rgb, Scale, Series};
 use crate::Engine;
 use serde::Serialize;
@@ -25,13 +25,23 @@ pub enum Param {
     Lost,
 }
 
-impl Param {
-    pub const NAMES: [&'static str; 4] = ["rho", "loss", "buckets", "lost"];
+impl SweepParam for Param {
+    const ALL: &'static [(&'static str, Param)] =
+        &[("rho", Param::Rho), ("loss", Param::Loss), ("buckets", Param::Buckets), ("lost", Param::Lost)];
 
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+    /// The paper's axis: ρ from 4·10⁻⁶ to 4·10⁻² (§V-A), β at Figure 4(a)'s three rates, S around the
+    /// 1 000 buckets of §V-B (Figure 5), 5 to 100 lost packets (Fig. 7(b)).
+    fn default_values(self) -> Vec<f64> {
+        match self {
+            Param::Rho => vec![4e-6, 1e-5, 4e-5, 1e-4, 4e-4, 1e-3, 4e-3, 1e-2, 4e-2],
+            Param::Loss => vec![1e-4, 1e-3, 1e-2],
+            Param::Buckets => vec![250.0, 500.0, 1000.0, 2000.0, 4000.0, 8000.0],
+            Param::Lost => vec![5.0, 10.0, 50.0, 100.0],
+        }
     }
+}
 
+impl Param {
     /// The axis title.
     pub fn axis(self) -> &'static str {
         match self {
@@ -39,17 +49,6 @@ impl Param {
             Param::Loss => "loss rate β",
             Param::Buckets => "storage S (buckets)",
             Param::Lost => "lost packets in the interval",
-        }
-    }
-
-    /// The paper's axis for `--sweep PARAM` without values: ρ from 4·10⁻⁶ to 4·10⁻² (§V-A), β at Figure
-    /// 4(a)'s three rates, S around the 1 000 buckets of §V-B (Figure 5), 5 to 100 lost packets (Fig. 7(b)).
-    pub fn paper_values(self) -> Vec<f64> {
-        match self {
-            Param::Rho => vec![4e-6, 1e-5, 4e-5, 1e-4, 4e-4, 1e-3, 4e-3, 1e-2, 4e-2],
-            Param::Loss => vec![1e-4, 1e-3, 1e-2],
-            Param::Buckets => vec![250.0, 500.0, 1000.0, 2000.0, 4000.0, 8000.0],
-            Param::Lost => vec![5.0, 10.0, 50.0, 100.0],
         }
     }
 
@@ -79,30 +78,8 @@ impl Param {
     }
 }
 
-/// A parsed `--sweep`: the parameter and its values.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sweep {
-    pub param: Param,
-    pub values: Vec<f64>,
-}
-
-impl Sweep {
-    /// `PARAM`, `PARAM=V1,V2,…` or `PARAM=A..B:N` (log-spaced), PARAM one of rho, loss, buckets.
-    pub fn parse(s: &str) -> Result<Sweep, String> {
-        let (name, values) = split_sweep(s, &Param::NAMES)?;
-        let param = match name {
-            "rho" => Param::Rho,
-            "loss" => Param::Loss,
-            "lost" => Param::Lost,
-            _ => Param::Buckets,
-        };
-        let values = match values {
-            Some(v) => sweep_values("sweep", v)?,
-            None => param.paper_values(),
-        };
-        Ok(Sweep { param, values })
-    }
-}
+/// FineComb's `--sweep`.
+pub type Sweep = crate::cli::Sweep<Param>;
 
 /// One method at one point: its metrics averaged over seeds and their spread.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -313,6 +290,7 @@ mod tests {
         assert_eq!(Sweep::parse("loss=1e-4,1e-2").unwrap(), Sweep { param: Param::Loss, values: vec![1e-4, 1e-2] });
         assert_eq!(Sweep::parse("buckets=100..10000:3").unwrap().values.len(), 3);
         assert!(Sweep::parse("banks=1,4").unwrap_err().contains("rho, loss, buckets, lost"));
+        assert_eq!(Param::Lost.name(), "lost");
         assert_eq!(Sweep::parse("lost").unwrap().values, vec![5.0, 10.0, 50.0, 100.0]);
     }
 }

@@ -4,7 +4,7 @@
 use super::estimate::errors;
 use super::experiment::{accumulate_seeds, run_methods, PChoice, SeedEvent, Setup, Summary, TraceSource};
 use super::sweep::{self, Param, Sweep};
-use crate::cli::{seed_bar, Experiment, RunArgs};
+use crate::cli::{seed_bar, sweep_output, Experiment, RunArgs, SweepParam};
 use crate::traffic::{synthetic, SyntheticParams, TcpMode};
 use crate::Engine;
 use std::path::PathBuf;
@@ -214,19 +214,15 @@ fn run_sweep(a: &FridgeArgs, setup: &Setup, source: &TraceSource, sweep: &Sweep)
         Param::P => format!("M = {}", setup.memory),
     };
     let title = format!("fridge §2.4 vs {}: trace {}, {fixed}, {} seeds", sweep.param.name(), a.trace, a.run.seeds);
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&sweep::json(sweep, &points)?).map_err(|e| e.to_string())?);
-    } else {
-        println!("{title}, engine {}", a.run.engine);
-        sweep::print_table(sweep, &points);
-    }
-    if let Some(path) = &a.plot {
-        crate::plot::write_figure(path, &sweep::figure(&title, sweep, &points))?;
-        if !a.json {
-            println!("figure: {}", path.display());
-        }
-    }
-    Ok(())
+    sweep_output(
+        a.json,
+        &title,
+        &a.run.engine,
+        a.plot.as_deref(),
+        || sweep::json(sweep, &points),
+        || sweep::print_table(sweep, &points),
+        || sweep::figure(&title, sweep, &points),
+    )
 }
 
 /// The table of `netmeas run fridge`.

@@ -4,7 +4,7 @@
 //! over 5..95 % and p99 error, and the whole-CDF distances KS and W1 (log2), one line per method, log y.
 
 use super::experiment::{accumulate_seeds, MethodSummary, PChoice, Setup, Summary, TraceSource};
-use crate::cli::{split_sweep, sweep_seeds, sweep_values};
+use crate::cli::{sweep_seeds, SweepParam};
 use crate::plot::{charts_figure, decades, Chart, Figure, Scale, Series};
 use crate::Engine;
 
@@ -17,25 +17,23 @@ pub enum Param {
     P,
 }
 
-impl Param {
-    pub const NAMES: [&'static str; 2] = ["memory", "p"];
+impl SweepParam for Param {
+    const ALL: &'static [(&'static str, Param)] = &[("memory", Param::Memory), ("p", Param::P)];
 
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+    /// M = 64 … 16384 (§2.4.3), p = 1e-4 … 1 (§2.4.2).
+    fn default_values(self) -> Vec<f64> {
+        match self {
+            Param::Memory => (6..=14).map(|e| (1u64 << e) as f64).collect(),
+            Param::P => vec![1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0],
+        }
     }
+}
 
+impl Param {
     fn axis(self) -> (&'static str, Scale) {
         match self {
             Param::Memory => ("memory M (entries, log2)", Scale::Log2),
             Param::P => ("entry probability p", Scale::Log10),
-        }
-    }
-
-    /// The axis of `--sweep memory` / `--sweep p` without values.
-    pub fn default_values(self) -> Vec<f64> {
-        match self {
-            Param::Memory => (6..=14).map(|e| (1u64 << e) as f64).collect(),
-            Param::P => vec![1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0],
         }
     }
 
@@ -61,25 +59,8 @@ impl Param {
     }
 }
 
-/// A parsed `--sweep`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sweep {
-    pub param: Param,
-    pub values: Vec<f64>,
-}
-
-impl Sweep {
-    /// `memory`, `p`, `memory=256,1024`, `p=1e-3..1:7` (log-spaced).
-    pub fn parse(s: &str) -> Result<Sweep, String> {
-        let (name, values) = split_sweep(s, &Param::NAMES)?;
-        let param = if name == "memory" { Param::Memory } else { Param::P };
-        let values = match values {
-            Some(v) => sweep_values("sweep", v)?,
-            None => param.default_values(),
-        };
-        Ok(Sweep { param, values })
-    }
-}
+/// The fridge's `--sweep`.
+pub type Sweep = crate::cli::Sweep<Param>;
 
 /// One point: the swept value and the experiment's summary there.
 pub struct Point {
