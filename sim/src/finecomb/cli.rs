@@ -48,9 +48,10 @@ pub struct FinecombArgs {
     /// --sweep rho`; Fig. 6(b): add `--reorder forward`; Fig. 8(a)(c): `--banks 4 --sweep rho=4e-4..4e-2:6`.
     #[arg(long, value_name = "PARAM[=VALUES]")]
     sweep: Option<String>,
-    /// With --sweep: draw the figure (useful samples with eq. (2)'s expectation; mean-delay, standard-
-    /// deviation and loss-rate relative errors per method against the swept value; log axes; error bars
-    /// ±1 standard deviation over seeds, as the paper's). SVG or PNG by the extension.
+    /// With --sweep: draw the figure (useful samples with eq. (2)'s expectation; the relative errors of
+    /// mean delay, standard deviation and loss rate per method against the swept value, with FineComb's
+    /// loss error as the bucket model predicts it and with the residual check; log axes; error bars ±1
+    /// standard deviation over seeds, as the paper's). SVG or PNG by the extension.
     #[arg(long, value_name = "FILE")]
     plot: Option<std::path::PathBuf>,
     /// Packets per interval T (the paper: 5 M in 1 s, 0.2 µs apart).
