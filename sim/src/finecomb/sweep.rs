@@ -1,8 +1,9 @@
 //! `netmeas run finecomb --sweep PARAM[=VALUES]`: the paper's x-axes (§V) as one command — every method's
 //! errors and useful samples at each value of ρ (Figures 4, 6, 7(a), 8), β (Figure 4(a)'s curves), the
-//! storage S (Figure 5) or an exact number of lost packets (Figure 7(b)), seeds in parallel, and the figure: useful samples (with eq. (2)'s expectation),
-//! mean-delay, standard-deviation and loss-rate relative errors against the swept value on log axes, error
-//! bars one standard deviation over seeds, as the paper draws them.
+//! storage S (Figure 5) or an exact number of lost packets (Figure 7(b)), seeds in parallel, and the
+//! figure: useful samples (with eq. (2)'s expectation), mean-delay, standard-deviation and loss-rate
+//! relative errors against the swept value on log axes, error bars one standard deviation over seeds, as
+//! the paper draws them, and FineComb's loss error as [`loss_model`] predicts it and with the residual check.
 
 use super::experiment::{accumulate_outcomes, plans, run_interval, Method, MethodSpread, MethodSummary, Setup};
 use super::loss_model::{self, LossPrediction};
@@ -12,8 +13,7 @@ use crate::Engine;
 use serde::Serialize;
 
 /// A swept parameter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Param {
     /// Reordering rate ρ.
     Rho,
