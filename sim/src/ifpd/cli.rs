@@ -3,7 +3,7 @@
 
 use super::experiment::{engine_fn, run, MethodResult, Point, Setup, Source};
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
-use crate::plot::{charts_figure, write_figure, Chart, Scale, Series, Ticks};
+use crate::plot::{charts_figure, decades, write_figure, Chart, Scale, Series, Ticks};
 use crate::traffic::ifpd::{capture_ifpd, IfpdParams, Table1Fit};
 use crate::Engine;
 use golden::ifpd::{Case3Rule, Mode};
@@ -206,7 +206,7 @@ fn print_fit(f: &Table1Fit) {
     print!("{}", t.text());
 }
 
-/// Precision, recall, F1 and log10 relative error per method along the swept axis.
+/// Precision, recall, F1 and relative error (log axis) per method along the swept axis.
 fn plot(path: &std::path::Path, points: &[Point], axis: Axis, title: &str) -> Result<(), String> {
     let x = |p: &Point| if axis == Axis::Threshold { p.threshold_ms } else { p.memory_kb };
     let xs: Vec<f64> = points.iter().map(x).collect();
@@ -225,26 +225,27 @@ fn plot(path: &std::path::Path, points: &[Point], axis: Axis, title: &str) -> Re
             })
             .collect()
     };
-    let log_err = |r: &MethodResult| r.rel_err.max(1e-7).log10();
-    let err_lo = points.iter().flat_map(|p| p.results.iter().map(log_err)).fold(0.0, f64::min).floor();
+    // Relative errors span decades (the sketch's ~1e-6 against CM's ~1e-2): a log axis, zero at its bottom.
+    let err = |r: &MethodResult| r.rel_err.max(1e-7);
+    let err_range = decades(points.iter().flat_map(|p| p.results.iter().map(err)));
     let x_label = if axis == Axis::Threshold { "threshold (ms)" } else { "memory (KB)" };
-    let chart = |title: &str, y_range, s| Chart {
+    let chart = |title: &str, y_range, y_scale, s| Chart {
         title: title.into(),
         x_label: x_label.into(),
         y_label: title.into(),
         x_range: (lo - pad, hi + pad),
         y_range,
         x_scale: Scale::Linear,
-        y_scale: Scale::Linear,
+        y_scale,
         x_ticks: Ticks::Plain,
         series: s,
         guides: vec![],
     };
     let charts = [
-        chart("precision", (0.0, 1.0), series(&|r| r.precision)),
-        chart("recall", (0.0, 1.0), series(&|r| r.recall)),
-        chart("F1 score", (0.0, 1.0), series(&|r| r.f1)),
-        chart("log10 relative error", (err_lo, 0.0), series(&log_err)),
+        chart("precision", (0.0, 1.0), Scale::Linear, series(&|r| r.precision)),
+        chart("recall", (0.0, 1.0), Scale::Linear, series(&|r| r.recall)),
+        chart("F1 score", (0.0, 1.0), Scale::Linear, series(&|r| r.f1)),
+        chart("relative error", err_range, Scale::Log10, series(&err)),
     ];
     write_figure(path, &charts_figure(title, &charts, 2)).map_err(|e| format!("--plot {e}"))
 }
