@@ -169,6 +169,14 @@ impl<P: SweepParam> Sweep<P> {
         };
         Ok(Sweep { param, values })
     }
+
+    /// An error if `given` names an option the sweep replaces (it gives the values itself).
+    pub fn refuse(&self, given: Option<&str>) -> Result<(), String> {
+        match given {
+            Some(flag) => Err(format!("--sweep {} and --{flag} together: the sweep gives the values", self.param.name())),
+            None => Ok(()),
+        }
+    }
 }
 
 /// What a sweep prints and draws: JSON (`json`) or the title and the table, then the figure to `plot`.

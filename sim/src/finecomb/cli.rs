@@ -121,23 +121,19 @@ impl FinecombArgs {
     fn sweep(&self) -> Result<Option<Sweep>, String> {
         let Some(text) = &self.sweep else {
             return match &self.plot {
-                Some(_) => Err("--plot draws a sweep's figure: add --sweep rho (or loss, buckets)".into()),
+                Some(_) => Err("--plot draws a sweep's figure: add --sweep rho (or loss, buckets, lost)".into()),
                 None => Ok(None),
             };
         };
         crate::plot::Format::check_option(&self.plot)?;
         let sweep = Sweep::parse(text)?;
-        let given = match sweep.param {
+        sweep.refuse(match sweep.param {
             Param::Rho => self.rho.is_some().then_some("rho"),
             Param::Loss | Param::Lost => {
                 self.loss.is_some().then_some("loss").or(self.lost.is_some().then_some("lost"))
             }
             Param::Buckets => self.buckets.is_some().then_some("buckets"),
-        };
-        if let Some(flag) = given {
-            let name = sweep.param.name();
-            return Err(format!("--sweep {name} and --{flag} together: the sweep gives the values"));
-        }
+        })?;
         Ok(Some(sweep))
     }
 }

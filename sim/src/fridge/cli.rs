@@ -66,9 +66,19 @@ pub struct FridgeArgs {
 }
 
 impl FridgeArgs {
+    /// `--memory`, or its default.
+    fn memory(&self) -> usize {
+        self.memory.unwrap_or(1024)
+    }
+
+    /// `--p` as given, or its default `auto`.
+    fn p_text(&self) -> &str {
+        self.p.as_deref().unwrap_or("auto")
+    }
+
     /// The experiment's settings and trace source, or what is wrong with the options.
     fn setup(&self) -> Result<(Setup, TraceSource), String> {
-        let p = match self.p.as_deref().unwrap_or("auto") {
+        let p = match self.p_text() {
             "auto" => PChoice::Auto,
             v => match v.parse::<f64>() {
                 Ok(p) if p > 0.0 && p <= 1.0 => PChoice::Fixed(p),
@@ -93,7 +103,7 @@ impl FridgeArgs {
             }
         };
         let setup = Setup {
-            memory: self.memory.unwrap_or(1024),
+            memory: self.memory(),
             p,
             fridges: self.fridges,
             model_variance: self.variance == "model",
@@ -116,7 +126,7 @@ impl FridgeArgs {
         }
         curves.push(Curve { label: "simple", cdf: &o.simple.estimate });
         curves.push(Curve { label: "expiry", cdf: &o.expiry.estimate });
-        let title = format!("fridge, M = {}, trace {} (seed {seed})", self.memory.unwrap_or(1024), self.trace);
+        let title = format!("fridge, M = {}, trace {} (seed {seed})", self.memory(), self.trace);
         write_cdf(path, &title, &curves).map_err(|e| format!("--plot {e}"))
     }
 }
@@ -200,17 +210,13 @@ impl Experiment for Fridge {
 
 /// `netmeas run fridge --sweep …`: the table or JSON, and the figure.
 fn run_sweep(a: &FridgeArgs, setup: &Setup, source: &TraceSource, sweep: &Sweep) -> Result<(), String> {
-    let given = match sweep.param {
-        Param::Memory => a.memory.is_some(),
-        Param::P => a.p.is_some(),
-    };
-    if given {
-        let name = sweep.param.name();
-        return Err(format!("--sweep {name} and --{name} together: the sweep gives the values"));
-    }
+    sweep.refuse(match sweep.param {
+        Param::Memory => a.memory.is_some().then_some("memory"),
+        Param::P => a.p.is_some().then_some("p"),
+    })?;
     let points = sweep::run(setup, source, sweep, a.run.seed, a.run.seeds, !a.json)?;
     let fixed = match sweep.param {
-        Param::Memory => format!("p {}", a.p.as_deref().unwrap_or("auto")),
+        Param::Memory => format!("p {}", a.p_text()),
         Param::P => format!("M = {}", setup.memory),
     };
     let title = format!("fridge §2.4 vs {}: trace {}, {fixed}, {} seeds", sweep.param.name(), a.trace, a.run.seeds);
