@@ -353,7 +353,7 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             cr.count(cov::reports_seen, i.rep_ready as u64);
         }
         if e.tally_valid == Some(true) && i.tally_ready {
-            let rec = golden::fridge::tally::TallyRecord::unpack(o.tally_data);
+            let rec = golden::fridge::tally::TallyRecord::unpack(o.tally_data, golden::fridge::tally::Bins::of(&fcfg));
             cr.count(cov::tally_records, 1);
             cr.count(cov::tally_records_nonzero, (rec.sum_g > 0) as u64);
         }
@@ -449,7 +449,8 @@ pub fn run_trace<M: FridgeTop>(
     let mut second_accept = None;
     let mut next = 0usize;
     let mut idle = 0u32;
-    let records = if fcfg.tally { fcfg.fridges() * golden::fridge::tally::BINS } else { 0 };
+    let bins = golden::fridge::tally::Bins::of(&fcfg);
+    let records = if fcfg.tally { fcfg.fridges() * bins.count() } else { 0 };
     let garbage = Descriptor { kind: PacketKind::Request, id: 0, timestamp: 0 };
     // Run until every packet is in and the pipeline and FIFO have drained, then read the tally.
     while out.tally.len() < records || out.cycles == 0 {
@@ -472,7 +473,7 @@ pub fn run_trace<M: FridgeTop>(
             out.reports.push(golden::fridge::Report::unpack(&fcfg, o.rep_data));
         }
         if o.tally_valid && !i.reset {
-            out.tally.push(golden::fridge::tally::TallyRecord::unpack(o.tally_data));
+            out.tally.push(golden::fridge::tally::TallyRecord::unpack(o.tally_data, bins));
         }
         if i.in_valid && o.in_ready {
             next += 1;

@@ -1,7 +1,8 @@
 //! The fridge core's in-hardware tally on its own (`fridge_tally` top) against
 //! `golden::fridge::tally::TallyCycleModel`, cycle by cycle. Traffic the core rarely produces: a report in
 //! most cycles, drawn from a few delays and fridges so the same tally word is updated back to back (the
-//! bank pipelines' forwarding), survivors x from 0 to past the ROM's last step, fridge mode toggled,
+//! bank pipelines' forwarding), a tenth of delays below 64 units (the lowest octaves, where the bin encoder
+//! pads the sub-bin), survivors x from 0 to past the ROM's last step, fridge mode toggled,
 //! bank swaps and walks started at random (also while a walk runs and with the walk's bank active), a
 //! consumer that stalls for long phases, resets mid-stream.
 
@@ -16,6 +17,9 @@ use rand::Rng;
 
 crate::coverage_names! {
     resets, records, walks_started, walk_start_while_busy, reports, fifo_drops,
+    // Reports with a delay below 2^s units (2^s bins per octave): the octaves whose sub-bin is the
+    // delay's low bits padded with zeros.
+    low_octave_reports,
 }
 
 crate::top_outputs! {
@@ -79,6 +83,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     let mut run = Run::new(FridgeTally::NAME, cfg);
     let mut sim = Sim::new(FridgeTally::new(cfg.x_seed), cfg.vcd.clone());
     let mut gold = TallyCycleModel::new(&fcfg);
+    let bins = golden::fridge::tally::Bins::of(&fcfg);
     let delays: Vec<u64> = (0..6).map(|_| run.rng.gen_range(0..1 << fcfg.ts_bits)).collect();
     let (mut p_report, mut p_ready, mut active, mut corrected) = (0.8, 0.7, false, true);
     for i in 0..cfg.transactions {
@@ -95,7 +100,11 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         }
         let report = r.gen_bool(p_report).then(|| Report {
             fridge: r.gen_range(0..fcfg.fridges()),
-            delay: if r.gen_bool(0.7) { delays[r.gen_range(0..delays.len())] } else { r.gen_range(0..1 << 24) },
+            delay: match r.gen_range(0..10) {
+                0..=6 => delays[r.gen_range(0..delays.len())],
+                7 => r.gen_range(0..64),
+                _ => r.gen_range(0..1 << 24),
+            },
             survived: match r.gen_range(0..4) {
                 0 => r.gen_range(0..16),
                 1 => r.gen_range(0..4096),
@@ -119,6 +128,8 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         run.count(cov::walks_started, (inp.dump_start && !busy_before && !reset) as u64);
         run.count(cov::walk_start_while_busy, (inp.dump_start && busy_before && !reset) as u64);
         run.count(cov::reports, report.is_some() as u64);
+        let low = report.is_some_and(|p| p.delay < bins.per_octave() as u64);
+        run.count(cov::low_octave_reports, low as u64);
         // The walk only issues with room in the FIFO for everything in flight: the FIFO never drops.
         run.count(cov::fifo_drops, (gold.fifo.drops() > e.drops && !reset) as u64);
         run.transactions += 1;

@@ -78,7 +78,13 @@ fn fridge_tally_block_matches_golden() {
         "fridge_tally_block_matches_golden",
         testbench::fridge_tally::run,
         N,
-        &[tally_cov::resets, tally_cov::records, tally_cov::walks_started, tally_cov::walk_start_while_busy],
+        &[
+            tally_cov::resets,
+            tally_cov::records,
+            tally_cov::walks_started,
+            tally_cov::walk_start_while_busy,
+            tally_cov::low_octave_reports,
+        ],
     );
     assert_eq!(r.covered(tally_cov::fifo_drops), 0, "the tally FIFO dropped records");
 }

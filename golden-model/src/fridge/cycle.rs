@@ -216,8 +216,9 @@ mod tests {
     #[test]
     fn cycle_model_equals_transaction_model() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
-        for mode in [FridgeMode::Fridge, FridgeMode::Simple, FridgeMode::Expiry] {
-            let cfg = FridgeConfig { addr_bits: vec![6, 5], ..FridgeConfig::default() };
+        // Each mode at another tally resolution (4, 8, 16 bins per octave).
+        for (mode, bins) in [FridgeMode::Fridge, FridgeMode::Simple, FridgeMode::Expiry].into_iter().zip(tally::BINS_PER_OCTAVE) {
+            let cfg = FridgeConfig { addr_bits: vec![6, 5], tally_bins_per_octave: bins, ..FridgeConfig::default() };
             let rt =
                 FridgeRuntime { mode, expiry: 300, seed: 77, thresholds: vec![threshold_for(0.6), threshold_for(0.3)] };
             let mut ids: Vec<u128> = vec![];
@@ -275,7 +276,7 @@ mod tests {
                 }
                 let o = cm.step(&i);
                 if o.tally_valid == Some(true) && i.tally_ready {
-                    records.push(tally::TallyRecord::unpack(o.tally_data.unwrap()));
+                    records.push(tally::TallyRecord::unpack(o.tally_data.unwrap(), tally::Bins::of(&cfg)));
                 }
             }
             assert_eq!(records, want_tally, "{mode:?}");

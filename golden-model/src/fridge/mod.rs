@@ -106,11 +106,13 @@ pub struct FridgeConfig {
     pub report_fifo_bits: usize,
     /// In-hardware tally of Σg and Σg² per fridge and delay bin, with ping-pong readout ([`tally`]).
     pub tally: bool,
+    /// Resolution of the tally: delay bins per octave, 4, 8 or 16 ([`tally::Bins`]).
+    pub tally_bins_per_octave: usize,
 }
 
 impl Default for FridgeConfig {
     /// One fridge of 1024 entries, 32-bit signatures, 32-bit timestamps in 16 ns units (68.7 s before a
-    /// delay aliases), 32-bit counters, dual-port, 512 reports of FIFO, tally on.
+    /// delay aliases), 32-bit counters, dual-port, 512 reports of FIFO, tally on at four bins per octave.
     fn default() -> Self {
         FridgeConfig {
             addr_bits: vec![10],
@@ -121,6 +123,7 @@ impl Default for FridgeConfig {
             ports: RamPorts::Dual,
             report_fifo_bits: 9,
             tally: true,
+            tally_bins_per_octave: tally::DEFAULT_BINS_PER_OCTAVE,
         }
     }
 }
@@ -136,6 +139,7 @@ impl FridgeConfig {
         check_range("ts_shift", self.ts_shift, 0, TIMESTAMP_BITS - self.ts_bits)?;
         check_range("counter_bits", self.counter_bits, 8, 32)?;
         check_range("report_fifo_bits", self.report_fifo_bits, 1, 16)?;
+        tally::Bins::new(self.tally_bins_per_octave)?;
         if self.payload_bits() > 128 {
             return Err(ConfigError(format!("payload of {} bits exceeds 128", self.payload_bits())));
         }

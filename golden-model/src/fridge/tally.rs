@@ -4,10 +4,17 @@
 //! FIFO, so it sees every report even when the FIFO drops one).
 //!
 //! ## Bins
-//! A delay d (stored timestamp units, `ts_bits` wide) falls into bin `4·e + m` where `e = floor(log2 d)`
-//! and `m` are the two bits after the leading one (d = 0 counts as d = 1): four bins per octave, 128 bins
-//! per fridge for delays up to 2^32 units. Bin b covers `[(4+m)·2^e/4, (5+m)·2^e/4)` (see [`bin_lower`]).
-//! The multi-fridge combination in software uses the same four bins per octave.
+//! The resolution is a generation parameter, [`FridgeConfig::tally_bins_per_octave`] = 2^s bins per
+//! octave, s ∈ {2, 3, 4} (4, 8 or 16 bins; [`Bins`]). A delay d (stored timestamp units, `ts_bits` wide)
+//! falls into bin `2^s·e + m` where `e = floor(log2 d)` and `m` are the s bits after the leading one (d = 0
+//! counts as d = 1; below 2^s units the low bins of an octave stay empty): 32 octaves, `32·2^s` bins per
+//! fridge (128, 256, 512) for delays up to 2^32 units. Bin b covers `[(2^s+m)·2^e/2^s, (2^s+m+1)·2^e/2^s)`
+//! (see [`Bins::lower`]): a relative width of 1/(2^s + m), at most 25 %, 12.5 %, 6.25 %. Software reads a
+//! percentile inside a bin by log-uniform interpolation (`sim::fridge::estimate`); the error of a tally
+//! percentile is bounded by one bin's width where the distribution is narrower than a bin.
+//!
+//! Memory: one bank word per bin and fridge, so a single fridge's bank of 128 to 512 words fits the same
+//! 512-word DP16KD tiles: 16 bins per octave cost no block RAM over 4 for one fridge (more for several).
 //!
 //! ## Correction factor from a table
 //! The estimator's weight is `w = g(x) / (p_k · s_k)` with `g(x) = (1 − 1/M_k)^−x` (see `sim::fridge::
@@ -24,26 +31,34 @@
 //! Fixed point: g is 24.8 ([`G_BITS`]), g² 48.8 ([`G2_BITS`]); the accumulators are Σg 40.8 ([`SUM_G_BITS`])
 //! and Σg² 62.8 ([`SUM_G2_BITS`]), wrapping. One RAM word is `Σg | Σg² << 48` (118 bits).
 //!
+//! ## Records
+//! A record is 128 bits ([`RECORD_BITS`]): bin (`5 + s` bits) | fridge (3) | Σg (48) | Σg², the last cut to
+//! the `77 − 5 − s` bits left ([`Bins::record_g2_bits`]: 70, 69, 68). The accumulators wrap anyway, so a
+//! record's Σg² is the sum modulo 2^(72 − s) — what a narrower accumulator would hold (60.8 fixed point at
+//! 16 bins per octave; finer bins also spread the same samples over more words).
+//!
 //! ## Ping-pong readout
-//! Two banks of `fridges × 128` words. Reports add into the *active* bank (CSR `tally_bank`, bit 0). A
+//! Two banks of `fridges × bins` words. Reports add into the *active* bank (CSR `tally_bank`, bit 0). A
 //! write of CSR `tally_dump` starts a walk over the other (frozen) bank: every word is read, cleared, and
 //! sent as a [`TallyRecord`] through the tally FIFO to the `tally_*` output port, in address order
-//! (fridge 0 bins 0..127, fridge 1, ...). The walk never stalls traffic: a word is issued only in a cycle
+//! (fridge 0 bins 0.., fridge 1, ...). The walk never stalls traffic: a word is issued only in a cycle
 //! in which no report goes to the same bank, and only while the FIFO has room for everything in flight.
-//! Software swaps `tally_bank`, then writes `tally_dump`, collects `fridges × 128` records, and may swap
+//! Software swaps `tally_bank`, then writes `tally_dump`, collects `fridges × bins` records, and may swap
 //! again (a swap during a walk makes the walk compete with reports for its bank: it still completes).
 
 use super::{FridgeConfig, Report};
+use crate::common::config::ConfigError;
 use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::mask128;
 use crate::common::rmw::{RmwInputs, RmwModel};
 use crate::common::sram::RamPorts;
 
-/// Bins per octave, as a power of two (four bins).
-pub const SUB_BIN_BITS: usize = 2;
-/// Bin index width; bins per fridge.
-pub const BIN_BITS: usize = 7;
-pub const BINS: usize = 1 << BIN_BITS;
+/// Octaves a tally covers (as a power of two): delays up to 2^32 stored units, the widest timestamp.
+pub const OCTAVE_BITS: usize = 5;
+/// The bins per octave a build may have ([`FridgeConfig::tally_bins_per_octave`]).
+pub const BINS_PER_OCTAVE: [usize; 3] = [4, 8, 16];
+/// The default resolution: four bins per octave.
+pub const DEFAULT_BINS_PER_OCTAVE: usize = 4;
 /// ROM index width per fridge, and the steps per M_k (as a power of two).
 pub const ROM_INDEX_BITS: usize = 10;
 pub const ROM_STEPS_PER_M_BITS: usize = 6;
@@ -57,8 +72,8 @@ pub const ROM_WORD_BITS: usize = G_BITS + G2_BITS;
 pub const SUM_G_BITS: usize = 48;
 pub const SUM_G2_BITS: usize = 70;
 pub const WORD_BITS: usize = SUM_G_BITS + SUM_G2_BITS;
-/// Record on the output port: bin (7) | fridge (3) | Σg | Σg², LSB first (the bank address, then the word).
-pub const RECORD_BITS: usize = super::FRIDGE_INDEX_BITS + BIN_BITS + WORD_BITS;
+/// Record on the output port: bin | fridge (3) | Σg | Σg² cut to the width left, LSB first ([`Bins`]).
+pub const RECORD_BITS: usize = 128;
 /// Tally FIFO depth (log2), and the most operations between a walk issue and its FIFO push (the walk
 /// issues only while `level ≤ depth − IN_FLIGHT`).
 pub const FIFO_BITS: usize = 4;
@@ -66,23 +81,71 @@ pub const IN_FLIGHT: usize = 4;
 /// The word added in the baseline modes: g = g² = 1.0.
 pub const UNIT_INCREMENT: u128 = (1 << FRAC_BITS) | (1 << FRAC_BITS) << G_BITS;
 
-/// Delay bin of a delay in stored units.
-pub fn bin_of(delay: u64) -> usize {
-    let d = delay.max(1);
-    let e = 63 - d.leading_zeros() as usize;
-    let m = if e >= SUB_BIN_BITS { (d >> (e - SUB_BIN_BITS)) as usize } else { (d << (SUB_BIN_BITS - e)) as usize };
-    ((e << SUB_BIN_BITS) | (m & ((1 << SUB_BIN_BITS) - 1))).min(BINS - 1)
+/// The bin geometry of a tally: 2^`sub_bits` bins per octave over 2^[`OCTAVE_BITS`] octaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bins {
+    sub_bits: usize,
 }
 
-/// Lower edge of bin b in stored units (bin 0 also holds delay 0).
-pub fn bin_lower(b: usize) -> f64 {
-    let (e, m) = (b >> SUB_BIN_BITS, b & ((1 << SUB_BIN_BITS) - 1));
-    ((1 << SUB_BIN_BITS) + m) as f64 * 2f64.powi(e as i32 - SUB_BIN_BITS as i32)
+impl Default for Bins {
+    fn default() -> Self {
+        Bins::of_config(DEFAULT_BINS_PER_OCTAVE)
+    }
 }
 
-/// Upper edge of bin b in stored units.
-pub fn bin_upper(b: usize) -> f64 {
-    bin_lower(b) + 2f64.powi((b >> SUB_BIN_BITS) as i32 - SUB_BIN_BITS as i32)
+impl Bins {
+    /// The geometry of `bins_per_octave` bins (4, 8 or 16; anything else is an error naming them).
+    pub fn new(bins_per_octave: usize) -> Result<Bins, ConfigError> {
+        if BINS_PER_OCTAVE.contains(&bins_per_octave) {
+            Ok(Bins::of_config(bins_per_octave))
+        } else {
+            Err(ConfigError(format!("tally bins per octave = {bins_per_octave}; allowed: 4, 8 or 16")))
+        }
+    }
+    /// The geometry of a checked configuration's tally.
+    pub fn of(cfg: &FridgeConfig) -> Bins {
+        Bins::of_config(cfg.tally_bins_per_octave)
+    }
+    const fn of_config(bins_per_octave: usize) -> Bins {
+        Bins { sub_bits: bins_per_octave.trailing_zeros() as usize }
+    }
+    /// log2 of the bins per octave.
+    pub const fn sub_bits(self) -> usize {
+        self.sub_bits
+    }
+    pub const fn per_octave(self) -> usize {
+        1 << self.sub_bits
+    }
+    /// Bin index width.
+    pub const fn bits(self) -> usize {
+        OCTAVE_BITS + self.sub_bits
+    }
+    /// Bins per fridge.
+    pub const fn count(self) -> usize {
+        1 << self.bits()
+    }
+    /// Width of Σg² in a record: what is left of [`RECORD_BITS`] after the bin, fridge and Σg fields.
+    pub const fn record_g2_bits(self) -> usize {
+        RECORD_BITS - self.bits() - super::FRIDGE_INDEX_BITS - SUM_G_BITS
+    }
+    /// Bin of a delay in stored units (delays past the last bin's upper edge go to the last bin).
+    pub fn index(self, delay: u64) -> usize {
+        let s = self.sub_bits;
+        let d = delay.max(1);
+        let e = 63 - d.leading_zeros() as usize;
+        let m = if e >= s { (d >> (e - s)) as usize } else { (d << (s - e)) as usize };
+        ((e << s) | (m & ((1 << s) - 1))).min(self.count() - 1)
+    }
+    /// Lower edge of bin b in stored units (bin 0 also holds delay 0).
+    pub fn lower(self, b: usize) -> f64 {
+        let s = self.sub_bits;
+        let (e, m) = (b >> s, b & ((1 << s) - 1));
+        ((1 << s) + m) as f64 * 2f64.powi(e as i32 - s as i32)
+    }
+    /// Upper edge of bin b in stored units.
+    pub fn upper(self, b: usize) -> f64 {
+        self.lower(b) + 2f64.powi((b >> self.sub_bits) as i32 - self.sub_bits as i32)
+    }
 }
 
 /// ROM step shift of a fridge with 2^`addr_bits` entries.
@@ -130,12 +193,12 @@ pub fn rom_contents(cfg: &FridgeConfig) -> Vec<u128> {
 
 /// Address bits of one tally bank (`{fridge, bin}`).
 pub fn bank_addr_bits(cfg: &FridgeConfig) -> usize {
-    bank_addr_bits_of(cfg.fridges())
+    bank_addr_bits_of(cfg.fridges(), cfg.tally_bins_per_octave)
 }
 
-/// [`bank_addr_bits`] for `fridges` fridges (const: a generic of the RTL).
-pub const fn bank_addr_bits_of(fridges: usize) -> usize {
-    super::sizes::fridge_bits(fridges) + BIN_BITS
+/// [`bank_addr_bits`] for `fridges` fridges and `bins_per_octave` bins (const: a generic of the RTL).
+pub const fn bank_addr_bits_of(fridges: usize, bins_per_octave: usize) -> usize {
+    super::sizes::fridge_bits(fridges) + Bins::of_config(bins_per_octave).bits()
 }
 
 /// Address bits of the weight ROM (`{fridge, i}`).
@@ -160,26 +223,26 @@ pub struct TallyRecord {
 }
 
 impl TallyRecord {
-    pub fn from_word(addr: usize, word: u128) -> TallyRecord {
+    /// The record of bank word `word` at bank address `addr` (Σg² cut to the record's width).
+    pub fn from_word(addr: usize, word: u128, bins: Bins) -> TallyRecord {
         TallyRecord {
-            fridge: addr >> BIN_BITS,
-            bin: addr & (BINS - 1),
+            fridge: addr >> bins.bits(),
+            bin: addr & (bins.count() - 1),
             sum_g: (word & mask128(SUM_G_BITS)) as u64,
-            sum_g2: (word >> SUM_G_BITS) & mask128(SUM_G2_BITS),
+            sum_g2: (word >> SUM_G_BITS) & mask128(bins.record_g2_bits()),
         }
     }
-    pub fn pack(&self) -> u128 {
-        self.bin as u128
-            | (self.fridge as u128) << BIN_BITS
-            | (self.sum_g as u128) << (3 + BIN_BITS)
-            | self.sum_g2 << (3 + BIN_BITS + SUM_G_BITS)
+    pub fn pack(&self, bins: Bins) -> u128 {
+        let b = bins.bits();
+        self.bin as u128 | (self.fridge as u128) << b | (self.sum_g as u128) << (3 + b) | self.sum_g2 << (3 + b + SUM_G_BITS)
     }
-    pub fn unpack(w: u128) -> TallyRecord {
+    pub fn unpack(w: u128, bins: Bins) -> TallyRecord {
+        let b = bins.bits();
         TallyRecord {
-            fridge: ((w >> BIN_BITS) & 0b111) as usize,
-            bin: (w as usize) & (BINS - 1),
-            sum_g: ((w >> (3 + BIN_BITS)) & mask128(SUM_G_BITS)) as u64,
-            sum_g2: (w >> (3 + BIN_BITS + SUM_G_BITS)) & mask128(SUM_G2_BITS),
+            fridge: ((w >> b) & 0b111) as usize,
+            bin: (w as usize) & (bins.count() - 1),
+            sum_g: ((w >> (3 + b)) & mask128(SUM_G_BITS)) as u64,
+            sum_g2: w >> (3 + b + SUM_G_BITS),
         }
     }
     /// Σg as a real number.
@@ -193,8 +256,8 @@ impl TallyRecord {
 }
 
 /// Tally address of a report.
-pub fn address(r: &Report) -> usize {
-    r.fridge << BIN_BITS | bin_of(r.delay)
+pub fn address(bins: Bins, r: &Report) -> usize {
+    r.fridge << bins.bits() | bins.index(r.delay)
 }
 
 /// The increment a report adds: the ROM word (fridge mode) or [`UNIT_INCREMENT`].
@@ -230,16 +293,17 @@ impl Tally {
     }
     pub fn add(&mut self, r: &Report, corrected: bool) {
         let inc = increment(&self.cfg, &self.rom, r, corrected);
-        let w = &mut self.banks[self.active][address(r)];
+        let w = &mut self.banks[self.active][address(Bins::of(&self.cfg), r)];
         *w = accumulate(*w, inc);
     }
     /// Reads and clears bank `bank` in walk order.
     pub fn dump(&mut self, bank: usize) -> Vec<TallyRecord> {
-        let n = self.cfg.fridges() << BIN_BITS;
+        let bins = Bins::of(&self.cfg);
+        let n = self.cfg.fridges() << bins.bits();
         self.banks[bank][..n]
             .iter_mut()
             .enumerate()
-            .map(|(a, w)| TallyRecord::from_word(a, std::mem::take(w)))
+            .map(|(a, w)| TallyRecord::from_word(a, std::mem::take(w), bins))
             .collect()
     }
     /// Swaps the active bank and reads out the one that was active (what software does at the end of a
@@ -334,6 +398,7 @@ impl TallyCycleModel {
         // banks were ready last cycle (so they are now, but in a reset cycle, which clears the walk).
         let walk = self.dumping && ready == Some(true) && room && self.classified.is_none_or(|c| c.0 != self.dump_bank);
         let mut captured = None;
+        let bins = Bins::of(&self.cfg);
         for b in 0..2 {
             let report_here = self.classified.filter(|c| c.0 == b);
             let dump_here = report_here.is_none() && walk && self.dump_bank == b;
@@ -343,7 +408,7 @@ impl TallyCycleModel {
             };
             self.banks[b].step(&input, |st| {
                 if st.payload == CLEAR {
-                    captured = Some(TallyRecord::from_word(st.index, st.old).pack());
+                    captured = Some(TallyRecord::from_word(st.index, st.old, bins).pack(bins));
                     Some(0)
                 } else {
                     Some(accumulate(st.old, st.payload))
@@ -364,13 +429,13 @@ impl TallyCycleModel {
             self.out_reg = None;
         } else {
             self.classified =
-                i.report.map(|r| (i.active as usize, address(&r), increment(&self.cfg, &self.rom, &r, i.corrected)));
+                i.report.map(|r| (i.active as usize, address(bins, &r), increment(&self.cfg, &self.rom, &r, i.corrected)));
             if i.dump_start && !self.dumping {
                 self.dumping = true;
                 self.dump_bank = !i.active as usize;
                 self.dump_addr = 0;
             } else if walk {
-                self.dumping = self.dump_addr + 1 < self.cfg.fridges() << BIN_BITS;
+                self.dumping = self.dump_addr + 1 < self.cfg.fridges() << bins.bits();
                 self.dump_addr += 1;
             }
             self.out_reg = captured;
@@ -384,18 +449,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bins_are_four_per_octave_and_contain_their_delays() {
-        for d in 0u64..5000 {
-            let b = bin_of(d);
-            assert!(bin_lower(b) <= d.max(1) as f64 && (d.max(1) as f64) < bin_upper(b), "delay {d} bin {b}");
+    fn bins_contain_their_delays_at_every_resolution() {
+        for n in BINS_PER_OCTAVE {
+            let bins = Bins::new(n).unwrap();
+            assert_eq!(bins.per_octave(), n);
+            for d in 0u64..5000 {
+                let b = bins.index(d);
+                let x = d.max(1) as f64;
+                assert!(bins.lower(b) <= x && x < bins.upper(b), "{n} per octave: delay {d} bin {b}");
+            }
+            for e in 4..32 {
+                assert_eq!(bins.index(1 << e), n * e);
+                assert_eq!(bins.index((1 << e) + (1 << e) / n as u64), n * e + 1);
+                assert_eq!(bins.index((1 << (e + 1)) - 1), n * e + n - 1);
+            }
+            let last = bins.count() - 1;
+            assert_eq!(bins.index(u32::MAX as u64), last);
+            assert_eq!(bins.index(u64::MAX), last, "past 2^32 units: the last bin");
+            assert!((bins.upper(last) - 2f64.powi(32)).abs() < 1.0);
+            // Bins are contiguous and at most 1/n of their lower edge wide (above the first octaves).
+            for b in n * 4..last {
+                assert_eq!(bins.upper(b), bins.lower(b + 1));
+                assert!(bins.upper(b) / bins.lower(b) <= 1.0 + 1.0 / n as f64 + 1e-12);
+            }
+            assert_eq!(bins.bits() + 3 + SUM_G_BITS + bins.record_g2_bits(), RECORD_BITS);
         }
-        for e in 2..32 {
-            assert_eq!(bin_of(1 << e), 4 * e);
-            assert_eq!(bin_of((1 << e) + (1 << (e - 2))), 4 * e + 1);
-            assert_eq!(bin_of((1 << (e + 1)) - 1), 4 * e + 3);
+        assert_eq!(Bins::default(), Bins::new(4).unwrap());
+        assert_eq!(Bins::default().count(), 128);
+        for bad in [0, 2, 5, 32] {
+            let e = Bins::new(bad).unwrap_err().0;
+            assert!(e.contains("4, 8 or 16"), "{e}");
         }
-        assert_eq!(bin_of(u32::MAX as u64), 127);
-        assert!((bin_upper(127) - 2f64.powi(32)).abs() < 1.0);
     }
 
     /// The table's g is within 1 % of (1 − 1/M)^−x for every M of the core and every x of the covered range
@@ -438,23 +522,35 @@ mod tests {
 
     #[test]
     fn records_pack_and_accumulators_wrap() {
-        let r = TallyRecord { fridge: 5, bin: 99, sum_g: mask128(SUM_G_BITS) as u64, sum_g2: 12345 };
-        assert_eq!(TallyRecord::unpack(r.pack()), r);
+        for n in BINS_PER_OCTAVE {
+            let bins = Bins::new(n).unwrap();
+            let g2 = mask128(bins.record_g2_bits());
+            let r = TallyRecord { fridge: 5, bin: bins.count() - 3, sum_g: mask128(SUM_G_BITS) as u64, sum_g2: g2 };
+            assert_eq!(TallyRecord::unpack(r.pack(bins), bins), r, "{n} per octave");
+            // A bank word's Σg² is cut to the record's width: the sum modulo 2^width.
+            let word = 7 | mask128(SUM_G2_BITS) << SUM_G_BITS;
+            let from = TallyRecord::from_word(3 << bins.bits() | 9, word, bins);
+            assert_eq!((from.fridge, from.bin, from.sum_g, from.sum_g2), (3, 9, 7, g2));
+        }
+        assert_eq!(Bins::default().record_g2_bits(), SUM_G2_BITS, "the default record holds all of Σg²");
         let w = accumulate(mask128(SUM_G_BITS) | mask128(SUM_G2_BITS) << SUM_G_BITS, UNIT_INCREMENT);
         assert_eq!(w, 255 | 255 << SUM_G_BITS);
     }
 
     #[test]
     fn dump_reads_and_clears_the_frozen_bank() {
-        let cfg = FridgeConfig { addr_bits: vec![8, 6], ..FridgeConfig::default() };
-        let mut t = Tally::new(&cfg);
-        t.add(&Report { fridge: 1, delay: 1000, survived: 3 }, true);
-        t.add(&Report { fridge: 1, delay: 1001, survived: 0 }, false);
-        let recs = t.swap_and_dump();
-        assert_eq!(recs.len(), 256);
-        let r = recs[BINS + bin_of(1000)];
-        assert_eq!((r.fridge, r.bin), (1, bin_of(1000)));
-        assert!((r.g() - (1.0 + g_exact(6, 3.0))).abs() < 0.01, "{}", r.g());
-        assert!(t.swap_and_dump().iter().all(|r| r.sum_g == 0 && r.sum_g2 == 0));
+        for n in BINS_PER_OCTAVE {
+            let cfg = FridgeConfig { addr_bits: vec![8, 6], tally_bins_per_octave: n, ..FridgeConfig::default() };
+            let bins = Bins::of(&cfg);
+            let mut t = Tally::new(&cfg);
+            t.add(&Report { fridge: 1, delay: 1000, survived: 3 }, true);
+            t.add(&Report { fridge: 1, delay: 1001, survived: 0 }, false);
+            let recs = t.swap_and_dump();
+            assert_eq!(recs.len(), 2 * 32 * n);
+            let r = recs[bins.count() + bins.index(1000)];
+            assert_eq!((r.fridge, r.bin), (1, bins.index(1000)));
+            assert!((r.g() - (1.0 + g_exact(6, 3.0))).abs() < 0.01, "{}", r.g());
+            assert!(t.swap_and_dump().iter().all(|r| r.sum_g == 0 && r.sum_g2 == 0));
+        }
     }
 }

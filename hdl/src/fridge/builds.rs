@@ -11,7 +11,8 @@ use golden::fridge::{sizes, tally, FridgeConfig};
 /// [`FridgeConfig`] once, the eleven generics of `FridgeCore` derived from them.
 macro_rules! fridge_core {
     (addr_bits: [$($a:literal),+], sig_bits: $s:literal, ts_bits: $t:literal, ts_shift: $sh:literal,
-     counter_bits: $c:literal, ports: $p:ident, report_fifo_bits: $f:literal, tally: $tl:literal) => {{
+     counter_bits: $c:literal, ports: $p:ident, report_fifo_bits: $f:literal, tally: $tl:literal,
+     tally_bins_per_octave: $tb:literal) => {{
         const ADDR: &[usize] = &[$($a),+];
         const N: usize = ADDR.len();
         let cfg = FridgeConfig {
@@ -23,6 +24,7 @@ macro_rules! fridge_core {
             ports: golden::common::sram::RamPorts::$p,
             report_fifo_bits: $f,
             tally: $tl,
+            tally_bins_per_octave: $tb,
         };
         let c = cfg.clone();
         let make = move || {
@@ -36,7 +38,7 @@ macro_rules! fridge_core {
                 $f,
                 { $f + 1 },
                 { sizes::csr_config_bits(N) },
-                { tally::bank_addr_bits_of(N) },
+                { tally::bank_addr_bits_of(N, $tb) },
                 { tally::rom_addr_bits_of(N) },
             >::new(&c)
         };
@@ -50,19 +52,20 @@ macro_rules! fridge_core {
 pub const FRIDGE_SYNTH_LARGE_BITS: usize = 15;
 
 /// What a fridge configuration's algorithm stores: the table (all fridges, `1 + S + T + C` bits per entry),
-/// the report FIFO and, with a tally (`golden::fridge::tally`), its two banks of `fridges × 128` words, the
-/// weight ROM (`fridges × 1024` words) and the tally FIFO.
+/// the report FIFO and, with a tally (`golden::fridge::tally`), its two banks of `fridges × bins` words
+/// (128, 256 or 512 bins), the weight ROM (`fridges × 1024` words) and the tally FIFO.
 pub fn memories(cfg: &FridgeConfig) -> Vec<MemoryNeed> {
-    use golden::fridge::tally::{BINS, FIFO_BITS, RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, WORD_BITS};
+    use golden::fridge::tally::{Bins, FIFO_BITS, RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, WORD_BITS};
     let entries: usize = (0..cfg.fridges()).map(|k| cfg.entries(k)).sum();
     let mut m = vec![
         MemoryNeed::new("table", entries as u64, cfg.entry_bits() as u64),
         MemoryNeed::new("report_fifo", (1usize << cfg.report_fifo_bits) as u64, cfg.report_bits() as u64),
     ];
     if cfg.tally {
+        let words = (cfg.fridges() * Bins::of(cfg).count()) as u64;
+        m.push(MemoryNeed::new("tally_bank0", words, WORD_BITS as u64));
+        m.push(MemoryNeed::new("tally_bank1", words, WORD_BITS as u64));
         let n = cfg.fridges();
-        m.push(MemoryNeed::new("tally_bank0", (n * BINS) as u64, WORD_BITS as u64));
-        m.push(MemoryNeed::new("tally_bank1", (n * BINS) as u64, WORD_BITS as u64));
         m.push(MemoryNeed::new("tally_rom", (n << ROM_INDEX_BITS) as u64, ROM_WORD_BITS as u64));
         m.push(MemoryNeed::new("tally_fifo", (1usize << FIFO_BITS) as u64, RECORD_BITS as u64));
     }
@@ -87,19 +90,19 @@ fn declared() -> Vec<(&'static str, FridgeConfig, Build)> {
     // One fridge of 1024 entries, the defaults of `FridgeConfig` (32-bit signatures, timestamps in 16 ns
     // units, counters), a 512-report FIFO and the tally.
     let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
-        ports: Dual, report_fifo_bits: 9, tally: true);
+        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 4);
     let b = build("fridge_dp", &cfg, make).synth("dp", true, memories(&cfg));
     out.push(("fridge_dp", cfg, b));
     // The single-port build is also the build without a tally.
     let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
-        ports: Single, report_fifo_bits: 9, tally: false);
+        ports: Single, report_fifo_bits: 9, tally: false, tally_bins_per_octave: 4);
     let b = build("fridge_sp", &cfg, make).synth("sp", false, memories(&cfg));
     out.push(("fridge_sp", cfg, b));
     // Four fridges of different sizes — the multi-fridge layout of 1024 entries (M/2, M/4, M/8, M/8) —
     // narrow fields: 16-bit signatures, 24-bit timestamps in 256 ns units (they wrap every 4.3 s), 20-bit
-    // counters, and a 16-entry report FIFO that overflows.
+    // counters, a 16-entry report FIFO that overflows, and a tally of eight bins per octave.
     let (cfg, make) = fridge_core!(addr_bits: [9, 8, 7, 7], sig_bits: 16, ts_bits: 24, ts_shift: 8,
-        counter_bits: 20, ports: Dual, report_fifo_bits: 4, tally: true);
+        counter_bits: 20, ports: Dual, report_fifo_bits: 4, tally: true, tally_bins_per_octave: 8);
     let b = build("fridge4_dp", &cfg, make).synth("fridge4_dp", true, memories(&cfg));
     out.push(("fridge4_dp", cfg, b));
     out
@@ -112,10 +115,12 @@ pub fn configs() -> Vec<(&'static str, FridgeConfig)> {
 }
 
 /// The standalone tally top `fridge_tally`: two fridges of 256 and 8 entries (ROM steps of 4 and of 1
-/// insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step).
+/// insertion), 24-bit delays, 16-bit counters (so x runs past the ROM's last step), sixteen bins per octave
+/// (the finest; the cores cover four and eight).
 const TALLY_ADDR_BITS: &[usize] = &[8, 3];
 const TALLY_TS_BITS: usize = 24;
 const TALLY_COUNTER_BITS: usize = 16;
+const TALLY_BINS_PER_OCTAVE: usize = 16;
 
 /// Configuration of the standalone tally top `fridge_tally` (the rest as [`FridgeConfig::default`]).
 pub fn tally_config() -> FridgeConfig {
@@ -123,18 +128,20 @@ pub fn tally_config() -> FridgeConfig {
         addr_bits: TALLY_ADDR_BITS.to_vec(),
         ts_bits: TALLY_TS_BITS,
         counter_bits: TALLY_COUNTER_BITS,
+        tally_bins_per_octave: TALLY_BINS_PER_OCTAVE,
         ..Default::default()
     }
 }
 
 /// Every fridge build: the co-simulated cores, the default single fridge at the largest table that fits
-/// ([`FRIDGE_SYNTH_LARGE_BITS`], synthesized only: the RTL is the same at every depth) and the tally on its
-/// own (co-simulated only).
+/// ([`FRIDGE_SYNTH_LARGE_BITS`], synthesized only: the RTL is the same at every depth), the default single
+/// fridge with the finest tally (synthesized only: the tally's generator is co-simulated at 16 bins per
+/// octave on its own and at 4 and 8 in the cores) and the tally on its own (co-simulated only).
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
     const _: () = assert!(FRIDGE_SYNTH_LARGE_BITS == 15, "fridge_core! below spells the large table's bits");
     let (cfg, make) = fridge_core!(addr_bits: [15], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
-        ports: Dual, report_fifo_bits: 9, tally: true);
+        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 4);
     out.push(
         build("", &cfg, make)
             .with_description(format!(
@@ -142,16 +149,24 @@ pub fn builds() -> Result<Vec<Build>, String> {
             ))
             .synth_only("fridge", format!("dp_a{FRIDGE_SYNTH_LARGE_BITS}"), true, memories(&cfg)),
     );
+    let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
+        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 16);
+    out.push(
+        build("", &cfg, make)
+            .with_description("fridge core: the default single fridge with a tally of 16 bins per octave")
+            .synth_only("fridge", "dp_b16", true, memories(&cfg)),
+    );
     let tc = tally_config();
     let t = tc.clone();
     const TN: usize = TALLY_ADDR_BITS.len();
     out.push(Build::new(
         "fridge_tally",
-        "the fridge core's in-hardware tally on its own (two fridges, 24-bit delays, 16-bit counters)",
+        "the fridge core's in-hardware tally on its own (two fridges, 24-bit delays, 16-bit counters, 16 bins \
+         per octave)",
         &tc,
         move || {
             FridgeTally::<
-                { tally::bank_addr_bits_of(TN) },
+                { tally::bank_addr_bits_of(TN, TALLY_BINS_PER_OCTAVE) },
                 { tally::rom_addr_bits_of(TN) },
                 TALLY_TS_BITS,
                 TALLY_COUNTER_BITS,

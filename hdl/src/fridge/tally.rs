@@ -1,10 +1,11 @@
-//! In-hardware tally of the fridge core (`FridgeTally<TA, RA, T, C>`): per fridge and quarter-octave delay
-//! bin, Σg and Σg² of the correction factor, in two banks (ping-pong) with a read-and-clear walk out of the
+//! In-hardware tally of the fridge core (`FridgeTally<TA, RA, T, C>`): per fridge and log-spaced delay bin
+//! (4, 8 or 16 per octave: `FridgeConfig::tally_bins_per_octave`), Σg and Σg² of the correction factor, in two banks (ping-pong) with a read-and-clear walk out of the
 //! frozen bank through its own FIFO. Specification, fixed-point formats, ROM quantization and the cycle
 //! table: `golden::fridge::tally` ([`golden::fridge::tally::TallyCycleModel`]).
 //!
 //! Const generics (checked against the [`FridgeConfig`] in [`FridgeTally::new`]): `TA` bank address bits
-//! (`{fridge, bin}`), `RA` ROM address bits (`{fridge, i}`), `T` delay bits, `C` counter bits.
+//! (`{fridge, bin}`: the bins per octave enter through it), `RA` ROM address bits (`{fridge, i}`), `T` delay
+//! bits, `C` counter bits.
 //!
 //! Stages: T0 classify (bin encoder, ROM index: constant shift per fridge and saturation) → registers;
 //! T1 issue into one of two [`RmwPipeline`]s (one per bank, so the walk over the frozen bank and the
@@ -21,35 +22,48 @@ use crate::declare_block;
 use golden::common::config::ConfigError;
 use golden::common::sram::RamPorts;
 use golden::fridge::tally::{
-    bank_addr_bits, rom_addr_bits, rom_contents, rom_shift, BINS, BIN_BITS, FIFO_BITS, FRAC_BITS, G2_BITS, G_BITS,
-    IN_FLIGHT, RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, SUM_G2_BITS, SUM_G_BITS, WORD_BITS,
+    bank_addr_bits, rom_addr_bits, rom_contents, rom_shift, Bins, FIFO_BITS, FRAC_BITS, G2_BITS, G_BITS, IN_FLIGHT, RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, SUM_G2_BITS, SUM_G_BITS, WORD_BITS,
 };
 use golden::fridge::{FridgeConfig, FRIDGE_INDEX_BITS};
 use rust_hdl::prelude::*;
 
-/// Delay → quarter-octave bin (`golden::fridge::tally::bin_of`): a priority encoder emitted as an
-/// if-chain from the top bit down, the two bits below the leading one as the sub-bin.
-#[derive(LogicBlock, Default)]
-pub struct DelayBin<const T: usize> {
+/// Delay → bin (`golden::fridge::tally::Bins::index`), zero-extended to `W` bits: a priority encoder
+/// emitted as an if-chain from the top bit down, the `s` bits below the leading one as the sub-bin (2^s
+/// bins per octave, a generation parameter).
+#[derive(LogicBlock)]
+pub struct DelayBin<const T: usize, const W: usize> {
     pub delay: Signal<In, Bits<T>>,
-    pub bin: Signal<Out, Bits<BIN_BITS>>,
+    pub bin: Signal<Out, Bits<W>>,
+    _bins: Bins,
 }
 
-impl<const T: usize> Logic for DelayBin<T> {
+impl<const T: usize, const W: usize> DelayBin<T, W> {
+    pub fn new(bins: Bins) -> Self {
+        Self { delay: Default::default(), bin: Default::default(), _bins: bins }
+    }
+}
+
+impl<const T: usize, const W: usize> Logic for DelayBin<T, W> {
     fn update(&mut self) {
-        let d = self.delay.val().to_u64();
-        self.bin.next = Bits::from(golden::fridge::tally::bin_of(d) as u64);
+        self.bin.next = Bits::from(self._bins.index(self.delay.val().to_u64()) as u64);
     }
     fn connect(&mut self) {
         self.bin.connect();
     }
     fn hdl(&self) -> Verilog {
-        assert!((2..=32).contains(&T), "DelayBin<{T}>: 2..=32 delay bits");
+        let (s, e_bits) = (self._bins.sub_bits(), self._bins.bits() - self._bins.sub_bits());
+        assert!((2..=32).contains(&T) && W >= self._bins.bits(), "DelayBin<{T}, {W}>: 2..=32 delay bits");
+        // Below bit s the sub-bin is the delay's bits under the leading one, padded with zeros.
+        let sub = |e: usize| match e {
+            e if e >= s => format!("delay[{}:{}]", e - 1, e - s),
+            e => format!("delay[{}:0], {}'d0", e - 1, s - e),
+        };
+        let pad = if W > self._bins.bits() { format!("{}'d0, ", W - self._bins.bits()) } else { String::new() };
         let mut v = String::from("always @(*) begin\n   ");
-        for e in (2..T).rev() {
-            v += &format!("if (delay[{e}]) bin = {{5'd{e}, delay[{}:{}]}};\n   else ", e - 1, e - 2);
+        for e in (1..T).rev() {
+            v += &format!("if (delay[{e}]) bin = {{{pad}{e_bits}'d{e}, {}}};\n   else ", sub(e));
         }
-        v += "if (delay[1]) bin = {5'd1, delay[0], 1'b0};\n   else bin = 7'd0;\nend\n";
+        v += &format!("bin = {W}'d0;\nend\n");
         Verilog::Custom(v)
     }
 }
@@ -83,7 +97,7 @@ declare_block! {
         pub busy: Signal<Out, bool>,
         /// Records the FIFO dropped (stays 0: the walk only issues with room).
         pub drops: Signal<Out, Bits<32>>,
-        binner: DelayBin<T>,
+        binner: DelayBin<T, TA> = DelayBin::new(Bins::of(cfg)),
         rom: Rom<RA, ROM_WORD_BITS> = rom,
         banks: Vec<RmwPipeline<TA, WORD_BITS, 2>> = (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
         fifo: ReportFifo<FIFO_BITS, RECORD_BITS, { FIFO_BITS + 1 }>,
@@ -92,7 +106,6 @@ declare_block! {
         shifted: Signal<Local, Bits<64>>,
         saturated: Signal<Local, Bits<64>>,
         idx: Slice<64, ROM_INDEX_BITS> = Slice::new(0),
-        zx_bin: ZeroExt<BIN_BITS, TA>,
         zx_k_bank: ZeroExt<FRIDGE_INDEX_BITS, TA>,
         zx_idx: ZeroExt<ROM_INDEX_BITS, RA>,
         zx_k_rom: ZeroExt<FRIDGE_INDEX_BITS, RA>,
@@ -139,12 +152,12 @@ declare_block! {
         payload_unit: Constant<Bits<2>> = constant(2),
         zero_ta: Constant<Bits<TA>> = constant(0),
         one_ta: Constant<Bits<TA>> = constant(1),
-        last_addr: Constant<Bits<TA>> = constant(((n * BINS) - 1) as u64),
+        last_addr: Constant<Bits<TA>> = constant(((n * Bins::of(cfg).count()) - 1) as u64),
         room_level: Constant<Bits<{ FIFO_BITS + 1 }>> = constant(((1 << FIFO_BITS) - IN_FLIGHT) as u64),
-        off_k_bank: Constant<Bits<8>> = constant(BIN_BITS as u64),
+        off_k_bank: Constant<Bits<8>> = constant(Bins::of(cfg).bits() as u64),
         off_k_rom: Constant<Bits<8>> = constant(ROM_INDEX_BITS as u64),
         off_g2: Constant<Bits<8>> = constant(SUM_G_BITS as u64),
-        off_word: Constant<Bits<8>> = constant((BIN_BITS + FRIDGE_INDEX_BITS) as u64),
+        off_word: Constant<Bits<8>> = constant((Bins::of(cfg).bits() + FRIDGE_INDEX_BITS) as u64),
         _n: usize = n,
     }
 }
@@ -195,14 +208,13 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
             self.saturated.next = self.shifted.val();
         }
         self.idx.din.next = self.saturated.val();
-        self.zx_bin.din.next = self.binner.bin.val();
         self.zx_k_bank.din.next = self.rep_k.val();
         self.zx_idx.din.next = self.idx.out.val();
         self.zx_k_rom.din.next = self.rep_k.val();
         self.c_valid.d.next = self.rep_valid.val() && !self.reset.val();
         self.c_bank.d.next = self.active.val();
         self.c_unit.d.next = !self.corrected.val();
-        self.c_addr.d.next = self.zx_bin.out.val() | (self.zx_k_bank.out.val() << self.off_k_bank.val());
+        self.c_addr.d.next = self.binner.bin.val() | (self.zx_k_bank.out.val() << self.off_k_bank.val());
         self.c_rom.d.next = self.zx_idx.out.val() | (self.zx_k_rom.out.val() << self.off_k_rom.val());
         // T1: issue a report into its bank, or a walk step into the frozen bank.
         self.rom.addr.next = self.c_rom.q.val();

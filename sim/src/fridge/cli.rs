@@ -54,6 +54,13 @@ pub struct FridgeArgs {
     /// samples themselves.
     #[arg(long, default_value = "model", value_parser = ["samples", "model"])]
     variance: String,
+    /// Resolution of the core's in-hardware tally (the "(tally)" rows), a generation parameter of the RTL:
+    /// 4, 8 or 16 log-spaced delay bins per octave. A percentile read from the tally is interpolated within
+    /// its bin, so where the delay distribution is narrower than a bin its error is up to one bin's width:
+    /// log2(1 + 1/n) = 0.32, 0.17 or 0.088 octaves (25 %, 12.5 %, 6.25 % of the delay). The RTL engine has
+    /// builds at 4 (one fridge) and 8 (four fridges).
+    #[arg(long, default_value_t = golden::fridge::tally::DEFAULT_BINS_PER_OCTAVE, value_parser = parse_tally_bins)]
+    tally_bins: usize,
     #[command(flatten)]
     run: RunArgs,
     /// Print one JSON object (a key per method, plus ground_truth) instead of a table.
@@ -65,7 +72,18 @@ pub struct FridgeArgs {
     plot: Option<PathBuf>,
 }
 
+/// `--tally-bins`: 4, 8 or 16 (golden's check, so the message names the allowed values).
+fn parse_tally_bins(v: &str) -> Result<usize, String> {
+    let n: usize = v.parse().map_err(|_| format!("`{v}` is not a number of bins; allowed: 4, 8 or 16"))?;
+    golden::fridge::tally::Bins::new(n).map(|_| n).map_err(|e| e.0)
+}
+
 impl FridgeArgs {
+    /// The core configuration of the run: the defaults with `--tally-bins`.
+    fn core(&self) -> golden::fridge::FridgeConfig {
+        golden::fridge::FridgeConfig { tally_bins_per_octave: self.tally_bins, ..Default::default() }
+    }
+
     /// `--memory`, or its default.
     fn memory(&self) -> usize {
         self.memory.unwrap_or(1024)
@@ -108,7 +126,7 @@ impl FridgeArgs {
             fridges: self.fridges,
             model_variance: self.variance == "model",
             engine: self.run.engine(),
-            core: golden::fridge::FridgeConfig::default(),
+            core: self.core(),
         };
         Ok((setup, source))
     }
@@ -280,6 +298,9 @@ fn print_table(a: &FridgeArgs, summary: &Summary) {
          the dissertation; \"per seed\" is the mean of each seed's own max_err_5_95; KS: largest gap between the \
          estimated and true CDFs; W1_log2: Wasserstein-1 distance of log2 delay in octaves (the percentile error \
          averaged over every quantile) — both move by a sample's weight where a percentile can jump across a \
-         gap; \"(tally)\" rows: the same core estimated from its in-hardware tally instead of per-sample reports)"
+         gap; \"(tally)\" rows: the same core estimated from its in-hardware tally instead of per-sample reports, \
+         {} bins per octave{})",
+        a.tally_bins,
+        if a.run.engine() == Engine::Rtl && a.fridges > 1 { "; the RTL four-fridge build's tally has 8" } else { "" }
     );
 }

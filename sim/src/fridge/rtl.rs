@@ -26,12 +26,13 @@ pub(super) fn run(
         run_trace("fridge4_dp", rt, &trace.packets, Fridge4Dp::new)?
     } else {
         return Err(format!(
-            "no RTL build of this configuration ({} fridge(s) of {:?} address bits); the built ones are \
-             fridge_dp (one fridge of 1024 entries: --memory 1024) and fridge4_dp (fridges of 512, 256, 128, \
-             128 entries, 16-bit signatures, 24-bit timestamps in 256 ns units, 20-bit counters: --memory 1024 \
-             --fridges 4)",
+            "no RTL build of this configuration ({} fridge(s) of {:?} address bits, a tally of {} bins per \
+             octave); the built ones are fridge_dp (one fridge of 1024 entries, 4 bins per octave: --memory 1024 \
+             --tally-bins 4) and fridge4_dp (fridges of 512, 256, 128, 128 entries, 16-bit signatures, 24-bit \
+             timestamps in 256 ns units, 20-bit counters, 8 bins per octave: --memory 1024 --fridges 4)",
             cfg.fridges(),
-            cfg.addr_bits
+            cfg.addr_bits,
+            cfg.tally_bins_per_octave
         ));
     };
     // The RTL must agree with the transaction-level model too.
