@@ -81,20 +81,25 @@ pub fn seed_bar(seeds: u64, show: bool, template: &str) -> ProgressBar {
     bar
 }
 
-/// Runs `run(point, seed)` for every point of a sweep and seeds `first..first + seeds`, all (point, seed)
-/// pairs at once on rayon's pool when `parallel` (one after the other otherwise, e.g. for Verilated
-/// cores), with a progress bar per point (`label` names it) when `progress`. Returns each point's results
-/// in seed order, or the first error in (point, seed) order.
+/// Runs `run(point, seed, tick)` for every point of a sweep and seeds `first..first + seeds`, all (point,
+/// seed) pairs at once on rayon's pool when `parallel` (one after the other otherwise, e.g. for Verilated
+/// cores), with a progress bar per point (`label` names it) when `progress`. A job counts `ticks` steps on
+/// its point's bar: `run` may call `tick` as it goes (a job over several seeds of its own: one tick per
+/// seed), and whatever it did not count is counted when it returns. Returns each point's results in seed
+/// order, or the first error in (point, seed) order.
+#[allow(clippy::too_many_arguments)]
 pub fn sweep_seeds<P: Sync, R: Send>(
     points: &[P],
     first: u64,
     seeds: u64,
+    ticks: u64,
     parallel: bool,
     progress: bool,
     label: impl Fn(&P) -> String,
-    run: impl Fn(&P, u64) -> Result<R, String> + Sync,
+    run: impl Fn(&P, u64, &dyn Fn()) -> Result<R, String> + Sync,
 ) -> Result<Vec<Vec<R>>, String> {
     use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
     let multi = indicatif::MultiProgress::new();
     if !progress {
         multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -102,15 +107,22 @@ pub fn sweep_seeds<P: Sync, R: Send>(
     let bars: Vec<ProgressBar> = points
         .iter()
         .map(|p| {
-            let bar = multi.add(seed_bar(seeds, true, "{prefix:>16} {bar:30} seed {pos}/{len} [{elapsed_precise}]"));
+            let bar =
+                multi.add(seed_bar(seeds * ticks, true, "{prefix:>16} {bar:30} seed {pos}/{len} [{elapsed_precise}]"));
             bar.set_prefix(label(p));
             bar
         })
         .collect();
     let jobs: Vec<(usize, u64)> = (0..points.len()).flat_map(|i| (0..seeds).map(move |k| (i, first + k))).collect();
     let one = |&(i, seed): &(usize, u64)| {
-        let r = run(&points[i], seed);
-        bars[i].inc(1);
+        let counted = AtomicU64::new(0);
+        let tick = || {
+            if counted.fetch_add(1, Ordering::Relaxed) < ticks {
+                bars[i].inc(1);
+            }
+        };
+        let r = run(&points[i], seed, &tick);
+        bars[i].inc(ticks.saturating_sub(counted.load(Ordering::Relaxed)));
         r
     };
     let results: Vec<Result<R, String>> =

@@ -52,7 +52,11 @@ impl<const T: usize, const W: usize> Logic for DelayBin<T, W> {
     }
     fn hdl(&self) -> Verilog {
         let (s, e_bits) = (self._bins.sub_bits(), self._bins.bits() - self._bins.sub_bits());
-        assert!((2..=32).contains(&T) && W >= self._bins.bits(), "DelayBin<{T}, {W}>: 2..=32 delay bits");
+        assert!(
+            (2..=32).contains(&T) && W >= self._bins.bits(),
+            "DelayBin<{T}, {W}>: 2..=32 delay bits and at least {} bin bits",
+            self._bins.bits()
+        );
         // Below bit s the sub-bin is the delay's bits under the leading one, padded with zeros.
         let sub = |e: usize| match e {
             e if e >= s => format!("delay[{}:{}]", e - 1, e - s),

@@ -115,10 +115,11 @@ pub fn run(setup: &Setup, sweep: &Sweep, first: u64, seeds: u64, progress: bool)
         &setups,
         first,
         seeds,
+        1,
         setup.engine == Engine::Golden,
         progress,
         |(v, _)| format!("{} = {v:e}", sweep.param.name()),
-        |(_, s), seed| run_interval(s, seed),
+        |(_, s), seed, _| run_interval(s, seed),
     )?;
     Ok(setups
         .iter()

@@ -3,7 +3,7 @@
 //! (§2.4.2: the choice of p), the points in parallel, and the figure: the paper's max |log2| percentile error
 //! over 5..95 % and p99 error, and the whole-CDF distances KS and W1 (log2), one line per method, log y.
 
-use super::experiment::{accumulate_seeds, MethodSummary, PChoice, Setup, Summary, TraceSource};
+use super::experiment::{accumulate_seeds, MethodSummary, PChoice, SeedEvent, Setup, Summary, TraceSource};
 use crate::cli::{sweep_seeds, SweepParam};
 use crate::plot::{charts_figure, decades, Chart, Figure, Scale, Series};
 use crate::Engine;
@@ -80,14 +80,24 @@ pub fn run(
 ) -> Result<Vec<Point>, String> {
     let setups: Vec<(f64, Setup)> =
         sweep.values.iter().map(|&v| Ok((v, sweep.param.apply(setup, v)?))).collect::<Result<_, String>>()?;
+    // One job per point over all its seeds (the summary combines them), ticking its bar per seed.
     let mut out = sweep_seeds(
         &setups,
         0,
         1,
+        seeds,
         setup.engine == Engine::Golden,
         progress,
         |(v, _)| format!("{} = {v}", sweep.param.name()),
-        |(v, s), _| Ok(Point { value: *v, summary: accumulate_seeds(s, source, first, seeds, |_| Ok(()))? }),
+        |(v, s), _, tick| {
+            let summary = accumulate_seeds(s, source, first, seeds, |e| {
+                if let SeedEvent::Done { .. } = e {
+                    tick();
+                }
+                Ok(())
+            })?;
+            Ok(Point { value: *v, summary })
+        },
     )?;
     Ok(out.iter_mut().filter_map(|v| v.pop()).collect())
 }
