@@ -55,7 +55,11 @@ pub struct SynthUse {
     pub ecp5_bram: bool,
 }
 
-type Generator = Box<dyn Fn(&str) -> Result<String, String>>;
+/// Stack of the thread that generates a top's Verilog ([`Build::generate`]); only the touched pages are
+/// committed.
+pub const GENERATOR_STACK: usize = 64 << 20;
+
+type Generator = Box<dyn Fn(&str) -> Result<String, String> + Send + Sync>;
 
 /// One top module of a core at one configuration.
 pub struct Build {
@@ -81,7 +85,7 @@ impl Build {
     pub fn new<U, F>(name: impl Into<String>, description: impl Into<String>, params: impl Serialize, make: F) -> Self
     where
         U: Block,
-        F: Fn() -> Result<U, ConfigError> + 'static,
+        F: Fn() -> Result<U, ConfigError> + Send + Sync + 'static,
     {
         let params = match serde_json::to_value(params) {
             Ok(serde_json::Value::Object(m)) => m.into_iter().collect(),
@@ -134,8 +138,20 @@ impl Build {
         self.synth(config, ii1, memories)
     }
     /// Generates the top's Verilog (with `initial` values or without, for co-simulation).
+    ///
+    /// Runs on a thread of its own with a [`GENERATOR_STACK`] stack: a generator builds a whole core by value
+    /// and walks it, and `hdl` is compiled at opt-level 0 (workspace Cargo.toml), whose stack frames are
+    /// large — the largest tops need more than the 2 MiB of a test or rayon thread (measured: 2 MiB
+    /// overflows, 4 MiB suffices for every top).
     pub fn generate(&self, initial: bool) -> Result<TopInfo, String> {
-        let verilog = crate::common::reg::with_initial_values(initial, || (self.generator)(&self.name))?;
+        let verilog = std::thread::scope(|s| {
+            let worker = std::thread::Builder::new()
+                .name(format!("generate {}", self.name))
+                .stack_size(GENERATOR_STACK)
+                .spawn_scoped(s, || crate::common::reg::with_initial_values(initial, || (self.generator)(&self.name)))
+                .map_err(|e| format!("{}: cannot start the generator thread: {e}", self.name))?;
+            worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })?;
         Ok(TopInfo { ports: parse_ports(&self.name, &verilog), verilog, ..self.info() })
     }
     /// The top's manifest entry without generating it: no ports, no Verilog.

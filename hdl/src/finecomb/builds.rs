@@ -63,7 +63,7 @@ pub fn memories(cfg: &FinecombCoreConfig) -> Vec<MemoryNeed> {
 fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &FinecombCoreConfig,
-    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout())
 }

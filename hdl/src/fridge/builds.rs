@@ -79,7 +79,7 @@ fn description(cfg: &FridgeConfig) -> String {
 fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &FridgeConfig,
-    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout())
 }

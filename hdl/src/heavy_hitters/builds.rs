@@ -53,7 +53,7 @@ pub fn memories(cfg: &HhConfig) -> Vec<MemoryNeed> {
 fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &HhConfig,
-    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     let desc = format!(
         "heavy-hitter core: {} row(s) of 2^{} buckets, {}-bit keys, {}-bit counts, two banks",

@@ -67,7 +67,7 @@ pub fn memories(cfg: &IfpdConfig) -> Vec<MemoryNeed> {
 fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &IfpdConfig,
-    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     let desc = format!(
         "IFPD sketch core (modes IFPD, CM, CM-BF): {} row(s) of {} buckets, {}-bit fingerprints, {}-bit times \

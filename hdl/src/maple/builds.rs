@@ -65,7 +65,7 @@ pub fn memories(cfg: &MapleHwConfig) -> Vec<MemoryNeed> {
 fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &MapleHwConfig,
-    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     let desc = format!(
         "MAPLE store (inserts, flush, lookups): h = {} segments of 2^{} {}-bit words, {} centers, {}-bit keys, two banks",

@@ -108,7 +108,7 @@ pub fn hybrid_memories(cfg: &HybridConfig) -> Vec<MemoryNeed> {
 fn hybrid_build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &HybridConfig,
-    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     let desc = format!(
         "hybrid reordering detector: heavy hitters {} x 2^{} (side table 2^{} buckets) + flow sampling 2^{} \
@@ -157,7 +157,7 @@ pub fn memories(cfg: &ReorderConfig) -> Vec<MemoryNeed> {
 fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &ReorderConfig,
-    make: impl Fn() -> Result<U, golden::common::ConfigError> + 'static,
+    make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     let desc = format!(
         "reordering core (flow sampling): 2^{} buckets, {}-bit fingerprints, {}-bit timestamps of 2^{} ns, \
