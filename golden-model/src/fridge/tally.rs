@@ -234,7 +234,10 @@ impl TallyRecord {
     }
     pub fn pack(&self, bins: Bins) -> u128 {
         let b = bins.bits();
-        self.bin as u128 | (self.fridge as u128) << b | (self.sum_g as u128) << (3 + b) | self.sum_g2 << (3 + b + SUM_G_BITS)
+        self.bin as u128
+            | (self.fridge as u128) << b
+            | (self.sum_g as u128) << (3 + b)
+            | self.sum_g2 << (3 + b + SUM_G_BITS)
     }
     pub fn unpack(w: u128, bins: Bins) -> TallyRecord {
         let b = bins.bits();
@@ -428,8 +431,9 @@ impl TallyCycleModel {
             self.classified = None;
             self.out_reg = None;
         } else {
-            self.classified =
-                i.report.map(|r| (i.active as usize, address(bins, &r), increment(&self.cfg, &self.rom, &r, i.corrected)));
+            self.classified = i.report.map(|r| {
+                (i.active as usize, address(bins, &r), increment(&self.cfg, &self.rom, &r, i.corrected))
+            });
             if i.dump_start && !self.dumping {
                 self.dumping = true;
                 self.dump_bank = !i.active as usize;

@@ -1,7 +1,8 @@
 //! In-hardware tally of the fridge core (`FridgeTally<TA, RA, T, C>`): per fridge and log-spaced delay bin
-//! (4, 8 or 16 per octave: `FridgeConfig::tally_bins_per_octave`), Σg and Σg² of the correction factor, in two banks (ping-pong) with a read-and-clear walk out of the
-//! frozen bank through its own FIFO. Specification, fixed-point formats, ROM quantization and the cycle
-//! table: `golden::fridge::tally` ([`golden::fridge::tally::TallyCycleModel`]).
+//! (4, 8 or 16 per octave: `FridgeConfig::tally_bins_per_octave`), Σg and Σg² of the correction factor, in
+//! two banks (ping-pong) with a read-and-clear walk out of the frozen bank through its own FIFO.
+//! Specification, fixed-point formats, ROM quantization and the cycle table: `golden::fridge::tally`
+//! ([`golden::fridge::tally::TallyCycleModel`]).
 //!
 //! Const generics (checked against the [`FridgeConfig`] in [`FridgeTally::new`]): `TA` bank address bits
 //! (`{fridge, bin}`: the bins per octave enter through it), `RA` ROM address bits (`{fridge, i}`), `T` delay
@@ -22,7 +23,8 @@ use crate::declare_block;
 use golden::common::config::ConfigError;
 use golden::common::sram::RamPorts;
 use golden::fridge::tally::{
-    bank_addr_bits, rom_addr_bits, rom_contents, rom_shift, Bins, FIFO_BITS, FRAC_BITS, G2_BITS, G_BITS, IN_FLIGHT, RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, SUM_G2_BITS, SUM_G_BITS, WORD_BITS,
+    bank_addr_bits, rom_addr_bits, rom_contents, rom_shift, Bins, FIFO_BITS, FRAC_BITS, G2_BITS, G_BITS, IN_FLIGHT,
+    RECORD_BITS, ROM_INDEX_BITS, ROM_WORD_BITS, SUM_G2_BITS, SUM_G_BITS, WORD_BITS,
 };
 use golden::fridge::{FridgeConfig, FRIDGE_INDEX_BITS};
 use rust_hdl::prelude::*;
