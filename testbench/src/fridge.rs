@@ -247,6 +247,7 @@ impl Aim {
 /// Runs `cfg.transactions` accepted packets through a fridge top in `mode` and compares every cycle.
 pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make: impl FnOnce(u64) -> M) -> RunReport {
     let fcfg = top_config(name);
+    let bins = golden::fridge::tally::Bins::of(&fcfg);
     let label = match mode {
         FridgeMode::Fridge => name.to_string(),
         FridgeMode::Simple => format!("{name}/simple"),
@@ -353,7 +354,7 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             cr.count(cov::reports_seen, i.rep_ready as u64);
         }
         if e.tally_valid == Some(true) && i.tally_ready {
-            let rec = golden::fridge::tally::TallyRecord::unpack(o.tally_data, golden::fridge::tally::Bins::of(&fcfg));
+            let rec = golden::fridge::tally::TallyRecord::unpack(o.tally_data, bins);
             cr.count(cov::tally_records, 1);
             cr.count(cov::tally_records_nonzero, (rec.sum_g > 0) as u64);
         }

@@ -27,12 +27,14 @@ pub(super) fn run(
     } else {
         return Err(format!(
             "no RTL build of this configuration ({} fridge(s) of {:?} address bits, a tally of {} bins per \
-             octave); the built ones are fridge_dp (one fridge of 1024 entries, 4 bins per octave: --memory 1024 \
-             --tally-bins 4) and fridge4_dp (fridges of 512, 256, 128, 128 entries, 16-bit signatures, 24-bit \
-             timestamps in 256 ns units, 20-bit counters, 8 bins per octave: --memory 1024 --fridges 4)",
+             octave); the built ones are fridge_dp (one fridge of 1024 entries, {dp} bins per octave: --memory \
+             1024 --tally-bins {dp}) and fridge4_dp (fridges of 512, 256, 128, 128 entries, 16-bit signatures, \
+             24-bit timestamps in 256 ns units, 20-bit counters, {f4} bins per octave: --memory 1024 --fridges 4)",
             cfg.fridges(),
             cfg.addr_bits,
-            cfg.tally_bins_per_octave
+            cfg.tally_bins_per_octave,
+            dp = top_config("fridge_dp").tally_bins_per_octave,
+            f4 = top_config("fridge4_dp").tally_bins_per_octave,
         ));
     };
     // The RTL must agree with the transaction-level model too.
