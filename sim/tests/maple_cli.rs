@@ -27,6 +27,9 @@ fn json_has_a_key_per_store_and_per_scheme() {
     assert!(v["comb"]["classification_failure"].as_f64() > v["svbf"]["classification_failure"].as_f64(), "{v}");
     assert_eq!(v["svbf"]["hashes"], 9, "h = round(m/n · ln 2) at 0.4 Mbit and 30 k packets");
     assert_eq!(v["setting"]["store_clustering"], "hybrid");
+    assert_eq!(v["setting"]["hybrid"]["offline"], "blind", "the paper's reading is the default");
+    let share = v["hybrid"]["static_share"].as_f64().unwrap_or_else(|| panic!("hybrid.static_share: {v}"));
+    assert!(share > 0.0 && share < 1.0 && v["kmedians"]["static_share"].is_null(), "{share}");
     assert_eq!(v["table1"].as_array().unwrap().len(), 6);
 }
 
@@ -48,6 +51,8 @@ fn the_figure_is_written_and_bad_input_is_a_clear_error() {
     assert!(error(&["run", "maple", "--centers", "65", "--epochs", "3", "--packets-per-epoch", "2000"])
         .contains("--centers"));
     assert!(error(&["run", "maple", "--trace", "/nonexistent.pcap"]).contains("nonexistent"));
+    assert!(error(&["run", "maple", "--hybrid-static", "50"]).contains("--hybrid-static"));
+    assert!(error(&["run", "maple", "--hybrid-offline", "both"]).contains("--hybrid-offline"));
     let _ = std::fs::remove_dir_all(dir);
 }
 

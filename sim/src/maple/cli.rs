@@ -1,7 +1,7 @@
 //! `netmeas run maple` and the MAPLE section of `netmeas demo`: options, progress, tables, JSON and the
 //! figure (absolute-error CDFs of the clustering schemes, Fig. 5(a), and of the stores, Fig. 6(c)).
 
-use super::clustering::{LogRange, Scheme};
+use super::clustering::{Hybrid, HybridOffline, LogRange, Scheme};
 use super::epochs::EpochWriter;
 use super::experiment::{capture_source, run_with, Budget, EpochSink, Outcome, Setup, Source, StoreKind};
 use crate::cli::{parse_list, seed_bar, Experiment, RunArgs};
@@ -76,6 +76,14 @@ pub struct MapleArgs {
     /// the scheme given when it is one, else hybrid.
     #[arg(long, default_value = "all")]
     clustering: String,
+    /// Hybrid's offline stage: `blind` (the paper's words) runs plain k-medians on the candidates as if the
+    /// static logarithmic centers were not there; `aware` (extension) places the dynamic centers given the
+    /// static ones (exact): lower mean and upper-quartile error, higher median.
+    #[arg(long, default_value = "blind", value_parser = ["blind", "aware"])]
+    hybrid_offline: String,
+    /// Hybrid's static (logarithmic) centers, 1..k−1 [default: k/2, the paper's split].
+    #[arg(long, value_name = "N")]
+    hybrid_static: Option<usize>,
     /// Stores (svbf, pbf, comb, perfect; comma-separated, or all).
     #[arg(long, default_value = "all")]
     store: String,
@@ -155,6 +163,9 @@ impl MapleArgs {
         if !(self.queue_ms > 0.0 && self.queue_ms <= 10_000.0) {
             return Err(format!("--queue-ms {}: must be in (0, 10000]", self.queue_ms));
         }
+        if let Some(n) = self.hybrid_static.filter(|&n| n == 0 || n >= self.centers) {
+            return Err(format!("--hybrid-static {n}: must be in 1..={} (k − 1)", self.centers.saturating_sub(1)));
+        }
         if self.epochs < 3 {
             return Err(format!("--epochs {}: at least 3 (the first two only cluster)", self.epochs));
         }
@@ -184,6 +195,10 @@ impl MapleArgs {
             pbf_policy: if self.pbf_policy == "overfill" { PbfPolicy::Overfill } else { PbfPolicy::StopAtCapacity },
             comb: (f, theta),
             log: LogRange::default(),
+            hybrid: Hybrid {
+                offline: HybridOffline::by_name(&self.hybrid_offline).unwrap_or_default(),
+                static_centers: self.hybrid_static,
+            },
             seeds: self.run.seeds,
             first_seed: self.run.seed,
         };
@@ -228,12 +243,18 @@ fn print_tables(o: &Outcome) {
     if !o.stores.is_empty() {
         print!("{}", t.text());
     }
-    let mut cols = vec![("clustering", Align::Left), ("offline ms", Align::Right), ("candidates", Align::Right)];
+    let mut cols = vec![
+        ("clustering", Align::Left),
+        ("offline ms", Align::Right),
+        ("candidates", Align::Right),
+        ("at static", Align::Right),
+    ];
     cols.extend(pct_cols());
     let mut t = Table::new(&cols);
     for r in &o.schemes {
+        let at_static = r.static_share.map_or("-".into(), |x| format!("{:.1} %", 100.0 * x));
         let mut row: Vec<String> =
-            vec![r.scheme.into(), format!("{:.1}", r.offline_ms), format!("{:.0}", r.candidates)];
+            vec![r.scheme.into(), format!("{:.1}", r.offline_ms), format!("{:.0}", r.candidates), at_static];
         row.extend(pcts(&r.summary));
         t.row(row.into_iter().map(Into::into).collect());
     }
@@ -312,6 +333,7 @@ impl Experiment for Maple {
             "store_clustering": setup.store_scheme.name(), "budget": setup.budget, "sampling": a.sampling,
             "layout": a.layout, "tie_break": a.tie_break, "pbf_policy": a.pbf_policy, "comb": a.comb,
             "seeds": a.run.seeds, "first_seed": a.run.seed, "engine": a.run.engine,
+            "hybrid": { "offline": setup.hybrid.offline.name(), "static_centers": setup.hybrid.statics(a.centers) },
         });
         let writer = a.save_epochs.as_deref().map(|d| EpochWriter::create(d, setting.clone())).transpose()?;
         let bar = seed_bar(setup.seeds * a.epochs as u64, !a.json, "{bar:30} {pos}/{len} epochs [{elapsed_precise}]");
@@ -355,6 +377,7 @@ impl Experiment for Maple {
                 let mut v = serde_json::to_value(&r.summary).map_err(|e| e.to_string())?;
                 v["offline_ms"] = r.offline_ms.into();
                 v["candidates"] = r.candidates.into();
+                v["static_share"] = r.static_share.into();
                 doc[r.scheme] = v;
             }
             println!("{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);

@@ -18,9 +18,16 @@
 //!   one dimension weighted k-medians is solved **exactly** by dynamic programming over the sorted points
 //!   (contiguous clusters, each at its weighted median), which [`kmedians_1d`] does with the
 //!   divide-and-conquer optimisation (`O(k·m·log² m)`).
-//! - **Hybrid**: `k/2` logarithmic centers are open facilities in every phase (points may join them and
-//!   count there) but are excluded from the offline stage, which picks the other `k − k/2` (§3.2's two
-//!   modifications).
+//! - **Hybrid** ([`Hybrid`]): `k/2` logarithmic centers are open facilities in every phase (points may join
+//!   them and count there) but are excluded from the candidates fed to the offline stage, which picks the
+//!   other `k − k/2` (§3.2's two modifications). Read literally, the offline stage then does not know that
+//!   the static centers exist: [`HybridOffline::Blind`], the default, runs plain k-medians on the
+//!   candidates. [`HybridOffline::Aware`] (`--hybrid-offline aware`, an extension) places the dynamic
+//!   centers to minimise the candidates' cost **given** the static ones (a candidate may be served by its
+//!   nearest static center at no budget) — still exact, the same dynamic program with a "served by a static
+//!   center" step ([`kmedians_1d_given`]). Aware lowers the mean and upper-quartile error, blind the median
+//!   (README, MAPLE measured). The static share is `k/2` unless `--hybrid-static N` (the paper names a
+//!   2/3–1/3 split as a variant it did not explore).
 //! - **Oracle** ([`oracle`]): k-medians of the epoch's own latencies (not pipelined): the exact
 //!   [`kmedians_1d`] on the latencies merged into bins of 0.1 % (at least 10 ns) wide, then two
 //!   Lloyd-style passes (assign to the nearest center, move it to the median) on the raw latencies.
@@ -59,6 +66,44 @@ impl Scheme {
     }
 }
 
+/// How hybrid clustering's offline stage treats the static (logarithmic) centers (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum HybridOffline {
+    /// Plain k-medians on the candidates, blind to the static centers (the paper's words; default).
+    #[default]
+    Blind,
+    /// The dynamic centers minimise the candidates' cost given the static centers (extension).
+    Aware,
+}
+
+impl HybridOffline {
+    pub const ALL: [HybridOffline; 2] = [HybridOffline::Blind, HybridOffline::Aware];
+    pub fn name(self) -> &'static str {
+        match self {
+            HybridOffline::Aware => "aware",
+            HybridOffline::Blind => "blind",
+        }
+    }
+    pub fn by_name(s: &str) -> Option<HybridOffline> {
+        HybridOffline::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+/// Hybrid clustering's parameters: the static share and the offline stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Hybrid {
+    pub offline: HybridOffline,
+    /// Static (logarithmic) centers; `None` is the paper's `k/2` (it names 2/3–1/3 as a possible variant).
+    pub static_centers: Option<usize>,
+}
+
+impl Hybrid {
+    /// The static centers out of `k` (at most `k`).
+    pub fn statics(&self, k: usize) -> usize {
+        self.static_centers.unwrap_or(k / 2).min(k)
+    }
+}
+
 /// The logarithmic scheme's range.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct LogRange {
@@ -89,6 +134,18 @@ pub fn logarithmic(k: usize, r: &LogRange) -> Vec<f64> {
 
 /// Exact weighted k-medians of 1-D points `(x, w)` (any order): at most `k` centers, ascending.
 pub fn kmedians_1d(points: &[(f64, f64)], k: usize) -> Vec<f64> {
+    kmedians_1d_given(points, k, &[])
+}
+
+/// Exact weighted k-medians of 1-D points `(x, w)` with the centers `fixed` already open: at most `k` new
+/// centers (ascending; `fixed` not included) minimising `Σ w·(distance to the nearest of new ∪ fixed)`.
+///
+/// In one dimension the points a center serves are contiguous, so over the sorted points the program
+/// `F[c][j]` (the best cost of the first `j` points with at most `c` new centers) takes the best of: a new
+/// cluster `i..j` at its weighted median after `F[c − 1][i]` (divide and conquer over `i`, monotone in `j`),
+/// point `j − 1` served by its nearest fixed center after `F[c][j − 1]`, or `F[c − 1][j]`. Without fixed
+/// centers only the first applies and exactly `min(k, m)` clusters come out, as plain k-medians.
+pub fn kmedians_1d_given(points: &[(f64, f64)], k: usize, fixed: &[f64]) -> Vec<f64> {
     let mut p: Vec<(f64, f64)> = points.iter().copied().filter(|q| q.1 > 0.0 && q.0.is_finite()).collect();
     p.sort_by(|a, b| a.0.total_cmp(&b.0));
     let m = p.len();
@@ -110,24 +167,64 @@ pub fn kmedians_1d(points: &[(f64, f64)], k: usize) -> Vec<f64> {
         let x = p[t].0;
         x * (wp[t + 1] - wp[a]) - (sp[t + 1] - sp[a]) + (sp[b] - sp[t + 1]) - x * (wp[b] - wp[t + 1])
     };
-    // prev[j]: best cost of the first j points in c − 1 clusters; arg[c][j]: where cluster c starts.
+    // Cost of point t served by its nearest fixed center (infinite without fixed centers).
+    let to_fixed: Vec<f64> =
+        p.iter().map(|q| q.1 * fixed.iter().map(|f| (f - q.0).abs()).fold(f64::INFINITY, f64::min)).collect();
+    // prev[j]: F[c − 1][j]; how[c][j]: how F[c][j] was reached.
     let mut prev = vec![f64::INFINITY; m + 1];
     prev[0] = 0.0;
-    let mut arg = vec![vec![0usize; m + 1]; k + 1];
-    for (c, arg_c) in arg.iter_mut().enumerate().skip(1) {
+    if !fixed.is_empty() {
+        for j in 1..=m {
+            prev[j] = prev[j - 1] + to_fixed[j - 1];
+        }
+    }
+    let mut how = vec![vec![Step::New(0); m + 1]; k + 1];
+    let mut arg = vec![0usize; m + 1];
+    for c in 1..=k {
         let mut cur = vec![f64::INFINITY; m + 1];
-        solve(c, m, c - 1, m - 1, &prev, &mut cur, arg_c, &cost);
+        solve(c, m, c - 1, m - 1, &prev, &mut cur, &mut arg, &cost);
+        let how_c = &mut how[c];
+        for j in 0..=m {
+            how_c[j] = Step::New(arg[j]);
+            if fixed.is_empty() {
+                continue;
+            }
+            if j > 0 && cur[j - 1] + to_fixed[j - 1] < cur[j] {
+                cur[j] = cur[j - 1] + to_fixed[j - 1];
+                how_c[j] = Step::Fixed;
+            }
+            if prev[j] < cur[j] {
+                cur[j] = prev[j];
+                how_c[j] = Step::Fewer;
+            }
+        }
         prev = cur;
     }
     let mut centers = Vec::with_capacity(k);
-    let mut j = m;
-    for c in (1..=k).rev() {
-        let i = arg[c][j];
-        centers.push(p[median(i, j)].0);
-        j = i;
+    let (mut c, mut j) = (k, m);
+    while j > 0 && c > 0 {
+        match how[c][j] {
+            Step::New(i) => {
+                centers.push(p[median(i, j)].0);
+                (c, j) = (c - 1, i);
+            }
+            Step::Fixed => j -= 1,
+            Step::Fewer => c -= 1,
+        }
     }
     centers.reverse();
     centers
+}
+
+/// How `F[c][j]` of [`kmedians_1d_given`] was reached.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// A new cluster starting at point `i`.
+    New(usize),
+    /// Point `j − 1` served by a fixed center.
+    Fixed,
+    /// With one new center fewer.
+    Fewer,
 }
 
 /// Divide and conquer over `j ∈ jl..=jh` with the split `i ∈ il..=ih` (monotone in `j`).
@@ -277,6 +374,7 @@ pub fn from_samples(
     samples: &[u32],
     k: usize,
     r: &LogRange,
+    hybrid: &Hybrid,
     n_hint: usize,
     seed: u64,
 ) -> (Vec<f64>, usize) {
@@ -284,14 +382,18 @@ pub fn from_samples(
         let mut s = OnlineStage::new(k, n_hint, fixed, seed);
         samples.iter().for_each(|&x| s.push(x as f64, 1.0));
         let c = s.candidates();
-        let mut out = kmedians_1d(&c, want);
+        let given = if hybrid.offline == HybridOffline::Aware { fixed } else { &[] };
+        let mut out = kmedians_1d_given(&c, want, given);
         out.extend_from_slice(fixed);
         (out, c.len())
     };
     match scheme {
         Scheme::Log => (logarithmic(k, r), 0),
         Scheme::KMedians => stream(&[], k),
-        Scheme::Hybrid => stream(&logarithmic(k / 2, r), k - k / 2),
+        Scheme::Hybrid => {
+            let st = hybrid.statics(k);
+            stream(&logarithmic(st, r), k - st)
+        }
         Scheme::Oracle => (oracle(samples, k), 0),
     }
 }
@@ -383,6 +485,36 @@ mod tests {
     }
 
     #[test]
+    fn kmedians_given_fixed_centers_is_exact_on_small_sets() {
+        // Brute force: optimal new centers sit on points (a weighted median is one), so try every subset of
+        // at most k points beside the fixed centers.
+        let subsets = |m: usize, k: usize| (0u32..1 << m).filter(move |s| s.count_ones() as usize <= k);
+        let mut s = 99u64;
+        let mut next = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s >> 33
+        };
+        for round in 0..60 {
+            let m = 5 + round % 7;
+            let p: Vec<(f64, f64)> = (0..m).map(|_| ((next() % 1000) as f64, 1.0 + (next() % 5) as f64)).collect();
+            let fixed: Vec<f64> = (0..1 + round % 3).map(|_| (next() % 1000) as f64).collect();
+            for k in 1..4 {
+                let c = kmedians_1d_given(&p, k, &fixed);
+                assert!(c.len() <= k && c.windows(2).all(|w| w[0] <= w[1]), "{c:?}");
+                let with = |c: &[f64]| cost_of(&p, &[c, &fixed[..]].concat());
+                let best = subsets(m, k)
+                    .map(|set| with(&(0..m).filter(|i| set >> i & 1 == 1).map(|i| p[i].0).collect::<Vec<_>>()))
+                    .fold(f64::INFINITY, f64::min);
+                assert!((with(&c) - best).abs() < 1e-6, "{p:?} fixed {fixed:?} k {k}: {c:?} {} vs {best}", with(&c));
+            }
+        }
+        // Fixed centers change the answer: with one at 0, one new center goes to the far group.
+        let p = [(0.0, 5.0), (1.0, 5.0), (100.0, 1.0), (101.0, 1.0)];
+        assert_eq!(kmedians_1d(&p, 1), vec![1.0]);
+        assert_eq!(kmedians_1d_given(&p, 1, &[0.5]), vec![100.0]);
+    }
+
+    #[test]
     fn logarithmic_centers_are_linear_per_decade() {
         let c = logarithmic(50, &LogRange::default());
         assert_eq!(c.len(), 50);
@@ -412,13 +544,22 @@ mod tests {
             .collect();
         let pts: Vec<(f64, f64)> = lat.iter().map(|&x| (x as f64, 1.0)).collect();
         let r = LogRange::default();
-        let (oracle_c, _) = from_samples(Scheme::Oracle, &lat, 50, &r, lat.len(), 1);
-        let (km, cand) = from_samples(Scheme::KMedians, &lat, 50, &r, lat.len(), 1);
-        let (hy, _) = from_samples(Scheme::Hybrid, &lat, 50, &r, lat.len(), 1);
-        let (lg, _) = from_samples(Scheme::Log, &lat, 50, &r, lat.len(), 1);
+        let (oracle_c, _) = from_samples(Scheme::Oracle, &lat, 50, &r, &Hybrid::default(), lat.len(), 1);
+        let (km, cand) = from_samples(Scheme::KMedians, &lat, 50, &r, &Hybrid::default(), lat.len(), 1);
+        let (hy, _) = from_samples(Scheme::Hybrid, &lat, 50, &r, &Hybrid::default(), lat.len(), 1);
+        let (lg, _) = from_samples(Scheme::Log, &lat, 50, &r, &Hybrid::default(), lat.len(), 1);
         assert!((200..5000).contains(&cand), "{cand} candidates");
         let (o, k, h, l) = (cost_of(&pts, &oracle_c), cost_of(&pts, &km), cost_of(&pts, &hy), cost_of(&pts, &lg));
         assert!(k < 1.5 * o && h < l && k < l, "oracle {o} kmedians {k} hybrid {h} log {l}");
+        // The aware offline stage places the dynamic half given the static one: lower cost than blind; a
+        // larger static share moves the hybrid toward the logarithmic scheme.
+        let aware = Hybrid { offline: HybridOffline::Aware, static_centers: None };
+        let (hy_aware, _) = from_samples(Scheme::Hybrid, &lat, 50, &r, &aware, lat.len(), 1);
+        let three_quarters = Hybrid { static_centers: Some(38), ..Hybrid::default() };
+        let (hy_38, _) = from_samples(Scheme::Hybrid, &lat, 50, &r, &three_quarters, lat.len(), 1);
+        let (ha, h38) = (cost_of(&pts, &hy_aware), cost_of(&pts, &hy_38));
+        assert!(ha < 0.95 * h && h < h38 && h38 < l, "aware {ha} blind {h} 38 static {h38} log {l}");
+        assert_eq!((hy_aware.len(), hy_38.len()), (50, 50));
         assert_eq!((km.len(), hy.len()), (50, 50));
     }
 }

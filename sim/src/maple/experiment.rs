@@ -22,7 +22,7 @@
 //! - **Clustering** (`--clustering`): each scheme's centers per epoch, scored with a perfect store and the
 //!   center value (Fig. 5(a)); the offline stage's time per epoch is measured (Fig. 5(b)).
 
-use super::clustering::{from_samples, logarithmic, oracle, LogRange, Scheme};
+use super::clustering::{from_samples, logarithmic, oracle, Hybrid, LogRange, Scheme};
 use super::metrics::{Summary, Tally};
 use crate::traffic::maple::{capture_maple, synthetic_maple, through_queue, Arrival, Delayed, MapleTraffic};
 use crate::traffic::maple::{QueueStats, RedParams};
@@ -99,6 +99,8 @@ pub struct Setup {
     /// COMB's (f, θ).
     pub comb: (usize, usize),
     pub log: LogRange,
+    /// Hybrid clustering's static share and offline stage (clustering module docs).
+    pub hybrid: Hybrid,
     pub seeds: u64,
     pub first_seed: u64,
 }
@@ -123,6 +125,7 @@ impl Setup {
             pbf_policy: PbfPolicy::StopAtCapacity,
             comb: (8, 3),
             log: LogRange::default(),
+            hybrid: Hybrid::default(),
             seeds: 1,
             first_seed: 1,
         }
@@ -150,6 +153,9 @@ pub struct SchemeResult {
     pub offline_ms: f64,
     /// Mean candidates the offline stage saw.
     pub candidates: f64,
+    /// Hybrid: the share of packets whose nearest center is a static (logarithmic) one (the paper: 53 % at
+    /// high, 1.5 % at low utilisation, §5.2).
+    pub static_share: Option<f64>,
 }
 
 /// The whole run.
@@ -195,7 +201,8 @@ fn dimension_uncapped(store: StoreKind, budget: Budget, n: f64, k: usize, comb: 
 /// Per-seed output.
 struct SeedOut {
     stores: Vec<(Tally, f64, usize, u64)>,
-    schemes: Vec<(Tally, f64, f64)>,
+    /// Per scheme: errors, offline ms, candidates, packets matched to a static center (hybrid).
+    schemes: Vec<(Tally, f64, f64, u64)>,
     queue: QueueStats,
     epoch_packets: f64,
     measured: usize,
@@ -273,6 +280,8 @@ pub fn run_with(setup: &Setup, tick: &(dyn Fn() + Sync), sink: Option<&dyn Epoch
             summary: t.summary(),
             offline_ms: outs.iter().map(|o| o.schemes[si].1).sum::<f64>() / n,
             candidates: outs.iter().map(|o| o.schemes[si].2).sum::<f64>() / n,
+            static_share: (s == Scheme::Hybrid)
+                .then(|| outs.iter().map(|o| o.schemes[si].3).sum::<u64>() as f64 / t.packets.max(1) as f64),
         });
         tallies.push((s.name().to_string(), t));
     }
@@ -363,7 +372,11 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dy
     let mut samples: Vec<Vec<u32>> = vec![];
     let mut store_tallies: Vec<(Tally, f64, usize, u64)> =
         dims.iter().map(|&(bits, h)| (Tally::default(), 0.0, h, bits as u64)).collect();
-    let mut scheme_tallies: Vec<(Tally, f64, f64)> = vec![(Tally::default(), 0.0, 0.0); setup.schemes.len()];
+    let mut scheme_tallies: Vec<(Tally, f64, f64, u64)> =
+        vec![(Tally::default(), 0.0, 0.0, 0); setup.schemes.len()];
+    // Hybrid's static centers, as the core holds them (rounded ns).
+    let statics: Vec<u32> =
+        Centers::from_unsorted(logarithmic(setup.hybrid.statics(k).max(1), &setup.log)).map_err(cerr)?.values().to_vec();
     let mut timed = vec![0usize; setup.schemes.len()];
     for e in 0..e_total {
         let mut got = vec![];
@@ -381,7 +394,7 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dy
             let (c, cand) = if got.is_empty() {
                 (bootstrap.values().iter().map(|&x| x as f64).collect(), 0)
             } else {
-                from_samples(s, &got, k, &setup.log, n_hint, seed ^ e as u64)
+                from_samples(s, &got, k, &setup.log, &setup.hybrid, n_hint, seed ^ e as u64)
             };
             centers[r][e + 2] = Some(Centers::from_unsorted(c).map_err(cerr)?);
             if r < setup.schemes.len() {
@@ -426,6 +439,10 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dy
                 for err in super::clustering::abs_errors(&epochs[e], c) {
                     t.0.packets += 1;
                     t.0.error(err as u32);
+                }
+                if setup.schemes[r] == Scheme::Hybrid {
+                    let at = |l: u32| statics.binary_search(&c.get(c.nearest(l))).is_ok();
+                    t.3 += epochs[e].iter().filter(|d| at(d.latency)).count() as u64;
                 }
                 t.0.end_epoch(start);
             }
