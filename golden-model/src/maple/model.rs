@@ -131,7 +131,11 @@ impl MapleModel {
     /// One packet.
     #[inline]
     pub fn step(&mut self, d: &Descriptor) -> Outcome {
-        let center = self.active.insert(d.key, d.latency);
+        // `self.active.insert(key, latency)` spelled out for the SVBF (it never refuses a packet).
+        let center = self.active.centers.nearest(d.latency);
+        let at = self.active.store.positions(d.key, center);
+        self.active.add(center, d.latency);
+        self.active.store.set(&at);
         let r = self.prng.step(&PrngInputs { advance: true, ..Default::default() }).expect("seeded at reset");
         let sampled = r <= self.rt.sample_threshold;
         if sampled {

@@ -97,12 +97,17 @@ impl<S: Store> EpochState<S> {
     #[inline]
     pub fn insert(&mut self, key: u128, latency: u32) -> usize {
         let i = self.centers.nearest(latency);
-        self.count[i] += 1;
-        self.sum[i] += latency as u64;
+        self.add(i, latency);
         if !self.store.insert(key, i) {
             self.refused += 1;
         }
         i
+    }
+    /// A packet of `latency` at center `i` in the counters.
+    #[inline]
+    pub fn add(&mut self, i: usize, latency: u32) {
+        self.count[i] += 1;
+        self.sum[i] += latency as u64;
     }
     pub fn lookup(&self, key: u128, tie: TieBreak) -> Lookup {
         let c = self.store.candidates(key, self.centers.k());
