@@ -103,6 +103,7 @@ enum Cmd {
 #[derive(Subcommand)]
 enum QueryCore {
     Maple(sim::maple::query_cli::QueryArgs),
+    MapleRanges(sim::maple::ranges::RangeArgs),
 }
 
 fn emit(out: &PathBuf, initial: bool, test_only: bool, lint: bool) -> Result<usize, String> {
@@ -263,6 +264,7 @@ fn main() -> ExitCode {
         Cmd::Run { core } => core.core.run(&core.matches),
         Cmd::Figures { out, format, quick, only, list } => figures(&out, &format, quick, &only, list),
         Cmd::Query { core: QueryCore::Maple(a) } => sim::maple::query_cli::run(&a),
+        Cmd::Query { core: QueryCore::MapleRanges(a) } => sim::maple::ranges::run(&a),
         Cmd::Synth(a) => synth::flow::run(&a),
         Cmd::Bench(a) => bench(&a),
         Cmd::Mutate(a) => sim::mutate::run(&a),

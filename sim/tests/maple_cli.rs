@@ -85,3 +85,26 @@ fn the_shared_capture_runs_through_the_queue() {
     // Keys repeat in a capture (pure ACKs share seq and ack): even the perfect store sees multi-matches.
     assert!(v["perfect"]["classification_failure"].as_f64().unwrap() > 0.0);
 }
+
+/// `netmeas query maple-ranges` (Fig. 8(b)): the shared capture's real IP IDs compress a flow's queries the
+/// more the larger the flow; the synthetic flows are one range per epoch; bad input is a clear error.
+#[test]
+fn ip_id_ranges_compress_the_captures_queries() {
+    let syn = json(&["query", "maple-ranges", "--trace", "synthetic", "--epochs", "2", "--json"]);
+    let bins = syn["bins"].as_array().unwrap();
+    assert_eq!(bins.len(), 5, "{syn}");
+    assert!((bins[0]["mean_ratio"].as_f64().unwrap() - 17.0 / 15.0).abs() < 1e-9, "one packet: 17 vs 15 bytes");
+    assert!(syn["total_ratio"].as_f64().unwrap() < 0.01, "{}", syn["total_ratio"]);
+    assert!(error(&["query", "maple-ranges", "--trace", "synthetic", "--epoch-s", "0"]).contains("--epoch-s"));
+    assert!(error(&["query", "maple-ranges", "--trace", "/nonexistent.pcap"]).contains("nonexistent"));
+    if !std::path::Path::new(CAPTURE_A).exists() {
+        eprintln!("skipped: {CAPTURE_A} not present");
+        return;
+    }
+    let v = json(&["query", "maple-ranges", "--trace", CAPTURE_A, "--json"]);
+    assert_eq!(v["packets"], 510_591);
+    let mean: Vec<f64> = v["bins"].as_array().unwrap().iter().map(|b| b["mean_ratio"].as_f64().unwrap()).collect();
+    assert!(mean[0] > mean[1] && mean[1] > mean[2] && mean[2] > mean[3], "{mean:?}");
+    let total = v["total_ratio"].as_f64().unwrap();
+    assert!((0.01..0.05).contains(&total), "the capture's 43× less: {total}");
+}
