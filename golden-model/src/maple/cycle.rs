@@ -4,9 +4,9 @@
 //! | cycle | stage | what happens |
 //! |---|---|---|
 //! | t   | in  | descriptor `{key, latency}` accepted into F1 (`packets` counted); the `h` hash units load the key |
-//! | t+1 | F1  | bases `b_j` ready; when the banks are ready the packet moves on and is tagged with the **active bank**; it draws the PRNG (sampled iff the value is ≤ `sample_threshold`, **read now**); `lt[i] = i < k && c[i] < latency` over that bank's centers |
-//! | +2  | M1  | `first` = highest set bit of `lt` + 1 (`#{c < l}` for a sorted set); `lo = c[first−1]`, `hi = c[first]`; `use_lo = first > 0 && (first ≥ k \|\| l − lo ≤ hi − l)`; the sample enters the sample FIFO |
-//! | +3  | M2  | `below` = highest set bit of `c[i] < lo` + 1 (the lowest index holding `lo`: ties and duplicates to the lowest index, as [`super::Centers::nearest`]); center `i = use_lo ? below : first` |
+//! | t+1 | F1  | bases `b_j` ready; when the banks are ready the packet moves on and is tagged with the **active bank**; it draws the PRNG (sampled iff the value is ≤ `sample_threshold`, **read now**); `lt[i]` = boundary `i` crossed: `i + 1 < k && c[i] ≠ c[i+1] && ⌊(c[i] + c[i+1])/2⌋ < latency` over that bank's centers (see below) |
+//! | +2  | M1  | the highest set bit of `lt`, per group of 8 bits (the RTL's two-level priority encoder); the sample enters the sample FIFO |
+//! | +3  | M2  | center `i` = highest set bit of `lt` + 1, 0 when none |
 //! | +4  | M3 = S0 | per hash `p_j = (b_j + i) mod m_seg` → word `p_j / w`, bit `p_j mod w`; the packet enters its bank's [`MultiRmwModel`]: `h` segment rows and the counter row at address `i` (the result port shows `i`) |
 //! | +6  | S2  | segment rows: `old | 1 << bit`; counter row: `{count + 1, sum + latency}` (32 + 64 bits, wrapping) |
 //!
@@ -25,6 +25,15 @@
 //! end of c+4 instead (the same three-cycle delay from the registered write), so the lookup port
 //! ([`super::lookup`]) can answer on the whole frozen epoch first; its read ops enter the frozen bank in the
 //! cycles no packet and no flush op does (the walk has priority) and write nothing.
+//!
+//! **The match.** For a sorted set the boundary between centers `i` and `i + 1` is their midpoint rounded
+//! down: a latency above it is strictly nearer `c[i+1]` (a tie stays low), and a boundary between equal
+//! centers is never crossed, so the highest crossed boundary + 1 is the nearest center's lowest index —
+//! [`super::Centers::nearest`] exactly (checked on random sets in this module's tests). The boundaries are
+//! computed from the shadow set and loaded with it at the swap; the comparators then have one value each,
+//! no subtraction after the priority encoder (stop 37; before, M1 picked the pair around `#{c < l}` and
+//! compared distances, 65 MHz at k ≤ 16). Unsorted sets (the CSR accepts any values) match by the same
+//! rule, in hardware and here.
 //!
 //! **Shadow centers.** A write of `center_index` sets the core's write pointer; a write of `center_value`
 //! stores the value at the pointer (pointers ≥ `max_centers` store nothing) and advances it. Both act at
@@ -128,11 +137,8 @@ struct InFlight {
     bank: usize,
     latency: u32,
     bases: [usize; MAX_HASHES],
-    /// M1: `lt`; M2: `first` and `use_lo`, `lo`; M3: the center.
+    /// F1: `lt`; M2: the center.
     lt: u64,
-    first: usize,
-    lo: u32,
-    use_lo: bool,
     center: usize,
 }
 
@@ -189,6 +195,11 @@ pub struct MapleCycleModel {
 /// Highest set bit of `v` plus one (0 for 0).
 fn top(v: u64) -> usize {
     64 - v.leading_zeros() as usize
+}
+
+/// The boundary between centers `a ≤ b`: `⌊(a + b)/2⌋` (the RTL's `a/2 + b/2 + (a & b & 1)`).
+pub fn boundary(a: u32, b: u32) -> u32 {
+    ((a as u64 + b as u64) / 2) as u32
 }
 
 impl MapleCycleModel {
@@ -256,23 +267,17 @@ impl MapleCycleModel {
         ]
     }
 
-    /// `lt[i] = i < k && c[i] < l` over bank `b`'s centers.
+    /// `lt[i]` = boundary `i` of bank `b` crossed by `l` (module docs).
     fn lt(&self, b: usize, l: u32) -> u64 {
-        (0..self.cfg.max_centers).filter(|&i| i < self.k[b] && self.centers[b][i] < l).fold(0, |v, i| v | 1 << i)
+        let c = &self.centers[b];
+        (0..self.cfg.max_centers - 1)
+            .filter(|&i| i + 1 < self.k[b] && c[i] != c[i + 1] && boundary(c[i], c[i + 1]) < l)
+            .fold(0, |v, i| v | 1 << i)
     }
 
     /// The centers stage by stage (see the module table).
-    fn m1(&self, mut p: InFlight) -> InFlight {
-        let (c, k, l) = (&self.centers[p.bank], self.k[p.bank], p.latency);
-        p.first = top(p.lt);
-        p.lo = if p.first > 0 { c[p.first - 1] } else { 0 };
-        let hi = if p.first < self.cfg.max_centers { c[p.first] } else { 0 };
-        p.use_lo = p.first > 0 && (p.first >= k || l.wrapping_sub(p.lo) <= hi.wrapping_sub(l));
-        p
-    }
     fn m2(&self, mut p: InFlight) -> InFlight {
-        let below = top(self.lt(p.bank, p.lo));
-        p.center = if p.use_lo { below } else { p.first };
+        p.center = top(p.lt);
         p
     }
 
@@ -426,14 +431,14 @@ impl MapleCycleModel {
             self.rec_reg = record;
             // The match pipeline (each stage reads its bank's centers now).
             let m2 = self.m[1].map(|p| self.m2(p));
-            let m1 = self.m[0].map(|p| self.m1(p));
+            let m1 = self.m[0];
             let f1 = self.f1.filter(|_| transfer).map(|(key, latency)| {
                 let mut bases = [0usize; MAX_HASHES];
                 for (b, hf) in bases.iter_mut().zip(&self.hashes) {
                     *b = hf.eval(key) as usize;
                 }
                 let bank = self.active;
-                InFlight { bank, latency, bases, lt: self.lt(bank, latency), first: 0, lo: 0, use_lo: false, center: 0 }
+                InFlight { bank, latency, bases, lt: self.lt(bank, latency), center: 0 }
             });
             self.m = [f1, m1, m2];
             // Sampling: the packet leaving F1 draws the PRNG.

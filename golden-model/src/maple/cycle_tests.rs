@@ -389,3 +389,34 @@ fn lookups_match_transaction_model_small() {
 fn lookups_match_transaction_model_k64() {
     lookups_match_transaction_model(&hw(4, 7, 64), 13, 6, 3000);
 }
+
+/// The match rule of the cycle model and the RTL (the highest crossed boundary `⌊(c[i] + c[i+1])/2⌋`
+/// between unequal neighbours, + 1) is `Centers::nearest` on sorted sets: every latency around every
+/// boundary of random sets with duplicates, ties and the extremes.
+#[test]
+fn the_boundary_rule_is_nearest_center() {
+    use super::cycle::boundary;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(37);
+    for round in 0..400 {
+        let k = 1 + round % 64;
+        let spread = [4u32, 40, 1 << 20, u32::MAX][round % 4];
+        let mut v: Vec<u32> = (0..k).map(|_| rng.gen_range(0..=spread)).collect();
+        if round % 3 == 0 {
+            v.push(u32::MAX);
+            v.push(0);
+            v.truncate(k);
+        }
+        v.sort_unstable();
+        let c = super::Centers::new(v.clone()).unwrap();
+        let rule = |l: u32| {
+            (0..k - 1).filter(|&i| v[i] != v[i + 1] && boundary(v[i], v[i + 1]) < l).map(|i| i + 1).max().unwrap_or(0)
+        };
+        let probes = v.iter().flat_map(|&x| [x.saturating_sub(1), x, x.saturating_add(1)]).chain(
+            v.windows(2).flat_map(|w| { let b = boundary(w[0], w[1]); [b, b.saturating_add(1)] }),
+        );
+        for l in probes.chain([0, u32::MAX]) {
+            assert_eq!(rule(l), c.nearest(l), "centers {v:?}, latency {l}");
+        }
+    }
+}

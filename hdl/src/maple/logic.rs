@@ -8,8 +8,8 @@ maple_core_impl!(Logic for {
     fn update(&mut self) {
         dff_setup!(
             self, clock, seed_pending, epoch_pending, st1, st2, st3, active, widx, k0, k1, f1_valid, f1_key, f1_lat,
-            m1_v, m1_bank, m1_lat, m1_lt, m2_v, m2_bank, m2_lat, m2_first, m2_lo, m2_use_lo, m3_v, m3_bank, m3_lat,
-            m3_center, rec_v, rec_d, smp_v, smp_d, flush_pending
+            m1_v, m1_bank, m1_lat, m1_lt, m2_v, m2_bank, m2_lat, m3_v, m3_bank, m3_lat, m3_center, rec_v, rec_d,
+            smp_v, smp_d, flush_pending, en0, en1
         );
         clock!(self, clock, shell, prng, walker, smp_fifo, rec_fifo, lookup);
         for j in 0..self._h {
@@ -28,6 +28,34 @@ maple_core_impl!(Logic for {
             self.c0[i].d.next = self.c0[i].q.val();
             self.c1[i].d.next = self.c1[i].q.val();
             self.sh[i].d.next = self.sh[i].q.val();
+        }
+        for i in 0..self._kb {
+            self.t0[i].clock.next = self.clock.val();
+            self.t1[i].clock.next = self.clock.val();
+            self.t0[i].d.next = self.t0[i].q.val();
+            self.t1[i].d.next = self.t1[i].q.val();
+        }
+        for g in 0..8 {
+            self.m2_any[g].clock.next = self.clock.val();
+            self.m2_hi[g].clock.next = self.clock.val();
+        }
+        // The shadow set's boundaries: ⌊(a + b)/2⌋ = a/2 + b/2 + (a & b & 1) without a 33rd bit (the mutant:
+        // ⌈(a + b)/2⌉ − 1, a tie crossing to the upper center).
+        self.en_sh.next = self.zero64.val();
+        for i in 0..self._kb {
+            if self.ties_high.val() {
+                self.mid[i].next = (self.sh[i].q.val() >> self.one32.val())
+                    + (self.sh[i + 1].q.val() >> self.one32.val())
+                    + ((self.sh[i].q.val() | self.sh[i + 1].q.val()) & self.one32.val())
+                    - self.one32.val();
+            } else {
+                self.mid[i].next = (self.sh[i].q.val() >> self.one32.val())
+                    + (self.sh[i + 1].q.val() >> self.one32.val())
+                    + (self.sh[i].q.val() & self.sh[i + 1].q.val() & self.one32.val());
+            }
+            if self.sh[i].q.val() != self.sh[i + 1].q.val() {
+                self.en_sh.next = self.en_sh.val() | self.bit64[i].val();
+            }
         }
         // CSR bank.
         self.shell.reset.next = self.reset.val();
@@ -74,6 +102,12 @@ maple_core_impl!(Logic for {
                 self.c1[i].d.next = self.zero32.val();
                 self.sh[i].d.next = self.zero32.val();
             }
+            for i in 0..self._kb {
+                self.t0[i].d.next = self.zero32.val();
+                self.t1[i].d.next = self.zero32.val();
+            }
+            self.en0.d.next = self.zero64.val();
+            self.en1.d.next = self.zero64.val();
         } else {
             if self.epoch_pending.q.val() {
                 self.active.d.next = !self.active.q.val();
@@ -82,11 +116,19 @@ maple_core_impl!(Logic for {
                     for i in 0..self._km {
                         self.c0[i].d.next = self.sh[i].q.val();
                     }
+                    for i in 0..self._kb {
+                        self.t0[i].d.next = self.mid[i].val();
+                    }
+                    self.en0.d.next = self.en_sh.val();
                 } else {
                     self.k1.d.next = self.kk.val();
                     for i in 0..self._km {
                         self.c1[i].d.next = self.sh[i].q.val();
                     }
+                    for i in 0..self._kb {
+                        self.t1[i].d.next = self.mid[i].val();
+                    }
+                    self.en1.d.next = self.en_sh.val();
                 }
             }
             if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_cidx.val()) {
@@ -134,14 +176,20 @@ maple_core_impl!(Logic for {
         self.smp_fifo.out_ready.next = self.smp_ready.val();
         self.smp_valid.next = self.smp_fifo.out_valid.val();
         self.smp_data.next = self.smp_fifo.out_data.val();
-        // F1 stage: lt[i] = i < k && c[i] < latency over the active bank.
+        // F1 stage: lt[i] = boundary i crossed (i + 1 < k, c[i] ≠ c[i+1], t[i] < latency) in the active bank.
         self.lt_f1.next = self.zero64.val();
-        for i in 0..self._km {
+        for i in 0..self._kb {
             if self.active.q.val() {
-                if (self.idx7[i].val() < self.k1.q.val()) && (self.c1[i].q.val() < self.f1_lat.q.val()) {
+                if (self.idx7_next[i].val() < self.k1.q.val())
+                    && self.en1.q.val().get_bit(i)
+                    && (self.t1[i].q.val() < self.f1_lat.q.val())
+                {
                     self.lt_f1.next = self.lt_f1.val() | self.bit64[i].val();
                 }
-            } else if (self.idx7[i].val() < self.k0.q.val()) && (self.c0[i].q.val() < self.f1_lat.q.val()) {
+            } else if (self.idx7_next[i].val() < self.k0.q.val())
+                && self.en0.q.val().get_bit(i)
+                && (self.t0[i].q.val() < self.f1_lat.q.val())
+            {
                 self.lt_f1.next = self.lt_f1.val() | self.bit64[i].val();
             }
         }
@@ -152,70 +200,33 @@ maple_core_impl!(Logic for {
         for j in 0..self._h {
             self.m1_base[j].d.next = self.h_base[j].hash.val();
         }
-        // M1: first = #{c < l}, the pair around it, which of the two.
-        self.first.next = self.zero7.val();
-        self.lo.next = self.zero32.val();
-        self.hi.next = self.zero32.val();
-        for i in 0..self._km {
-            if self.m1_lt.q.val().get_bit(i) {
-                self.first.next = self.idx7_next[i].val();
-            }
-        }
-        for i in 0..self._km {
-            if self.m1_bank.q.val() {
-                if self.first.val() == self.idx7_next[i].val() {
-                    self.lo.next = self.c1[i].q.val();
-                }
-                if self.first.val() == self.idx7[i].val() {
-                    self.hi.next = self.c1[i].q.val();
-                }
-            } else {
-                if self.first.val() == self.idx7_next[i].val() {
-                    self.lo.next = self.c0[i].q.val();
-                }
-                if self.first.val() == self.idx7[i].val() {
-                    self.hi.next = self.c0[i].q.val();
+        // M1: per group of 8 bits of lt, any set and the highest set.
+        for g in 0..8 {
+            self.m2_any[g].d.next = false;
+            self.m2_hi[g].d.next = self.zero3.val();
+            for b in 0..8 {
+                if self.m1_lt.q.val().get_bit(8 * g + b) {
+                    self.m2_any[g].d.next = true;
+                    self.m2_hi[g].d.next = self.idx3[b].val();
                 }
             }
         }
         self.m2_v.d.next = self.m1_v.q.val() && !self.reset.val();
         self.m2_bank.d.next = self.m1_bank.q.val();
         self.m2_lat.d.next = self.m1_lat.q.val();
-        self.m2_first.d.next = self.first.val();
-        self.m2_lo.d.next = self.lo.val();
-        // Nearer to lo, ties to lo (the lower index).
-        self.d_lo.next = self.m1_lat.q.val() - self.lo.val();
-        self.d_hi.next = self.hi.val() - self.m1_lat.q.val();
-        self.closer_lo.next =
-            (self.d_lo.val() < self.d_hi.val()) || (self.ties_low.val() && (self.d_lo.val() == self.d_hi.val()));
-        if self.m1_bank.q.val() {
-            self.m2_use_lo.d.next = (self.first.val() != self.zero7.val())
-                && ((self.first.val() >= self.k1.q.val()) || self.closer_lo.val());
-        } else {
-            self.m2_use_lo.d.next = (self.first.val() != self.zero7.val())
-                && ((self.first.val() >= self.k0.q.val()) || self.closer_lo.val());
-        }
         for j in 0..self._h {
             self.m2_base[j].d.next = self.m1_base[j].q.val();
         }
-        // M2: below = #{c < lo} (the lowest index holding lo), the center.
-        self.below.next = self.zero7.val();
-        for i in 0..self._km {
-            if self.m2_bank.q.val() {
-                if (self.idx7[i].val() < self.k1.q.val()) && (self.c1[i].q.val() < self.m2_lo.q.val()) {
-                    self.below.next = self.idx7_next[i].val();
-                }
-            } else if (self.idx7[i].val() < self.k0.q.val()) && (self.c0[i].q.val() < self.m2_lo.q.val()) {
-                self.below.next = self.idx7_next[i].val();
-            }
-        }
+        // M2: the center = the highest crossed boundary + 1 (0 when none).
         self.m3_v.d.next = self.m2_v.q.val() && !self.reset.val();
         self.m3_bank.d.next = self.m2_bank.q.val();
         self.m3_lat.d.next = self.m2_lat.q.val();
-        if self.m2_use_lo.q.val() {
-            self.m3_center.d.next = self.below.val();
-        } else {
-            self.m3_center.d.next = self.m2_first.q.val();
+        self.m3_center.d.next = self.zero7.val();
+        for g in 0..8 {
+            self.zx_hi[g].din.next = self.m2_hi[g].q.val();
+            if self.m2_any[g].q.val() {
+                self.m3_center.d.next = self.group_base[g].val() + self.zx_hi[g].out.val();
+            }
         }
         for j in 0..self._h {
             self.m3_base[j].d.next = self.m2_base[j].q.val();

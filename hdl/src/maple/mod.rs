@@ -1,7 +1,8 @@
 //! MAPLE packet latency store, insert path (`MapleCore`): descriptors `{key, latency}` at one per cycle, a
 //! three-stage center match over the active bank's sorted centers, the SVBF insert as `h` segment rows of a
 //! [`MultiRmw`] per bank (the modify ORs the bit in; forwarding keeps back-to-back inserts into one word
-//! correct) beside a per-center counter [`RmwPipeline`] (`count | sum << 32`), PRNG sampling into the sample
+//! correct; the nearest center is the highest boundary `⌊(c[i] + c[i+1])/2⌋` below the latency, the
+//! boundaries computed when the centers are loaded) beside a per-center counter [`RmwPipeline`] (`count | sum << 32`), PRNG sampling into the sample
 //! FIFO, and epochs: two banks, shadow centers loaded through the CSR port, and the flush of the frozen bank
 //! (a [`BankWalker`] read-and-clear walk into the record FIFO, at the epoch marker or on the `flush`
 //! command), and the lookup port on the frozen bank ([`lookup::MapleLookup`]: its read ops enter the frozen
@@ -154,6 +155,14 @@ declare_block! {
         c0: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
         c1: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
         sh: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
+        /// Per bank, the boundaries between neighbouring centers: `t[i] = ⌊(c[i] + c[i+1]) / 2⌋` and `en`
+        /// bit `i` = `c[i] ≠ c[i+1]`, loaded with the centers at the swap from the shadow set's `mid`/`en_sh`.
+        t0: Vec<Reg<Bits<32>>> = (1..cfg.max_centers).map(|_| Reg::default()).collect(),
+        t1: Vec<Reg<Bits<32>>> = (1..cfg.max_centers).map(|_| Reg::default()).collect(),
+        en0: Reg<Bits<64>>,
+        en1: Reg<Bits<64>>,
+        mid: Vec<Signal<Local, Bits<32>>> = (1..cfg.max_centers).map(|_| Default::default()).collect(),
+        en_sh: Signal<Local, Bits<64>>,
         f1_valid: Reg<bool>,
         f1_key: Reg<Bits<K>>,
         f1_lat: Reg<Bits<32>>,
@@ -165,20 +174,14 @@ declare_block! {
         m1_lat: Reg<Bits<32>>,
         m1_lt: Reg<Bits<64>>,
         m1_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
-        first: Signal<Local, Bits<CB>>,
-        lo: Signal<Local, Bits<32>>,
-        hi: Signal<Local, Bits<32>>,
-        d_lo: Signal<Local, Bits<32>>,
-        d_hi: Signal<Local, Bits<32>>,
-        closer_lo: Signal<Local, bool>,
         m2_v: Reg<bool>,
         m2_bank: Reg<bool>,
         m2_lat: Reg<Bits<32>>,
-        m2_first: Reg<Bits<CB>>,
-        m2_lo: Reg<Bits<32>>,
-        m2_use_lo: Reg<bool>,
+        /// M1's priority encoder in two levels: per group of 8 bits of `lt`, any set and the highest set.
+        m2_any: Vec<Reg<bool>> = (0..8).map(|_| Reg::default()).collect(),
+        m2_hi: Vec<Reg<Bits<3>>> = (0..8).map(|_| Reg::default()).collect(),
         m2_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
-        below: Signal<Local, Bits<CB>>,
+        zx_hi: Vec<ZeroExt<3, CB>> = (0..8).map(|_| ZeroExt::default()).collect(),
         m3_v: Reg<bool>,
         m3_bank: Reg<bool>,
         m3_lat: Reg<Bits<32>>,
@@ -242,6 +245,9 @@ declare_block! {
         // Constants.
         idx7: Vec<Constant<Bits<CB>>> = consts(0..cfg.max_centers as u64),
         idx7_next: Vec<Constant<Bits<CB>>> = consts(1..=cfg.max_centers as u64),
+        idx3: Vec<Constant<Bits<3>>> = consts(0..8),
+        group_base: Vec<Constant<Bits<CB>>> = consts((0..8).map(|g| 8 * g + 1)),
+        zero3: Constant<Bits<3>> = constant(0),
         idx8: Vec<Constant<Bits<8>>> = consts(0..cfg.max_centers as u64),
         bit64: Vec<Constant<Bits<64>>> = consts((0..cfg.max_centers).map(|i| 1u64 << i)),
         row_ids: Vec<Constant<Bits<RECORD_ROW_BITS>>> = consts(0..H as u64),
@@ -278,9 +284,10 @@ declare_block! {
         csr_cidx: Constant<Bits<8>> = constant(CSR_CENTER_INDEX as u64),
         csr_cval: Constant<Bits<8>> = constant(CSR_CENTER_VALUE as u64),
         offset_on: Constant<bool> = Constant::new(mutant != Mutant::NoOffset),
-        ties_low: Constant<bool> = Constant::new(mutant != Mutant::TiesHigh),
+        ties_high: Constant<bool> = Constant::new(mutant == Mutant::TiesHigh),
         _h: usize = H,
         _km: usize = cfg.max_centers,
+        _kb: usize = cfg.max_centers - 1,
         _cfg: MapleHwConfig = cfg.clone(),
     }
 }
