@@ -81,7 +81,8 @@ declare_block! {
         h_base: Vec<HashUnit<K, MB>> = h_base,
         phase: Reg<Bits<3>>,
         bank_q: Reg<bool>,
-        k: Reg<Bits<CB>>,
+        burst_q: Reg<Bits<CB>>,
+        kmask_q: Reg<Bits<64>>,
         n_iss: Reg<Bits<CB>>,
         n_ret: Reg<Bits<CB>>,
         boff: Reg<Bits<A>>,
@@ -204,7 +205,7 @@ lookup_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, bank_q, k, n_iss, n_ret, boff, cand, scan, have, best_q, best_cnt, best_hi, best_lo,
+            self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, have, best_q, best_cnt, best_hi, best_lo,
             rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref
         );
         for j in 0..self._h {
@@ -225,8 +226,10 @@ lookup_impl!(Logic for {
         self.ans_center.next = self.a_center.q.val();
         self.ans_latency.next = self.a_lat.q.val();
         self.ans_refined.next = self.a_ref.q.val();
-        // B = ⌈k/w⌉ + 1.
-        self.burst.next = ((self.k.q.val() + self.w_minus1.val()) >> self.lw7.val()) + self.burst_extra.val();
+        // B = ⌈k/w⌉ + 1 and the k mask of the frozen bank's k, registered when a key is taken (the bank's k may
+        // change under a lookup; the registers keep the burst and the align stage off k's adder and shifter).
+        self.burst.next = ((self.k_frozen.val() + self.w_minus1.val()) >> self.lw7.val()) + self.burst_extra.val();
+        self.kmask.next = self.ones64.val() >> (self.c64.val() - self.k_frozen.val());
         self.op_bus.next = self.zero_ha.val();
         for j in 0..self._h {
             self.base_addr[j].din.next = self.h_base[j].hash.val();
@@ -244,14 +247,13 @@ lookup_impl!(Logic for {
             }
         }
         self.op_cidx.next = self.low_a.val();
-        self.want.next = ((self.phase.q.val() == self.p_burst.val()) && (self.n_iss.q.val() < self.burst.val()))
+        self.want.next = ((self.phase.q.val() == self.p_burst.val()) && (self.n_iss.q.val() < self.burst_q.q.val()))
             || ((self.phase.q.val() == self.p_scan.val()) && self.scan.q.val().any());
         // A returning word goes to slot n_ret of its segment's window register.
         self.zx_nret.din.next = self.n_ret.q.val();
         self.slot.next = self.zx_nret.out.val() << self.lw16.val();
         // Align: the AND of the windows, masked to k.
-        self.kmask.next = self.ones64.val() >> (self.c64.val() - self.k.q.val());
-        self.and_all.next = self.kmask.val();
+        self.and_all.next = self.kmask_q.q.val();
         for j in 0..self._h {
             self.word_in[j].din.next = self.ret_words.val();
             self.zx_word[j].din.next = self.word_in[j].out.val();
@@ -289,7 +291,8 @@ lookup_impl!(Logic for {
         } else if self.phase.q.val() == self.p_idle.val() {
             if self.lk_valid.val() {
                 self.bank_q.d.next = !self.active.val();
-                self.k.d.next = self.k_frozen.val();
+                self.burst_q.d.next = self.burst.val();
+                self.kmask_q.d.next = self.kmask.val();
                 self.n_iss.d.next = self.zero7.val();
                 self.n_ret.d.next = self.zero7.val();
                 self.boff.d.next = self.zero_a.val();
@@ -306,7 +309,7 @@ lookup_impl!(Logic for {
                         | (self.zx_word[j].out.val() << self.slot.val());
                 }
                 self.n_ret.d.next = self.n_ret.q.val() + self.one7.val();
-                if (self.n_ret.q.val() + self.one7.val()) == self.burst.val() {
+                if (self.n_ret.q.val() + self.one7.val()) == self.burst_q.q.val() {
                     self.phase.d.next = self.p_align.val();
                 }
             }
