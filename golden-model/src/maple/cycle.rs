@@ -202,6 +202,14 @@ pub fn boundary(a: u32, b: u32) -> u32 {
     ((a as u64 + b as u64) / 2) as u32
 }
 
+/// F1's `lt` over the center registers `c` with `k` in use: bit `i` set when `l` crosses boundary `i`
+/// (`i + 1 < k`, `c[i] ≠ c[i+1]`, `boundary(c[i], c[i+1]) < l`); the center is its highest set bit + 1.
+pub fn crossed(c: &[u32], k: usize, l: u32) -> u64 {
+    (0..c.len().saturating_sub(1))
+        .filter(|&i| i + 1 < k && c[i] != c[i + 1] && boundary(c[i], c[i + 1]) < l)
+        .fold(0, |v, i| v | 1 << i)
+}
+
 impl MapleCycleModel {
     pub fn new(cfg: &MapleHwConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
@@ -269,10 +277,7 @@ impl MapleCycleModel {
 
     /// `lt[i]` = boundary `i` of bank `b` crossed by `l` (module docs).
     fn lt(&self, b: usize, l: u32) -> u64 {
-        let c = &self.centers[b];
-        (0..self.cfg.max_centers - 1)
-            .filter(|&i| i + 1 < self.k[b] && c[i] != c[i + 1] && boundary(c[i], c[i + 1]) < l)
-            .fold(0, |v, i| v | 1 << i)
+        crossed(&self.centers[b][..self.cfg.max_centers], self.k[b], l)
     }
 
     /// The centers stage by stage (see the module table).
