@@ -15,6 +15,9 @@
 //! Lookups: keys from the pool and random ones offered all along (during inserts, flushes and resets),
 //! answers taken by a reader that stalls; the flush on command (CSR `options` bit 1, `flush` writes, some
 //! during a flush) or at the marker, and the tie-break, drawn at every reset and rewritten.
+//! Aimed thresholds: now and then the input pauses, the sampling threshold is written equal to the value the
+//! next packet draws or one either side (coverage `sample_below/at/above`), a third of the time after a
+//! reseed with F1 empty (`idle_reseeds`).
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
@@ -26,6 +29,8 @@ use golden::maple::cycle::{
     center_load_writes, MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_EPOCH, CSR_FLUSH, CSR_OPTIONS,
     CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD, OPT_MANUAL_FLUSH, OPT_TIE_NONE,
 };
+use crate::core_run::count_boundary;
+use golden::common::prng::xorshift32;
 use golden::maple::MatchKind;
 use rand::Rng;
 
@@ -34,6 +39,7 @@ crate::coverage_names! {
     center_reloads, epochs, epochs_during_flush, flush_records, flush_reader_stalls, samples, sample_drops,
     tie_latencies, idle_cycles, lookups, lookup_match, lookup_multi, lookup_none, lookup_count_ties,
     lookup_no_center, lookups_during_flush, lookups_during_traffic, answer_stalls, flush_commands,
+    sample_below, sample_at, sample_above, aimed_thresholds, idle_reseeds,
 }
 
 crate::top_outputs! {
@@ -197,6 +203,12 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
     let mut options = 0u32;
     // The frozen bank was flushed since the last marker (a new one is clean).
     let mut flushed = true;
+    // An aimed threshold: now and then no new packet is offered for a few cycles, then the threshold is written
+    // equal to the PRNG value the next packet leaving F1 draws (or one either side) while the input stays
+    // quiet until the write has taken effect; the sampling compare's `≤` then meets its bound exactly. A
+    // third of the aims first reseed the PRNG while F1 is empty (a seed load with no packet between
+    // acceptance and the hand-over: where a PRNG stepping at acceptance would draw one value ahead).
+    let mut aim: Option<(u32, bool)> = None;
 
     let dist = [cov::same_word_dist1, cov::same_word_dist2, cov::same_word_dist3];
     while cr.run.transactions < cfg.transactions {
@@ -214,7 +226,7 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
             lk.drop_held();
             cr.run.count(cov::resets, 1);
             held.drop_held();
-            (drops, loaded, flushed) = (0, false, true);
+            (drops, loaded, flushed, aim) = (0, false, true, None);
             traffic.centers = vec![0];
             traffic.alternate = false;
             next = (false, vec![0]);
@@ -241,6 +253,29 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
                 cr.run.count(if busy { cov::epochs_during_flush } else { cov::epochs }, 1);
                 (loaded, flushed) = (false, false);
             }
+        } else if let Some((left, reseeded)) = aim {
+            // Quiet: when F1 and the hand-over have drained (the PRNG holds still), a reseed (then quiet
+            // again) or the aimed write; then quiet until it has taken effect.
+            aim = match left {
+                0 if cr.csr.is_idle() => None,
+                0 => Some((0, reseeded)),
+                // Counting down only while no packet is held: F1 empties behind the last one.
+                n if !held.is_free() => Some((n, reseeded)),
+                1 if !reseeded && r.gen_ratio(1, 3) => {
+                    cr.csr.push(CSR_PRNG_SEED, r.gen());
+                    cr.run.count(cov::idle_reseeds, 1);
+                    Some((4, true))
+                }
+                1 => {
+                    let delta = [u32::MAX, 0, 1][r.gen_range(0..3)];
+                    cr.csr.push(CSR_SAMPLE_THRESHOLD, cr.gold.draw().0.wrapping_add(delta));
+                    cr.run.count(cov::aimed_thresholds, 1);
+                    Some((0, reseeded))
+                }
+                n => Some((n - 1, reseeded)),
+            };
+        } else if cr.csr.is_idle() && r.gen_ratio(1, 2_000) {
+            aim = Some((4, false));
         } else if r.gen_ratio(1, 50_000) {
             cr.csr.push(CSR_SAMPLE_THRESHOLD, r.gen::<u32>() >> r.gen_range(0..8));
         } else if r.gen_ratio(1, 40_000) {
@@ -278,7 +313,7 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
             cr.csr.random_read(&mut i, r);
         }
         let garbage = Desc { key: r.gen(), latency: r.gen() };
-        if held.is_free() && cr.run.rng.gen_bool(0.92) {
+        if held.is_free() && aim.is_none() && cr.run.rng.gen_bool(0.92) {
             held.hold(traffic.next(&mut cr.run));
         }
         let d = held.get();
@@ -286,7 +321,13 @@ pub fn run_top<M: MapleTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u64) 
         if !i.in_valid {
             cr.count(cov::idle_cycles, 1);
         }
+        let (drawn, threshold) = cr.gold.draw();
         let cy = cr.step(&i, &garbage);
+        if !reset && cr.gold.draw().0 == xorshift32(drawn) {
+            // A packet left F1 and drew `drawn`.
+            let sides = [cov::sample_below, cov::sample_at, cov::sample_above];
+            count_boundary(&mut cr.run, drawn as u64, threshold as u64, sides);
+        }
         if let Some(ins) = cr.gold.last_insert.clone() {
             cr.count(cov::segment_wraps, ins.wrapped.iter().any(|&w| w) as u64);
             recent.retain(|e| cy.c - e.0 <= 3);

@@ -35,6 +35,11 @@ fn check(test: &str, f: fn(&RunConfig) -> RunReport) -> RunReport {
         cov::lookups_during_traffic,
         cov::answer_stalls,
         cov::flush_commands,
+        cov::aimed_thresholds,
+        cov::idle_reseeds,
+        cov::sample_below,
+        cov::sample_at,
+        cov::sample_above,
     ];
     let r = harness::check(test, f, N, &must);
     let b2b = r.covered(cov::same_key_back) as f64 / N as f64;

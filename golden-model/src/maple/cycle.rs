@@ -250,6 +250,11 @@ impl MapleCycleModel {
         self.active
     }
     /// A flush is in progress.
+    /// What a packet leaving F1 now draws and compares with: the PRNG state and `sample_threshold` (a
+    /// testbench aims thresholds at draws with it).
+    pub fn draw(&self) -> (u32, u32) {
+        (self.prng, self.csr.config()[CSR_SAMPLE_THRESHOLD as usize])
+    }
     pub fn flush_busy(&self) -> bool {
         self.walk.busy()
     }

@@ -244,12 +244,13 @@ declare_block! {
         unused_outputs: Signal<Local, bool>,
         // Constants.
         idx7: Vec<Constant<Bits<CB>>> = consts(0..cfg.max_centers as u64),
-        idx7_next: Vec<Constant<Bits<CB>>> = consts(1..=cfg.max_centers as u64),
+        /// `i + 1` and bit `i` per boundary `i` (`max_centers − 1` of them).
+        idx7_next: Vec<Constant<Bits<CB>>> = consts(1..cfg.max_centers as u64),
         idx3: Vec<Constant<Bits<3>>> = consts(0..8),
         group_base: Vec<Constant<Bits<CB>>> = consts((0..8).map(|g| 8 * g + 1)),
         zero3: Constant<Bits<3>> = constant(0),
         idx8: Vec<Constant<Bits<8>>> = consts(0..cfg.max_centers as u64),
-        bit64: Vec<Constant<Bits<64>>> = consts((0..cfg.max_centers).map(|i| 1u64 << i)),
+        bit64: Vec<Constant<Bits<64>>> = consts((1..cfg.max_centers).map(|i| 1u64 << (i - 1))),
         row_ids: Vec<Constant<Bits<RECORD_ROW_BITS>>> = consts(0..H as u64),
         counter_row: Constant<Bits<RECORD_ROW_BITS>> = constant(H as u64),
         row_bits: Vec<Constant<Bits<H>>> = consts((0..H).map(|j| 1u64 << j)),
