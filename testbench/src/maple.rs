@@ -19,7 +19,7 @@
 //! next packet draws or one either side (coverage `sample_below/at/above`), a third of the time after a
 //! reseed with F1 empty (`idle_reseeds`).
 
-use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::core_run::{count_boundary, CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{
     MapleK64, MapleK8, MapleK8MutAnd, MapleK8MutBurst, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment,
@@ -29,7 +29,6 @@ use golden::maple::cycle::{
     center_load_writes, MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_EPOCH, CSR_FLUSH, CSR_OPTIONS,
     CSR_PRNG_SEED, CSR_SAMPLE_THRESHOLD, OPT_MANUAL_FLUSH, OPT_TIE_NONE,
 };
-use crate::core_run::count_boundary;
 use golden::common::prng::xorshift32;
 use golden::maple::MatchKind;
 use rand::Rng;
