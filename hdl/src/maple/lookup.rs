@@ -205,8 +205,8 @@ lookup_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, have, best_q, best_cnt, best_hi, best_lo,
-            rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref
+            self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, have, best_q, best_cnt,
+            best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref
         );
         for j in 0..self._h {
             self.h_base[j].clock.next = self.clock.val();

@@ -1,13 +1,13 @@
 //! MAPLE packet latency store, insert path (`MapleCore`): descriptors `{key, latency}` at one per cycle, a
-//! three-stage center match over the active bank's sorted centers, the SVBF insert as `h` segment rows of a
-//! [`MultiRmw`] per bank (the modify ORs the bit in; forwarding keeps back-to-back inserts into one word
-//! correct; the nearest center is the highest boundary `⌊(c[i] + c[i+1])/2⌋` below the latency, the
-//! boundaries computed when the centers are loaded) beside a per-center counter [`RmwPipeline`] (`count | sum << 32`), PRNG sampling into the sample
-//! FIFO, and epochs: two banks, shadow centers loaded through the CSR port, and the flush of the frozen bank
-//! (a [`BankWalker`] read-and-clear walk into the record FIFO, at the epoch marker or on the `flush`
-//! command), and the lookup port on the frozen bank ([`lookup::MapleLookup`]: its read ops enter the frozen
-//! bank's pipelines when no packet and no flush op does). Specification and stage table:
-//! `golden::maple::cycle` and `golden::maple::lookup`.
+//! three-stage center match over the active bank's sorted centers (the nearest center is the highest
+//! boundary `⌊(c[i] + c[i+1])/2⌋` below the latency, the boundaries computed when the centers are loaded),
+//! the SVBF insert as `h` segment rows of a [`MultiRmw`] per bank (the modify ORs the bit in; forwarding
+//! keeps back-to-back inserts into one word correct) beside a per-center counter [`RmwPipeline`]
+//! (`count | sum << 32`), PRNG sampling into the sample FIFO, and epochs: two banks, shadow centers loaded
+//! through the CSR port, and the flush of the frozen bank (a [`BankWalker`] read-and-clear walk into the
+//! record FIFO, at the epoch marker or on the `flush` command), and the lookup port on the frozen bank
+//! ([`lookup::MapleLookup`]: its read ops enter the frozen bank's pipelines when no packet and no flush op
+//! does). Specification and stage table: `golden::maple::cycle` and `golden::maple::lookup`.
 //!
 //! Generics: `K` key, `H` hashes, `A` segment address bits, `LW` log2 of the word width `W`, `MB = A + LW`
 //! base bits, `HA = H·A`, `HW = H·W`, `P` bank payload, `R` record, `SA`/`SL` sample FIFO address/level bits,
@@ -250,7 +250,7 @@ declare_block! {
         group_base: Vec<Constant<Bits<CB>>> = consts((0..8).map(|g| 8 * g + 1)),
         zero3: Constant<Bits<3>> = constant(0),
         idx8: Vec<Constant<Bits<8>>> = consts(0..cfg.max_centers as u64),
-        bit64: Vec<Constant<Bits<64>>> = consts((1..cfg.max_centers).map(|i| 1u64 << (i - 1))),
+        bit64: Vec<Constant<Bits<64>>> = consts((0..cfg.max_centers - 1).map(|i| 1u64 << i)),
         row_ids: Vec<Constant<Bits<RECORD_ROW_BITS>>> = consts(0..H as u64),
         counter_row: Constant<Bits<RECORD_ROW_BITS>> = constant(H as u64),
         row_bits: Vec<Constant<Bits<H>>> = consts((0..H).map(|j| 1u64 << j)),

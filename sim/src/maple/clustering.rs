@@ -102,6 +102,10 @@ impl Hybrid {
     pub fn statics(&self, k: usize) -> usize {
         self.static_centers.unwrap_or(k / 2).min(k)
     }
+    /// The static (logarithmic) centers out of `k` over `r`.
+    pub fn static_set(&self, k: usize, r: &LogRange) -> Vec<f64> {
+        logarithmic(self.statics(k), r)
+    }
 }
 
 /// The logarithmic scheme's range.
@@ -390,10 +394,7 @@ pub fn from_samples(
     match scheme {
         Scheme::Log => (logarithmic(k, r), 0),
         Scheme::KMedians => stream(&[], k),
-        Scheme::Hybrid => {
-            let st = hybrid.statics(k);
-            stream(&logarithmic(st, r), k - st)
-        }
+        Scheme::Hybrid => stream(&hybrid.static_set(k, r), k - hybrid.statics(k)),
         Scheme::Oracle => (oracle(samples, k), 0),
     }
 }

@@ -374,9 +374,13 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dy
         dims.iter().map(|&(bits, h)| (Tally::default(), 0.0, h, bits as u64)).collect();
     let mut scheme_tallies: Vec<(Tally, f64, f64, u64)> =
         vec![(Tally::default(), 0.0, 0.0, 0); setup.schemes.len()];
-    // Hybrid's static centers, as the core holds them (rounded ns).
-    let statics: Vec<u32> =
-        Centers::from_unsorted(logarithmic(setup.hybrid.statics(k).max(1), &setup.log)).map_err(cerr)?.values().to_vec();
+    // Hybrid's static centers, as the core holds them (rounded ns; none when k/2 is 0).
+    let static_set = setup.hybrid.static_set(k, &setup.log);
+    let statics: Vec<u32> = if static_set.is_empty() {
+        vec![]
+    } else {
+        Centers::from_unsorted(static_set).map_err(cerr)?.values().to_vec()
+    };
     let mut timed = vec![0usize; setup.schemes.len()];
     for e in 0..e_total {
         let mut got = vec![];

@@ -17,6 +17,7 @@
 //! The synthetic traffic numbers every flow's packets consecutively (`traffic::maple`), so its ratio is
 //! the ideal `(13 + 4)/(15·n)`; a capture shows what real stacks do (the shared capture's Linux senders).
 
+use super::evaluate::quantile;
 use crate::plot::{charts_figure, write_figure, Chart, Scale, Series, Ticks};
 use crate::traffic::keys::five_tuple_key;
 use crate::traffic::maple::{synthetic_maple, MapleTraffic};
@@ -110,21 +111,17 @@ pub fn bins(flows: &[FlowQuery]) -> Vec<Bin> {
         .enumerate()
         .map(|(i, &lo)| {
             let hi = BINS.get(i + 1).map(|&n| n - 1);
-            let mut r: Vec<f64> = flows
-                .iter()
-                .filter(|q| q.packets >= lo && hi.is_none_or(|h| q.packets <= h))
-                .map(FlowQuery::ratio)
-                .collect();
+            let inside: Vec<&FlowQuery> =
+                flows.iter().filter(|q| q.packets >= lo && hi.is_none_or(|h| q.packets <= h)).collect();
+            let mut r: Vec<f64> = inside.iter().map(|q| q.ratio()).collect();
             r.sort_by(f64::total_cmp);
-            let of = |f: fn(&FlowQuery) -> usize| {
-                flows.iter().filter(|q| q.packets >= lo && hi.is_none_or(|h| q.packets <= h)).map(|q| f(q) as u64).sum()
-            };
+            let of = |f: fn(&FlowQuery) -> usize| inside.iter().map(|q| f(q) as u64).sum();
             Bin {
                 lo,
                 hi,
                 flows: r.len(),
                 mean_ratio: if r.is_empty() { 0.0 } else { r.iter().sum::<f64>() / r.len() as f64 },
-                p75_ratio: r.get((r.len() * 3).div_ceil(4).saturating_sub(1)).copied().unwrap_or(0.0),
+                p75_ratio: quantile(&r, 0.75).unwrap_or(0.0),
                 packet_bytes: of(FlowQuery::packet_bytes),
                 range_bytes: of(FlowQuery::range_bytes),
             }
