@@ -15,13 +15,16 @@
 //!
 //! Ops are granted by the core when the engine wants one, the banks were ready in the cycle before (the
 //! walker's `primed`), no packet enters the engine's bank and the flush does not issue into it (the flush
-//! has priority). Read ops write nothing. From the accept (cycle 0) an uncontended lookup issues its burst
-//! in cycles 1..=B, the last word is at S2 in B + 2, Align is B + 3, Classify B + 4: a No-Match (or a
-//! Multi-Match without tie-break) is answered in cycle **B + 5**. With `c` candidates the scan reads issue
-//! in B + 5 .. B + 4 + c, the last returns in B + 6 + c, DivStart is B + 8 + c, and the answer comes in
-//! **B + 9 + c + 32** (B + 9 + c when the center's count is 0) ([`LookupEngine::latency`]): 44 cycles for
-//! a Match with k ≤ 32 and w = 32 (B = 2), and a lookup every 45 cycles at most when answers are taken at
-//! once (one idle cycle between answer and the next accept).
+//! has priority). Read ops write nothing. A returning op is registered at the engine's input (`ret` is
+//! seen one cycle after its bank's modify stage: the forwarding mux of the bank's pipeline and the engine's
+//! count compare are two cycles' work at 150 MHz). From the accept (cycle 0) an uncontended lookup issues
+//! its burst in cycles 1..=B, the last word is at S2 in B + 2 and at the engine in B + 3, Align is B + 4,
+//! Classify B + 5: a No-Match (or a Multi-Match without tie-break) is answered in cycle **B + 6**. With
+//! `c` candidates the scan reads issue in B + 6 .. B + 5 + c, the last is at the engine in B + 8 + c,
+//! DivStart is B + 10 + c, and the answer comes in **B + 11 + c + 32** (B + 11 + c when the center's count
+//! is 0) ([`LookupEngine::latency`]): 46 cycles for a Match with k ≤ 32 and w = 32 (B = 2), and a lookup
+//! every 47 cycles at most when answers are taken at once (one idle cycle between answer and the next
+//! accept).
 //!
 //! The bank is the one frozen when the lookup was accepted. An epoch marker while a lookup runs makes that
 //! bank the active one again (cleared, counting with new centers): such an answer is undefined — the
@@ -90,7 +93,8 @@ pub struct EngineEdge<'a> {
     pub k_frozen: usize,
     /// The op [`LookupEngine::want`] asked for was issued in this cycle.
     pub grant: bool,
-    /// A read op of this engine is at its bank's modify stage.
+    /// A read op of this engine is at its bank's modify stage (registered: the engine acts on it at the
+    /// next edge).
     pub ret: Option<&'a ReadReturn>,
     pub tie: TieBreak,
     /// The latency of center `best()` of the engine's bank (read in DivStart).
@@ -122,6 +126,8 @@ pub struct LookupEngine {
     div: u32,
     steps: usize,
     ans: PortAnswer,
+    /// The returning read op registered at the input (the RTL's `ret_v` and its data registers).
+    ret_q: Option<ReadReturn>,
 }
 
 /// `k` ones (k ≤ 64).
@@ -159,6 +165,7 @@ impl LookupEngine {
             div: 0,
             steps: 0,
             ans: PortAnswer::default(),
+            ret_q: None,
         }
     }
 
@@ -172,9 +179,9 @@ impl LookupEngine {
     pub fn latency(&self, k: usize, c: usize, divides: bool) -> usize {
         let b = self.burst(k);
         if c == 0 {
-            b + 5
+            b + 6
         } else {
-            b + 9 + c + if divides { DIVIDE_CYCLES } else { 0 }
+            b + 11 + c + if divides { DIVIDE_CYCLES } else { 0 }
         }
     }
 
@@ -219,6 +226,7 @@ impl LookupEngine {
 
     /// The clock edge.
     pub fn edge(&mut self, i: &EngineEdge) {
+        let ret = std::mem::replace(&mut self.ret_q, if i.reset { None } else { i.ret.cloned() });
         if i.reset {
             self.phase = Phase::Idle;
             return;
@@ -239,7 +247,7 @@ impl LookupEngine {
             }
             Phase::Burst => {
                 self.n_iss += i.grant as usize;
-                if let Some(r) = i.ret {
+                if let Some(r) = &ret {
                     let sh = self.n_ret * w;
                     for (acc, &word) in self.acc[..h].iter_mut().zip(&r.words) {
                         *acc = *acc & !((ones(w) as u128) << sh) | (word & ones(w) as u128) << sh;
@@ -279,7 +287,7 @@ impl LookupEngine {
                     self.scan &= self.scan - 1;
                     self.n_iss += 1;
                 }
-                if let Some(r) = i.ret {
+                if let Some(r) = &ret {
                     let (cnt, sum) = (r.counter as u32, (r.counter >> 32) as u64);
                     if !self.have || cnt > self.best_cnt {
                         (self.best, self.best_cnt, self.best_sum, self.have) = (r.counter_index, cnt, sum, true);

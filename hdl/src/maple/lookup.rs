@@ -104,6 +104,11 @@ declare_block! {
         a_center: Reg<Bits<CB>>,
         a_lat: Reg<Bits<32>>,
         a_ref: Reg<Bits<32>>,
+        /// The returning read op, registered at the input (valid, segment words, counter word and index).
+        ret_v: Reg<bool>,
+        ret_w: Reg<Bits<HW>>,
+        ret_c: Reg<Bits<COUNTER_BITS>>,
+        ret_i: Reg<Bits<A>>,
         // Burst: words per segment, the op's addresses, a returning word into its window slot.
         burst: Signal<Local, Bits<CB>>,
         base_addr: Vec<Slice<MB, A>> = (0..H).map(|_| Slice::new(LW)).collect(),
@@ -206,8 +211,14 @@ lookup_impl!(Logic for {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, have, best_q, best_cnt,
-            best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref
+            best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref, ret_v, ret_w, ret_c, ret_i
         );
+        // A returning op is seen one cycle after its bank's modify stage (the bank's forwarding mux and the
+        // count compare below would not fit one cycle together).
+        self.ret_v.d.next = self.ret.val() && !self.reset.val();
+        self.ret_w.d.next = self.ret_words.val();
+        self.ret_c.d.next = self.ret_counter.val();
+        self.ret_i.d.next = self.ret_index.val();
         for j in 0..self._h {
             self.h_base[j].clock.next = self.clock.val();
             self.h_base[j].key.next = self.lk_key.val();
@@ -255,7 +266,7 @@ lookup_impl!(Logic for {
         // Align: the AND of the windows, masked to k.
         self.and_all.next = self.kmask_q.q.val();
         for j in 0..self._h {
-            self.word_in[j].din.next = self.ret_words.val();
+            self.word_in[j].din.next = self.ret_w.q.val();
             self.zx_word[j].din.next = self.word_in[j].out.val();
             self.win[j].din.next = self.acc[j].q.val() >> self.base_off[j].out.val();
             self.and_all.next = self.and_all.val() & (self.win[j].out.val() | self.and_skip[j].val());
@@ -263,13 +274,13 @@ lookup_impl!(Logic for {
         // A returning counter word's index.
         self.ret7.next = self.zero7.val();
         for i in 0..self._km {
-            if self.ret_index.val() == self.idx_a[i].val() {
+            if self.ret_i.q.val() == self.idx_a[i].val() {
                 self.ret7.next = self.idx7[i].val();
             }
         }
-        self.r_cnt.din.next = self.ret_counter.val();
-        self.r_lo.din.next = self.ret_counter.val();
-        self.r_hi.din.next = self.ret_counter.val();
+        self.r_cnt.din.next = self.ret_c.q.val();
+        self.r_lo.din.next = self.ret_c.q.val();
+        self.r_hi.din.next = self.ret_c.q.val();
         self.zx_hi.din.next = self.r_hi.out.val();
         // The division: t = 2·rem + the dividend's top bit; subtract the count when it fits.
         self.zx_cnt.din.next = self.best_cnt.q.val();
@@ -303,7 +314,7 @@ lookup_impl!(Logic for {
                 self.n_iss.d.next = self.n_iss.q.val() + self.one7.val();
                 self.boff.d.next = self.boff.q.val() + self.one_a.val();
             }
-            if self.ret.val() {
+            if self.ret_v.q.val() {
                 for j in 0..self._h {
                     self.acc[j].d.next = (self.acc[j].q.val() & !(self.word_mask.val() << self.slot.val()))
                         | (self.zx_word[j].out.val() << self.slot.val());
@@ -345,7 +356,7 @@ lookup_impl!(Logic for {
                 self.scan.d.next = self.scan.q.val() & (self.scan.q.val() - self.one64.val());
                 self.n_iss.d.next = self.n_iss.q.val() + self.one7.val();
             }
-            if self.ret.val() {
+            if self.ret_v.q.val() {
                 if !self.have.q.val() || (self.r_cnt.out.val() > self.best_cnt.q.val()) {
                     self.best_q.d.next = self.ret7.val();
                     self.best_cnt.d.next = self.r_cnt.out.val();
