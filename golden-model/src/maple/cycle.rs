@@ -330,6 +330,8 @@ impl MapleCycleModel {
             } else if let Some(wk) = walk_issue.filter(|wk| wk.bank == b) {
                 op.in_valid = true;
                 op.in_index = vec![wk.index; h + 1];
+                // The counter row is 2^CA rows deep (sizes::center_addr_bits): the walk's address wraps there.
+                op.in_index[h] &= (1 << sizes::center_addr_bits(cfg.max_centers)) - 1;
                 op.in_payload = Op::Walk(wk.row);
             } else if let Some(rd) = lk_op.as_ref().filter(|rd| rd.bank == b) {
                 op.in_valid = true;
@@ -354,7 +356,8 @@ impl MapleCycleModel {
                         writes[h] = Some(count | sum << COUNT_BITS);
                     }
                     Op::Walk(row) => {
-                        record = Some(Record { row, addr: st.index[row], data: st.old[row] });
+                        // The walk's address (every segment row carries it; the counter row's index wraps).
+                        record = Some(Record { row, addr: st.index[0], data: st.old[row] });
                         writes[row] = Some(0);
                     }
                     Op::Read => {

@@ -58,6 +58,19 @@ pub mod sizes {
             b
         }
     }
+    /// Address bits of the per-center counter row: `⌈log2 max_centers⌉` (at least 1). The row is `2^CA`
+    /// entries deep, not the segments' `2^A`; the flush walks it over the `2^A` addresses of a segment row
+    /// like the others, address `a` reading and clearing entry `a mod 2^CA` (its record carries `a`). When the
+    /// walk runs on a frozen bank, the entries it reads at `a ≥ 2^CA` were cleared earlier in the same walk,
+    /// so those records hold 0 — what a `2^A`-deep row would give; only an epoch marker during a flush (the
+    /// walked bank counting again) makes them differ.
+    pub const fn center_addr_bits(max_centers: usize) -> usize {
+        let mut b = 1;
+        while (1 << b) < max_centers {
+            b += 1;
+        }
+        b
+    }
     /// A flush record: data, address, row.
     pub const fn record_bits(addr_bits: usize) -> usize {
         super::COUNTER_BITS + addr_bits + super::RECORD_ROW_BITS

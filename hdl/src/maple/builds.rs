@@ -41,6 +41,7 @@ macro_rules! maple_core {
                 $f,
                 { $f + 1 },
                 { sizes::window_bits($c, $lw) },
+                { sizes::center_addr_bits($c) },
             >::with_mutant(&c, $m)
         };
         (cfg, make)

@@ -264,6 +264,7 @@ maple_core_impl!(Logic for {
             && !(self.m3_v.q.val() && (self.m3_bank.q.val() == self.walker.bank.val()));
         self.walker.issue.next = self.walk_issue.val();
         self.zx_walk_addr.din.next = self.walker.addr.val();
+        self.walk_cidx.din.next = self.walker.addr.val();
         self.walk_index.next = self.zero_ha.val();
         for j in 0..self._h {
             self.walk_index.next = self.walk_index.val() | (self.zx_walk_addr.out.val() << self.off_addr[j].val());
@@ -326,36 +327,40 @@ maple_core_impl!(Logic for {
                 self.svbf[b].in_index.next = self.walk_index.val();
                 self.svbf[b].in_payload.next = self.walk_payload.val();
                 self.cnt[b].in_valid.next = true;
-                self.cnt[b].in_index.next = self.walker.addr.val();
+                self.cnt[b].in_index.next = self.walk_cidx.out.val();
                 self.cnt[b].in_payload.next = self.walk_payload.val();
             } else {
                 self.svbf[b].in_valid.next = self.lk_grant.val() && (self.lookup.bank.val() == self.bank_ids[b].val());
                 self.svbf[b].in_index.next = self.lookup.op_index.val();
                 self.svbf[b].in_payload.next = self.read_payload.val();
                 self.cnt[b].in_valid.next = self.lk_grant.val() && (self.lookup.bank.val() == self.bank_ids[b].val());
-                self.cnt[b].in_index.next = self.lookup.op_cidx.val();
+                self.cnt[b].in_index.next = self.lk_cidx.out.val();
                 self.cnt[b].in_payload.next = self.read_payload.val();
             }
         }
+        self.lk_cidx.din.next = self.lookup.op_cidx.val();
         // S2 of both banks: packets OR their bits in and count; flush ops read and clear their row.
         self.rec_walk.next = false;
         self.rec_word.next = self.zero_c.val();
-        self.rec_addr.next = self.cnt[0].mod_index.val();
+        self.rec_addr.next = self.mod_addr[0].out.val();
         self.rec_row.next = self.pay_row[0].out.val();
         // A lookup read at S2 goes back to the engine (only the engine's bank carries one).
         self.lookup.ret.next = false;
         self.lookup.ret_words.next = self.svbf[0].mod_old.val();
         self.lookup.ret_counter.next = self.cnt[0].mod_old.val();
-        self.lookup.ret_index.next = self.cnt[0].mod_index.val();
+        self.ret_cidx.next = self.cnt[0].mod_index.val();
         for b in 0..2 {
+            self.mod_addr[b].din.next = self.svbf[b].mod_index.val();
             self.pay_read[b].din.next = self.svbf[b].mod_payload.val();
             if self.svbf[b].mod_valid.val() && self.pay_read[b].out.val().any() {
                 self.lookup.ret.next = true;
                 self.lookup.ret_words.next = self.svbf[b].mod_old.val();
                 self.lookup.ret_counter.next = self.cnt[b].mod_old.val();
-                self.lookup.ret_index.next = self.cnt[b].mod_index.val();
+                self.ret_cidx.next = self.cnt[b].mod_index.val();
             }
         }
+        self.zx_ret_cidx.din.next = self.ret_cidx.val();
+        self.lookup.ret_index.next = self.zx_ret_cidx.out.val();
         for b in 0..2 {
             self.pay_walk[b].din.next = self.svbf[b].mod_payload.val();
             self.pay_row[b].din.next = self.svbf[b].mod_payload.val();
@@ -395,7 +400,7 @@ maple_core_impl!(Logic for {
             }
             if self.svbf[b].mod_valid.val() && self.pay_walk[b].out.val().any() {
                 self.rec_walk.next = true;
-                self.rec_addr.next = self.cnt[b].mod_index.val();
+                self.rec_addr.next = self.mod_addr[b].out.val();
                 self.rec_row.next = self.pay_row[b].out.val();
                 for j in 0..self._h {
                     if self.pay_row[b].out.val() == self.row_ids[j].val() {
@@ -440,9 +445,7 @@ maple_core_impl!(Logic for {
             || self.cnt[0].in_ready.val()
             || self.cnt[1].in_ready.val()
             || self.prng.advanced_value.val().any()
-            || self.prng.seed_value.val().any()
-            || self.svbf[0].mod_index.val().any()
-            || self.svbf[1].mod_index.val().any();
+            || self.prng.seed_value.val().any();
         for b in 0..2 {
             self.unused_outputs.next = self.unused_outputs.val()
                 || self.svbf[b].mod_near.val().any()

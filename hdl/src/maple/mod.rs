@@ -11,7 +11,8 @@
 //!
 //! Generics: `K` key, `H` hashes, `A` segment address bits, `LW` log2 of the word width `W`, `MB = A + LW`
 //! base bits, `HA = H·A`, `HW = H·W`, `P` bank payload, `R` record, `SA`/`SL` sample FIFO address/level bits,
-//! `FA`/`FL` record FIFO address/level bits, `AW` the lookup's window bits. The number of centers held is a
+//! `FA`/`FL` record FIFO address/level bits, `AW` the lookup's window bits, `CA` the counter RAM's address
+//! bits (`⌈log2 max_centers⌉`: the counters are `2^CA` rows deep, not `2^A`). The number of centers held is a
 //! constructor parameter.
 
 pub mod builds;
@@ -79,7 +80,7 @@ declare_block! {
     pub struct MapleCore<
         const K: usize, const H: usize, const A: usize, const LW: usize, const MB: usize, const W: usize,
         const HA: usize, const HW: usize, const P: usize, const R: usize, const SA: usize, const SL: usize,
-        const FA: usize, const FL: usize, const AW: usize,
+        const FA: usize, const FL: usize, const AW: usize, const CA: usize,
     > fn build(
         cfg: &MapleHwConfig,
         layout: &CsrLayout,
@@ -133,7 +134,7 @@ declare_block! {
         h_base: Vec<HashUnit<K, MB>> = h_base,
         prng: Prng,
         svbf: Vec<MultiRmw<A, W, P, H, HA, HW>> = svbf,
-        cnt: Vec<RmwPipeline<A, COUNTER_BITS, P>> = (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
+        cnt: Vec<RmwPipeline<CA, COUNTER_BITS, P>> = (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
         walker: BankWalker<A, RECORD_ROW_BITS> = walker,
         smp_fifo: ReportFifo<SA, 32, SL>,
         rec_fifo: ReportFifo<FA, R, FL>,
@@ -195,7 +196,16 @@ declare_block! {
         zx_addr: Vec<ZeroExt<A, HA>> = (0..H).map(|_| ZeroExt::default()).collect(),
         zx_bit: Vec<ZeroExt<LW, P>> = (0..H).map(|_| ZeroExt::default()).collect(),
         zx_lat: ZeroExt<32, P>,
-        cidx: Slice<MB, A> = Slice::new(0),
+        cidx: Slice<MB, CA> = Slice::new(0),
+        /// The counter RAM's index of a walk op and of a lookup read (`2^CA ≥ max_centers` rows, the walk's
+        /// higher addresses aliasing onto rows it has already cleared: `golden::maple::cycle::sizes`).
+        walk_cidx: Slice<A, CA> = Slice::new(0),
+        lk_cidx: Slice<A, CA> = Slice::new(0),
+        /// A returning lookup read's counter index, back to `A` bits for the engine.
+        ret_cidx: Signal<Local, Bits<CA>>,
+        zx_ret_cidx: ZeroExt<CA, A>,
+        /// A walk op's address at S2 (segment row 0's index: the walk drives every row with it).
+        mod_addr: Vec<Slice<HA, A>> = (0..2).map(|_| Slice::new(0)).collect(),
         pkt_index: Signal<Local, Bits<HA>>,
         pkt_payload: Signal<Local, Bits<P>>,
         walk_issue: Signal<Local, bool>,
@@ -300,8 +310,8 @@ macro_rules! maple_core_impl {
         impl<
                 const K: usize, const H: usize, const A: usize, const LW: usize, const MB: usize, const W: usize,
                 const HA: usize, const HW: usize, const P: usize, const R: usize, const SA: usize,
-                const SL: usize, const FA: usize, const FL: usize, const AW: usize,
-            > $($tr for)? MapleCore<K, H, A, LW, MB, W, HA, HW, P, R, SA, SL, FA, FL, AW>
+                const SL: usize, const FA: usize, const FL: usize, const AW: usize, const CA: usize,
+            > $($tr for)? MapleCore<K, H, A, LW, MB, W, HA, HW, P, R, SA, SL, FA, FL, AW, CA>
         {
             $($body)*
         }
@@ -333,6 +343,7 @@ maple_core_impl!({
             ("FA", FA, cfg.record_fifo_bits),
             ("FL", FL, cfg.record_fifo_bits + 1),
             ("AW", AW, golden::maple::cycle::sizes::window_bits(cfg.max_centers, lw)),
+            ("CA", CA, golden::maple::cycle::sizes::center_addr_bits(cfg.max_centers)),
         ];
         for (name, got, want) in expect {
             if got != want {
