@@ -214,11 +214,12 @@ impl MapleCycleModel {
     pub fn new(cfg: &MapleHwConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
         let h = cfg.store.hashes;
-        let bank = || MultiRmwModel::new(RamPorts::Dual, h + 1, cfg.addr_bits(), COUNTER_BITS);
+        let timing = cfg.ram_timing(cfg.addr_bits(), cfg.store.word_bits);
+        let bank = || MultiRmwModel::with_timing(RamPorts::Dual, timing, h + 1, cfg.addr_bits(), COUNTER_BITS);
         let hashes: Vec<XorHash> = (0..h).map(|j| cfg.base_hash(j)).collect::<Result<_, _>>()?;
         Ok(MapleCycleModel {
             hashes: hashes.clone(),
-            lookup: LookupEngine::new(hashes, cfg.addr_bits(), cfg.word_log2()),
+            lookup: LookupEngine::new(hashes, cfg.addr_bits(), cfg.word_log2(), cfg.modify_stage()),
             flush_pending: false,
             banks: [bank(), bank()],
             samples: FifoModel::new(cfg.store.sample_fifo_bits, SAMPLE_BITS),
@@ -302,7 +303,7 @@ impl MapleCycleModel {
             F1Handover::new(i.reset, self.started, self.f1.is_some(), rmw_ready, i.in_valid);
         // M3 = S0: the packet into its bank; else a flush op into the walk's bank.
         let m3 = self.m[2].filter(|_| !i.reset);
-        let room = self.records.level() + WALK_IN_FLIGHT <= self.records.depth();
+        let room = self.records.level() + cfg.walk_in_flight() <= self.records.depth();
         let walk_issue = self.walk.issue(i.reset, m3.map(|p| p.bank), room);
         // The lookup engine's read op: granted when the banks were ready, no packet enters its bank and the
         // flush does not issue into it.

@@ -19,7 +19,13 @@ fn hw(hashes: usize, addr_bits: usize, max_centers: usize) -> MapleHwConfig {
         },
         max_centers,
         record_fifo_bits: 4,
+        registered_ram: false,
     }
+}
+
+/// The same shape on registered block RAM (modify stage S4).
+fn hw_reg(hashes: usize, addr_bits: usize, max_centers: usize) -> MapleHwConfig {
+    MapleHwConfig { registered_ram: true, ..hw(hashes, addr_bits, max_centers) }
 }
 
 /// Sorted centers, sometimes with duplicates.
@@ -225,6 +231,12 @@ fn cycle_model_equals_transaction_model_k64() {
 }
 
 #[test]
+fn cycle_model_equals_transaction_model_registered_ram() {
+    matches_transaction_model(&hw_reg(3, 6, 8), 4, 6, 3000);
+    matches_transaction_model(&hw_reg(4, 7, 64), 5, 4, 3000);
+}
+
+#[test]
 fn records_pack_and_unpack() {
     let cfg = hw(3, 6, 8);
     let r = Record { row: 3, addr: 63, data: (1u128 << 96) - 1 };
@@ -388,6 +400,12 @@ fn lookups_match_transaction_model_small() {
 #[test]
 fn lookups_match_transaction_model_k64() {
     lookups_match_transaction_model(&hw(4, 7, 64), 13, 6, 3000);
+}
+
+#[test]
+fn lookups_match_transaction_model_registered_ram() {
+    lookups_match_transaction_model(&hw_reg(3, 6, 8), 14, 6, 2000);
+    lookups_match_transaction_model(&hw_reg(4, 7, 64), 15, 5, 2000);
 }
 
 /// The match rule of the cycle model and the RTL (`crossed`: the highest crossed boundary

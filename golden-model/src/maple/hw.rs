@@ -7,6 +7,8 @@ use crate::common::config::{check_range, ConfigError};
 use crate::common::csr::CsrLayout;
 use crate::common::hash::{HashKind, XorHash};
 use crate::common::mask128;
+use crate::common::rmw::modify_stage;
+use crate::common::sram::RamTiming;
 use serde::{Deserialize, Serialize};
 
 /// CSR addresses of the run-time settings, in [`MapleConfig::csr_layout`] order.
@@ -85,6 +87,12 @@ pub struct MapleHwConfig {
     pub max_centers: usize,
     /// log2 of the flush record FIFO depth (3..=12).
     pub record_fifo_bits: usize,
+    /// Both banks' pipelines (segment rows and counters) on [`RamTiming::Registered`] block RAM: the modify
+    /// stage S4 instead of S2, for the large tables whose block-RAM outputs do not meet 150 MHz on the short
+    /// timing. Records and lookup reads come back two cycles later, the flush keeps two more ops in flight
+    /// ([`MapleHwConfig::walk_in_flight`]); the transaction model ignores it.
+    #[serde(default)]
+    pub registered_ram: bool,
 }
 
 impl MapleHwConfig {
@@ -131,6 +139,24 @@ impl MapleHwConfig {
     }
     pub fn csr_layout(&self) -> CsrLayout {
         self.store.csr_layout()
+    }
+    /// The timing of a bank RAM of `2^addr_bits` words of `width` bits ([`MapleHwConfig::registered_ram`]).
+    pub fn ram_timing(&self, addr_bits: usize, width: usize) -> RamTiming {
+        if self.registered_ram {
+            RamTiming::registered(addr_bits, width)
+        } else {
+            RamTiming::Short
+        }
+    }
+    /// The banks' modify stage: 2, or 4 on registered RAM (segment rows and counters alike).
+    pub fn modify_stage(&self) -> usize {
+        modify_stage(self.ram_timing(self.addr_bits(), self.store.word_bits))
+    }
+    /// Most flush ops between an issue and its record's push into the record FIFO: S0 to the record register
+    /// after the modify stage ([`WALK_IN_FLIGHT`] on the short timing). The flush issues only while the
+    /// FIFO has room for all of them.
+    pub fn walk_in_flight(&self) -> usize {
+        WALK_IN_FLIGHT + self.modify_stage() - 2
     }
 }
 

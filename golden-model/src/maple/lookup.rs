@@ -22,7 +22,8 @@
 //! Classify B + 5: a No-Match (or a Multi-Match without tie-break) is answered in cycle **B + 6**. With
 //! `c` candidates the scan reads issue in B + 6 .. B + 5 + c, the last is at the engine in B + 8 + c,
 //! DivStart is B + 10 + c, and the answer comes in **B + 11 + c + 32** (B + 11 + c when the center's count
-//! is 0) ([`LookupEngine::latency`]): 46 cycles for a Match with k ≤ 32 and w = 32 (B = 2), and a lookup
+//! is 0) ([`LookupEngine::latency`]; on registered RAM the burst's and the scan's reads each return two
+//! cycles later: + 2 and + 4): 46 cycles for a Match with k ≤ 32 and w = 32 (B = 2), and a lookup
 //! every 47 cycles at most when answers are taken at once (one idle cycle between answer and the next
 //! accept).
 //!
@@ -128,6 +129,9 @@ pub struct LookupEngine {
     ans: PortAnswer,
     /// The returning read op registered at the input (the RTL's `ret_v` and its data registers).
     ret_q: Option<ReadReturn>,
+    /// The banks' modify stage (2, or 4 on registered RAM): read data returns `modify − 2` cycles later
+    /// than the latencies in the table above.
+    modify: usize,
 }
 
 /// `k` ones (k ≤ 64).
@@ -141,8 +145,8 @@ fn ones(k: usize) -> u64 {
 
 impl LookupEngine {
     /// An engine over the insert path's base hashes (`log2 m_seg` bits each), segments of `2^addr_bits`
-    /// words of `2^word_log2` bits.
-    pub fn new(hashes: Vec<XorHash>, addr_bits: usize, word_log2: usize) -> Self {
+    /// words of `2^word_log2` bits, on banks whose modify stage is `modify` (2 or 4).
+    pub fn new(hashes: Vec<XorHash>, addr_bits: usize, word_log2: usize, modify: usize) -> Self {
         LookupEngine {
             hashes,
             addr_bits,
@@ -166,6 +170,7 @@ impl LookupEngine {
             steps: 0,
             ans: PortAnswer::default(),
             ret_q: None,
+            modify,
         }
     }
 
@@ -177,11 +182,11 @@ impl LookupEngine {
     /// Cycles from the accept to `ans_valid` of an uncontended lookup over `k` centers with `c` candidates
     /// answered with a center (`c = 0`: No-Match; `divides`: the count is non-zero and the mean fits).
     pub fn latency(&self, k: usize, c: usize, divides: bool) -> usize {
-        let b = self.burst(k);
+        let (b, late) = (self.burst(k), self.modify - 2);
         if c == 0 {
-            b + 6
+            b + 6 + late
         } else {
-            b + 11 + c + if divides { DIVIDE_CYCLES } else { 0 }
+            b + 11 + 2 * late + c + if divides { DIVIDE_CYCLES } else { 0 }
         }
     }
 
@@ -341,7 +346,7 @@ mod tests {
     /// The restoring division is `⌊sum / count⌋` whenever the quotient fits 32 bits.
     #[test]
     fn division_is_the_floor() {
-        let mut e = LookupEngine::new(vec![], 6, 5);
+        let mut e = LookupEngine::new(vec![], 6, 5, 2);
         for (sum, cnt) in [(0u64, 1u32), (7, 2), (u32::MAX as u64 * 5, 5), ((3u64 << 32) + 17, 4), (1 << 40, 1 << 9)] {
             (e.phase, e.best_sum, e.best_cnt, e.have) = (Phase::DivStart, sum, cnt, true);
             let edge = EngineEdge {

@@ -10,7 +10,8 @@ use golden::maple::{MapleConfig, SvbfLayout};
 /// bits, `centers` held.
 macro_rules! maple_core {
     (key_bits: $k:literal, hashes: $h:literal, addr_bits: $a:literal, word_log2: $lw:literal, centers: $c:literal,
-     sample_fifo_bits: $s:literal, record_fifo_bits: $f:literal, mutant: $m:expr) => {{
+     sample_fifo_bits: $s:literal, record_fifo_bits: $f:literal, registered_ram: $r:literal,
+     mutant: $m:expr) => {{
         let cfg = MapleHwConfig {
             store: MapleConfig {
                 key_bits: $k,
@@ -22,6 +23,7 @@ macro_rules! maple_core {
             },
             max_centers: $c,
             record_fifo_bits: $f,
+            registered_ram: $r,
         };
         let c = cfg.clone();
         let make = move || {
@@ -69,12 +71,14 @@ fn build<U: rust_hdl::prelude::Block>(
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     let desc = format!(
-        "MAPLE store (inserts, flush, lookups): h = {} segments of 2^{} {}-bit words, {} centers, {}-bit keys, two banks",
+        "MAPLE store (inserts, flush, lookups): h = {} segments of 2^{} {}-bit words, {} centers, {}-bit keys, two \
+         banks, {} block RAM",
         cfg.store.hashes,
         cfg.addr_bits(),
         cfg.store.word_bits,
         cfg.max_centers,
-        cfg.store.key_bits
+        cfg.store.key_bits,
+        cfg.ram_timing(cfg.addr_bits(), cfg.store.word_bits).tag()
     );
     Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
 }
@@ -93,15 +97,18 @@ fn declared() -> Vec<(&'static str, MapleHwConfig, Build)> {
     let mut out = Vec::new();
     // k ≤ 8, h = 3 segments of 64 32-bit words, 64-bit keys.
     let (cfg, make) = maple_core!(key_bits: 64, hashes: 3, addr_bits: 6, word_log2: 5, centers: 8,
-                                  sample_fifo_bits: 3, record_fifo_bits: 3, mutant: Mutant::None);
+                                  sample_fifo_bits: 3, record_fifo_bits: 3, registered_ram: false,
+                                  mutant: Mutant::None);
     out.push(("maple_k8", cfg.clone(), build("maple_k8", &cfg, make)));
     // k ≤ 64 (the paper's k = 50), h = 4 segments of 128 words, 128-bit keys.
     let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 7, word_log2: 5, centers: 64,
-                                  sample_fifo_bits: 4, record_fifo_bits: 4, mutant: Mutant::None);
+                                  sample_fifo_bits: 4, record_fifo_bits: 4, registered_ram: true,
+                                  mutant: Mutant::None);
     out.push(("maple_k64", cfg.clone(), build("maple_k64", &cfg, make)));
     for (name, mutant, what) in MUTANTS {
         let (cfg, make) = maple_core!(key_bits: 64, hashes: 3, addr_bits: 6, word_log2: 5, centers: 8,
-                                      sample_fifo_bits: 3, record_fifo_bits: 3, mutant: mutant);
+                                      sample_fifo_bits: 3, record_fifo_bits: 3, registered_ram: false,
+                                      mutant: mutant);
         let b = Build::new(name, format!("maple_k8 with a deliberate mistake (test-only): {what}"), &cfg, make);
         out.push((name, cfg.clone(), b.csr(cfg.csr_layout()).test_only()));
     }
@@ -118,12 +125,14 @@ pub fn configs() -> Vec<(&'static str, MapleHwConfig)> {
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
     let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 11, word_log2: 5, centers: 64,
-                                  sample_fifo_bits: 8, record_fifo_bits: 4, mutant: Mutant::None);
-    out.push(build("", &cfg, make).synth_only("maple", "h4_a11_k64", true, memories(&cfg)));
+                                  sample_fifo_bits: 8, record_fifo_bits: 4, registered_ram: true,
+                                  mutant: Mutant::None);
+    out.push(build("", &cfg, make).synth_only("maple", "h4_a11_k64", true, memories(&cfg)).ecp5_bram());
     // The same store with k ≤ 16 centers: the center match and its registers a quarter of the size.
     let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 11, word_log2: 5, centers: 16,
-                                  sample_fifo_bits: 8, record_fifo_bits: 4, mutant: Mutant::None);
-    out.push(build("", &cfg, make).synth_only("maple", "h4_a11_k16", true, memories(&cfg)));
+                                  sample_fifo_bits: 8, record_fifo_bits: 4, registered_ram: true,
+                                  mutant: Mutant::None);
+    out.push(build("", &cfg, make).synth_only("maple", "h4_a11_k16", true, memories(&cfg)).ecp5_bram());
     Ok(out)
 }
 

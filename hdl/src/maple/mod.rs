@@ -33,7 +33,7 @@ use golden::common::csr::CsrLayout;
 use golden::common::sram::RamPorts;
 use golden::maple::cycle::{
     MapleHwConfig, COUNTER_BITS, COUNT_BITS, CSR_CENTER_INDEX, CSR_CENTER_VALUE, CSR_EPOCH, CSR_FLUSH, CSR_PRNG_SEED,
-    RECORD_ROW_BITS, WALK_IN_FLIGHT,
+    RECORD_ROW_BITS,
 };
 use golden::maple::MatchKind;
 use lookup::{LookupMutant, MapleLookup};
@@ -134,7 +134,9 @@ declare_block! {
         h_base: Vec<HashUnit<K, MB>> = h_base,
         prng: Prng,
         svbf: Vec<MultiRmw<A, W, P, H, HA, HW>> = svbf,
-        cnt: Vec<RmwPipeline<CA, COUNTER_BITS, P>> = (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
+        cnt: Vec<RmwPipeline<CA, COUNTER_BITS, P>> = (0..2)
+            .map(|_| RmwPipeline::with_timing(RamPorts::Dual, cfg.ram_timing(CA, COUNTER_BITS), FORWARD_ALL))
+            .collect(),
         walker: BankWalker<A, RECORD_ROW_BITS> = walker,
         smp_fifo: ReportFifo<SA, 32, SL>,
         rec_fifo: ReportFifo<FA, R, FL>,
@@ -289,7 +291,7 @@ declare_block! {
         zero_h: Constant<Bits<H>> = constant(0),
         ones_h: Constant<Bits<H>> = constant((1u64 << H) - 1),
         zero_c: Constant<Bits<COUNTER_BITS>> = Constant::new(Bits::default()),
-        room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
+        room_level: Constant<Bits<FL>> = constant(((1usize << FA) - cfg.walk_in_flight()) as u64),
         csr_seed: Constant<Bits<8>> = constant(CSR_PRNG_SEED as u64),
         csr_epoch: Constant<Bits<8>> = constant(CSR_EPOCH as u64),
         csr_cidx: Constant<Bits<8>> = constant(CSR_CENTER_INDEX as u64),
@@ -367,7 +369,8 @@ maple_core_impl!({
         if mutant == Mutant::Row0NoDist2 {
             forward[0] &= !0b010;
         }
-        let svbf = vec![MultiRmw::with_forwarding(&forward)?, MultiRmw::with_forwarding(&forward)?];
+        let timing = cfg.ram_timing(A, W);
+        let svbf = vec![MultiRmw::with_timing(timing, &forward)?, MultiRmw::with_timing(timing, &forward)?];
         let walker = BankWalker::new(H + 1).map_err(ConfigError)?;
         let lk_base = (0..H).map(|j| HashUnit::from_fn(cfg.base_hash(j)?)).collect::<Result<Vec<_>, _>>()?;
         let lk_mutant = match mutant {
