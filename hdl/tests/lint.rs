@@ -3,32 +3,32 @@
 
 #[test]
 fn all_tops_lint_clean_with_verilator_wall() {
-    let dir = std::env::temp_dir().join(format!("netmeas-lint-{}", std::process::id()));
+    // Removed when dropped, also when an assertion below fails.
+    let tmp = tempfile::Builder::new().prefix("netmeas-lint-").tempdir().expect("a temporary directory");
+    let dir = tmp.path();
     for initial in [true, false] {
         let tops = hdl::emit::all_tops(initial, true).expect("Verilog generation");
-        hdl::emit::write_all(&dir, &tops).expect("write Verilog");
-        let reports = hdl::lint::lint_tops(&dir, &tops).expect("Verilator runs");
+        hdl::emit::write_all(dir, &tops).expect("write Verilog");
+        let reports = hdl::lint::lint_tops(dir, &tops).expect("Verilator runs");
         assert_eq!(reports.len(), tops.len());
         for r in reports {
             assert!(r.clean, "lint of {} (initial values: {initial}) failed:\n{}", r.top, r.messages);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The gate is not vacuous: a width mismatch in an otherwise valid file is reported.
 #[test]
 fn lint_gate_reports_a_width_warning() {
-    let dir = std::env::temp_dir().join(format!("netmeas-lint-neg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("netmeas-lint-neg-").tempdir().unwrap();
+    let dir = tmp.path();
     let bad = "module bad(input wire clock, input wire [3:0] a, output reg [7:0] q);\n\
                always @(posedge clock) q <= a + 32'h1;\nendmodule\n";
     std::fs::write(dir.join("bad.v"), bad).unwrap();
     let mut top = hdl::emit::all_tops(true, false).unwrap().remove(0);
     top.name = "bad".into();
-    let r = hdl::lint::lint_tops(&dir, &[top]).expect("Verilator runs").remove(0);
+    let r = hdl::lint::lint_tops(dir, &[top]).expect("Verilator runs").remove(0);
     assert!(!r.clean && r.messages.contains("WIDTH"), "{}", r.messages);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -50,9 +50,8 @@ fn manifest_lists_every_top_with_ports() {
 #[test]
 fn sram_zero_init_loop_is_hidden_from_synthesis() {
     let cfg = hdl::synth_tops::configs(Some("rmw"), &["dp_a16_w32".to_string()]).expect("the 2^16-word RMW top").remove(0);
-    let dir = std::env::temp_dir().join(format!("netmeas-sram-init-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{}.v", cfg.top.name));
+    let tmp = tempfile::Builder::new().prefix("netmeas-sram-init-").tempdir().unwrap();
+    let file = tmp.path().join(format!("{}.v", cfg.top.name));
     std::fs::write(&file, &cfg.top.verilog).unwrap();
     let preprocess = |defines: &[&str]| {
         let o = std::process::Command::new("verilator").arg("-E").args(defines).arg(&file).output().expect("Verilator runs");
@@ -65,5 +64,4 @@ fn sram_zero_init_loop_is_hidden_from_synthesis() {
     for v in [&sim, &synth] {
         assert!(v.contains("rdata = 0") && v.contains("sweep_addr = 0"), "register initial values stay");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
