@@ -123,6 +123,16 @@ declare_block! {
         win: Vec<Slice<AW, 64>> = (0..H).map(|_| Slice::new(0)).collect(),
         and_all: Signal<Local, Bits<64>>,
         kmask: Signal<Local, Bits<64>>,
+        // Classify: "any candidate" and "at least two" as a 4-ary tree over the bitmap's nibbles (no carry
+        // chain: `cand & (cand − 1)` over 64 bits was the critical path into the phase register).
+        nib: Vec<Slice<64, 4>> = (0..16).map(|g| Slice::new(4 * g)).collect(),
+        g_any: Vec<Signal<Local, bool>> = (0..16).map(|_| Default::default()).collect(),
+        g_two: Vec<Signal<Local, bool>> = (0..16).map(|_| Default::default()).collect(),
+        q_any: Vec<Signal<Local, bool>> = (0..4).map(|_| Default::default()).collect(),
+        q_two: Vec<Signal<Local, bool>> = (0..4).map(|_| Default::default()).collect(),
+        c_any: Signal<Local, bool>,
+        c_two: Signal<Local, bool>,
+        one4: Constant<Bits<4>> = constant(1),
         // Scan: the lowest candidate left (one-hot, then its index), a returning counter word.
         lowest: Signal<Local, Bits<64>>,
         low_a: Signal<Local, Bits<A>>,
@@ -296,6 +306,35 @@ lookup_impl!(Logic for {
             self.rem_next.next = self.t33.val();
             self.div_next.next = self.div.q.val() << self.one6.val();
         }
+        // Classify's tree: per nibble, then per 16 bits, then the bitmap (two = two children with any, or one
+        // child with two).
+        for g in 0..16 {
+            self.nib[g].din.next = self.cand.q.val();
+            self.g_any[g].next = self.nib[g].out.val().any();
+            self.g_two[g].next = (self.nib[g].out.val() & (self.nib[g].out.val() - self.one4.val())).any();
+        }
+        for q in 0..4 {
+            self.q_any[q].next = self.g_any[4 * q].val()
+                || self.g_any[4 * q + 1].val()
+                || self.g_any[4 * q + 2].val()
+                || self.g_any[4 * q + 3].val();
+            self.q_two[q].next = self.g_two[4 * q].val()
+                || self.g_two[4 * q + 1].val()
+                || self.g_two[4 * q + 2].val()
+                || self.g_two[4 * q + 3].val()
+                || (self.g_any[4 * q].val()
+                    && (self.g_any[4 * q + 1].val() || self.g_any[4 * q + 2].val() || self.g_any[4 * q + 3].val()))
+                || (self.g_any[4 * q + 1].val() && (self.g_any[4 * q + 2].val() || self.g_any[4 * q + 3].val()))
+                || (self.g_any[4 * q + 2].val() && self.g_any[4 * q + 3].val());
+        }
+        self.c_any.next = self.q_any[0].val() || self.q_any[1].val() || self.q_any[2].val() || self.q_any[3].val();
+        self.c_two.next = self.q_two[0].val()
+            || self.q_two[1].val()
+            || self.q_two[2].val()
+            || self.q_two[3].val()
+            || (self.q_any[0].val() && (self.q_any[1].val() || self.q_any[2].val() || self.q_any[3].val()))
+            || (self.q_any[1].val() && (self.q_any[2].val() || self.q_any[3].val()))
+            || (self.q_any[2].val() && self.q_any[3].val());
         // Next state.
         if self.reset.val() {
             self.phase.d.next = self.p_idle.val();
@@ -337,10 +376,10 @@ lookup_impl!(Logic for {
             self.a_center.d.next = self.zero7.val();
             self.a_lat.d.next = self.zero32.val();
             self.a_ref.d.next = self.zero32.val();
-            if !self.cand.q.val().any() {
+            if !self.c_any.val() {
                 self.a_kind.d.next = self.k_none.val();
                 self.phase.d.next = self.p_answer.val();
-            } else if !(self.cand.q.val() & (self.cand.q.val() - self.one64.val())).any() {
+            } else if !self.c_two.val() {
                 self.a_kind.d.next = self.k_match.val();
                 self.phase.d.next = self.p_scan.val();
             } else {
