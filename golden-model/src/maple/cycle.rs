@@ -10,9 +10,12 @@
 //! | +4  | M3 = S0 | per hash `p_j = (b_j + i) mod m_seg` → word `p_j / w`, bit `p_j mod w`; the packet enters its bank's [`MultiRmwModel`]: `h` segment rows and the counter row at address `i` (the result port shows `i`) |
 //! | +6  | S2  | segment rows: `old | 1 << bit`; counter row: `{count + 1, sum + latency}` (32 + 64 bits, wrapping) |
 //!
-//! **Banks and epochs.** Two banks, each `h + 1` rows of `2^A` words in lockstep (rows `0..h` the SVBF
-//! segments of `w`-bit words, row `h` the per-center counters `count | sum << 32`), each with its own center
-//! set and `k`. A write of CSR `epoch` in cycle c is registered (cycle c+1): at the end of c+1 the active bank
+//! With [`MapleHwConfig::registered_ram`] the banks' modify stage is S4 (+8): the modify, the flush's
+//! records and the lookup's reads come two cycles later; nothing else moves.
+//!
+//! **Banks and epochs.** Two banks, each `h + 1` rows in lockstep (rows `0..h` the SVBF segments of `2^A`
+//! `w`-bit words, row `h` the per-center counters `count | sum << 32`, `2^CA` words with
+//! `CA = sizes::center_addr_bits(max_centers)`), each with its own center set and `k`. A write of CSR `epoch` in cycle c is registered (cycle c+1): at the end of c+1 the active bank
 //! flips, the newly active bank takes the shadow centers and `k = clamp(center_count, 1, max_centers)`.
 //! Packets that left F1 up to c+1 belong to the old bank and all enter it by c+4; the **flush** of the frozen
 //! bank starts at the end of c+4 ([`BankWalk`]: start pulse three cycles after the swap), so it sees every
