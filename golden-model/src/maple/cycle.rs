@@ -15,8 +15,9 @@
 //!
 //! **Banks and epochs.** Two banks, each `h + 1` rows in lockstep (rows `0..h` the SVBF segments of `2^A`
 //! `w`-bit words, row `h` the per-center counters `count | sum << 32`, `2^CA` words with
-//! `CA = sizes::center_addr_bits(max_centers)`), each with its own center set and `k`. A write of CSR `epoch` in cycle c is registered (cycle c+1): at the end of c+1 the active bank
-//! flips, the newly active bank takes the shadow centers and `k = clamp(center_count, 1, max_centers)`.
+//! `CA = sizes::center_addr_bits(max_centers)`), each with its own center set and `k`. A write of CSR
+//! `epoch` in cycle c is registered (cycle c+1): at the end of c+1 the active bank flips, the newly active
+//! bank takes the shadow centers and `k = clamp(center_count, 1, max_centers)`.
 //! Packets that left F1 up to c+1 belong to the old bank and all enter it by c+4; the **flush** of the frozen
 //! bank starts at the end of c+4 ([`BankWalk`]: start pulse three cycles after the swap), so it sees every
 //! one of them. The walk reads and clears `(row, addr)` for rows `0..=h`, one op per cycle when no packet
