@@ -365,11 +365,25 @@ maple_core_impl!(Logic for {
             self.pay_walk[b].din.next = self.svbf[b].mod_payload.val();
             self.pay_row[b].din.next = self.svbf[b].mod_payload.val();
             self.pay_lat[b].din.next = self.cnt[b].mod_payload.val();
-            self.cnt_count[b].din.next = self.cnt[b].mod_old.val();
-            self.cnt_sum[b].din.next = self.cnt[b].mod_old.val();
-            self.zx_cnt[b].din.next = self.cnt_count[b].out.val() + self.one32.val();
             self.zx_lat64[b].din.next = self.pay_lat[b].out.val();
-            self.zx_sum[b].din.next = self.cnt_sum[b].out.val() + self.zx_lat64[b].out.val();
+            // {count + 1, sum + latency} of every forward candidate, then the one `mod_pick` names.
+            self.cand_w[6 * b].next = self.cnt[b].mod_ram.val();
+            self.cand_w[6 * b + 1].next = self.cnt[b].mod_fwd1.val();
+            self.cand_w[6 * b + 2].next = self.cnt[b].mod_fwd2.val();
+            self.cand_w[6 * b + 3].next = self.cnt[b].mod_fwd3.val();
+            self.cand_w[6 * b + 4].next = self.cnt[b].mod_fwd4.val();
+            self.cand_w[6 * b + 5].next = self.cnt[b].mod_fwd5.val();
+            self.cnt_new[b].next = self.zero_c.val();
+            for c in 0..6 {
+                self.cnt_count[6 * b + c].din.next = self.cand_w[6 * b + c].val();
+                self.cnt_sum[6 * b + c].din.next = self.cand_w[6 * b + c].val();
+                self.zx_cnt[6 * b + c].din.next = self.cnt_count[6 * b + c].out.val() + self.one32.val();
+                self.zx_sum[6 * b + c].din.next = self.cnt_sum[6 * b + c].out.val() + self.zx_lat64[b].out.val();
+                if self.cnt[b].mod_pick.val().get_bit(c) {
+                    self.cnt_new[b].next = self.zx_cnt[6 * b + c].out.val()
+                        | (self.zx_sum[6 * b + c].out.val() << self.off_sum.val());
+                }
+            }
         }
         self.new_words[0].next = self.zero_hw.val();
         self.new_words[1].next = self.zero_hw.val();
@@ -396,7 +410,7 @@ maple_core_impl!(Logic for {
                 self.svbf[b].mod_write.next = self.ones_h.val();
                 self.svbf[b].mod_new.next = self.new_words[b].val();
                 self.cnt[b].mod_write.next = true;
-                self.cnt[b].mod_new.next = self.zx_cnt[b].out.val() | (self.zx_sum[b].out.val() << self.off_sum.val());
+                self.cnt[b].mod_new.next = self.cnt_new[b].val();
             }
             if self.svbf[b].mod_valid.val() && self.pay_walk[b].out.val().any() {
                 self.rec_walk.next = true;
@@ -455,18 +469,11 @@ maple_core_impl!(Logic for {
                 || self.svbf[b].pre_early.val().any()
                 || self.svbf[b].pre_near2.val().any()
                 || self.cnt[b].mod_valid.val()
-                || self.cnt[b].mod_ram.val().any()
-                || self.cnt[b].mod_fwd1.val().any()
-                || self.cnt[b].mod_fwd2.val().any()
-                || self.cnt[b].mod_fwd3.val().any()
-                || self.cnt[b].mod_fwd4.val().any()
-                || self.cnt[b].mod_fwd5.val().any()
                 || self.cnt[b].pre_valid.val()
                 || self.cnt[b].pre_payload.val().any()
                 || self.cnt[b].pre_old.val().any()
                 || self.cnt[b].pre_early.val().any()
-                || self.cnt[b].pre_near2.val()
-                || self.cnt[b].mod_pick.val().any();
+                || self.cnt[b].pre_near2.val();
         }
         // Statistics (the counters are the shell's, in STATUS order).
         self.shell.count[0].next = self.accept.val();

@@ -230,10 +230,15 @@ declare_block! {
         zx_word0: Vec<ZeroExt<W, COUNTER_BITS>> = (0..H).map(|_| ZeroExt::default()).collect(),
         zx_word1: Vec<ZeroExt<W, COUNTER_BITS>> = (0..H).map(|_| ZeroExt::default()).collect(),
         new_words: Vec<Signal<Local, Bits<HW>>> = (0..2).map(|_| Default::default()).collect(),
-        cnt_count: Vec<Slice<COUNTER_BITS, 32>> = (0..2).map(|_| Slice::new(0)).collect(),
-        cnt_sum: Vec<Slice<COUNTER_BITS, 64>> = (0..2).map(|_| Slice::new(COUNT_BITS)).collect(),
-        zx_cnt: Vec<ZeroExt<32, COUNTER_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
-        zx_sum: Vec<ZeroExt<64, COUNTER_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        /// The counter update per forward candidate (`[6·b + c]`: bank b, candidate c = the RAM word, then
+        /// distances 1..=5, the counter pipeline's `mod_pick` order), picked after the adders: the forward
+        /// mux before a 64-bit add was the critical path (115 MHz).
+        cand_w: Vec<Signal<Local, Bits<COUNTER_BITS>>> = (0..12).map(|_| Default::default()).collect(),
+        cnt_count: Vec<Slice<COUNTER_BITS, 32>> = (0..12).map(|_| Slice::new(0)).collect(),
+        cnt_sum: Vec<Slice<COUNTER_BITS, 64>> = (0..12).map(|_| Slice::new(COUNT_BITS)).collect(),
+        zx_cnt: Vec<ZeroExt<32, COUNTER_BITS>> = (0..12).map(|_| ZeroExt::default()).collect(),
+        zx_sum: Vec<ZeroExt<64, COUNTER_BITS>> = (0..12).map(|_| ZeroExt::default()).collect(),
+        cnt_new: Vec<Signal<Local, Bits<COUNTER_BITS>>> = (0..2).map(|_| Default::default()).collect(),
         zx_lat64: Vec<ZeroExt<32, 64>> = (0..2).map(|_| ZeroExt::default()).collect(),
         // S3: the record.
         rec_walk: Signal<Local, bool>,
