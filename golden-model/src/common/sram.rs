@@ -70,6 +70,15 @@ impl RamTiming {
         let bank = REGISTERED_BANK_BITS_LOG2.saturating_sub(per_word).clamp(9, REGISTERED_MAX_BANK_ADDR_BITS);
         RamTiming::Registered { bank_addr_bits: bank.min(addr_bits) }
     }
+    /// [`RamTiming::registered`] when `registered`, else [`RamTiming::Short`]: a core's per-build switch
+    /// (e.g. `IfpdConfig::registered_ram`, `MapleHwConfig::registered_ram`) for one table.
+    pub fn chosen(registered: bool, addr_bits: usize, width: usize) -> Self {
+        if registered {
+            Self::registered(addr_bits, width)
+        } else {
+            RamTiming::Short
+        }
+    }
     /// Cycles from the read address to its data on `rdata`.
     pub const fn read_latency(self) -> usize {
         match self {

@@ -18,6 +18,12 @@
 /// itself never drops a record.
 pub const WALK_IN_FLIGHT: usize = 4;
 
+/// [`WALK_IN_FLIGHT`] for a bank pipeline on `timing`: S0 to the record register after its modify stage
+/// (4 short, 6 registered).
+pub const fn walk_in_flight(timing: super::sram::RamTiming) -> usize {
+    WALK_IN_FLIGHT + super::rmw::modify_stage(timing) - 2
+}
+
 /// The position of a walk op: the bank it reads, its row and its index in the row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WalkPos {

@@ -224,11 +224,7 @@ impl IfpdConfig {
     /// The RAM timing of a group of `2^addr_bits` words of `width` bits in an RTL build
     /// ([`IfpdConfig::registered_ram`]).
     pub fn ram_timing(&self, addr_bits: usize, width: usize) -> RamTiming {
-        if self.registered_ram {
-            RamTiming::registered(addr_bits, width)
-        } else {
-            RamTiming::Short
-        }
+        RamTiming::chosen(self.registered_ram, addr_bits, width)
     }
     /// `log2 w` when `w` is a power of two (the shape an RTL build takes).
     pub fn addr_bits(&self) -> Option<usize> {

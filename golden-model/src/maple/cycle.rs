@@ -184,6 +184,10 @@ pub struct MapleCycleModel {
     epoch_pending: bool,
     start_q: [bool; FLUSH_START_DELAY],
     walk: BankWalk,
+    /// The flush's ops in flight (`MapleHwConfig::walk_in_flight`) and the counter row's index mask
+    /// (`2^CA − 1`), fixed at construction.
+    walk_in_flight: usize,
+    counter_mask: usize,
     flush_pending: bool,
     pub lookup: LookupEngine,
     active: usize,
@@ -238,6 +242,8 @@ impl MapleCycleModel {
             epoch_pending: false,
             start_q: [false; FLUSH_START_DELAY],
             walk: BankWalk::new(h + 1, 1 << cfg.addr_bits()),
+            walk_in_flight: cfg.walk_in_flight(),
+            counter_mask: (1 << sizes::center_addr_bits(cfg.max_centers)) - 1,
             active: 0,
             centers: [[0; MAX_CENTERS]; 2],
             k: [1; 2],
@@ -307,7 +313,7 @@ impl MapleCycleModel {
             F1Handover::new(i.reset, self.started, self.f1.is_some(), rmw_ready, i.in_valid);
         // M3 = S0: the packet into its bank; else a flush op into the walk's bank.
         let m3 = self.m[2].filter(|_| !i.reset);
-        let room = self.records.level() + cfg.walk_in_flight() <= self.records.depth();
+        let room = self.records.level() + self.walk_in_flight <= self.records.depth();
         let walk_issue = self.walk.issue(i.reset, m3.map(|p| p.bank), room);
         // The lookup engine's read op: granted when the banks were ready, no packet enters its bank and the
         // flush does not issue into it.
@@ -336,7 +342,7 @@ impl MapleCycleModel {
                 op.in_valid = true;
                 op.in_index = vec![wk.index; h + 1];
                 // The counter row is 2^CA rows deep (sizes::center_addr_bits): the walk's address wraps there.
-                op.in_index[h] &= (1 << sizes::center_addr_bits(cfg.max_centers)) - 1;
+                op.in_index[h] &= self.counter_mask;
                 op.in_payload = Op::Walk(wk.row);
             } else if let Some(rd) = lk_op.as_ref().filter(|rd| rd.bank == b) {
                 op.in_valid = true;

@@ -440,3 +440,12 @@ fn the_boundary_rule_is_nearest_center() {
         }
     }
 }
+
+/// The counter row's address bits: the smallest `b ≥ 1` with `2^b ≥ max_centers`.
+#[test]
+fn center_addr_bits_is_the_ceiling_log2() {
+    for n in 1..=MAX_CENTERS {
+        let b = sizes::center_addr_bits(n);
+        assert!(b >= 1 && 1 << b >= n && (b == 1 || 1 << (b - 1) < n), "max_centers {n}: {b} bits");
+    }
+}

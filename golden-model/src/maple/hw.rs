@@ -67,11 +67,12 @@ pub mod sizes {
     /// so those records hold 0 — what a `2^A`-deep row would give; only an epoch marker during a flush (the
     /// walked bank counting again) makes them differ.
     pub const fn center_addr_bits(max_centers: usize) -> usize {
-        let mut b = 1;
-        while (1 << b) < max_centers {
-            b += 1;
+        let b = max_centers.next_power_of_two().trailing_zeros() as usize;
+        if b < 1 {
+            1
+        } else {
+            b
         }
-        b
     }
     /// A flush record: data, address, row.
     pub const fn record_bits(addr_bits: usize) -> usize {
@@ -142,21 +143,17 @@ impl MapleHwConfig {
     }
     /// The timing of a bank RAM of `2^addr_bits` words of `width` bits ([`MapleHwConfig::registered_ram`]).
     pub fn ram_timing(&self, addr_bits: usize, width: usize) -> RamTiming {
-        if self.registered_ram {
-            RamTiming::registered(addr_bits, width)
-        } else {
-            RamTiming::Short
-        }
+        RamTiming::chosen(self.registered_ram, addr_bits, width)
     }
     /// The banks' modify stage: 2, or 4 on registered RAM (segment rows and counters alike).
     pub fn modify_stage(&self) -> usize {
         modify_stage(self.ram_timing(self.addr_bits(), self.store.word_bits))
     }
-    /// Most flush ops between an issue and its record's push into the record FIFO: S0 to the record register
-    /// after the modify stage ([`WALK_IN_FLIGHT`] on the short timing). The flush issues only while the
-    /// FIFO has room for all of them.
+    /// Most flush ops between an issue and its record's push into the record FIFO
+    /// ([`crate::common::walk::walk_in_flight`] of the banks' timing). The flush issues only while the FIFO
+    /// has room for all of them.
     pub fn walk_in_flight(&self) -> usize {
-        WALK_IN_FLIGHT + self.modify_stage() - 2
+        crate::common::walk::walk_in_flight(self.ram_timing(self.addr_bits(), self.store.word_bits))
     }
 }
 

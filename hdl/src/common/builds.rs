@@ -93,7 +93,7 @@ fn rmw_synth<const A: usize>(ports: RamPorts, registered: bool) -> Build {
         RamPorts::Dual => ("dp", true),
         RamPorts::Single => ("sp", false),
     };
-    let (timing, suffix) = if registered { (RamTiming::registered(A, W), "_reg") } else { (RamTiming::Short, "") };
+    let (timing, suffix) = (RamTiming::chosen(registered, A, W), if registered { "_reg" } else { "" });
     Build::new(
         "",
         "RMW counter table (old + delta) with forwarding",
