@@ -1,4 +1,4 @@
-//! Golden-model speed of the MAPLE core: packets per second of `MapleModel::step` (center match, counters,
+//! Golden-model speed of the MAPLE core: packets per second of `MapleModel::run` (center match, counters,
 //! SVBF insert, sampling into the FIFO) on one thread, and lookups per second on the frozen bank, at the
 //! paper's §5.3 store (5 Mbit, h = 9, k = 50 logarithmic centers, partitioned, 10 % sampling) on one
 //! synthetic epoch through the RED queue at 85 % — the model alone (traffic, queue and center choice are
@@ -29,11 +29,11 @@ fn main() -> Result<(), String> {
         for _ in 0..ROUNDS {
             let mut m = MapleModel::new(&cfg, MapleRuntime::default(), centers.clone()).map_err(|e| e.to_string())?;
             let t = Instant::now();
-            for d in &pk {
-                if m.step(d).sampled {
+            m.run(&pk, |m, _, o| {
+                if o.sampled {
                     samples += m.pop_sample().is_some() as usize;
                 }
-            }
+            });
             best_in = best_in.min(t.elapsed().as_secs_f64());
             m.epoch();
             let t = Instant::now();

@@ -14,6 +14,8 @@
 use super::config::{ConfigError, KEY_BITS_MAX};
 use super::mask128;
 
+pub use super::index_hashes::IndexHashes;
+
 /// A CRC variant as the CRC catalogue names it (Williams model: width, poly, init, refin, refout, xorout).
 /// Only non-reflected variants (refin = refout = false) are used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,64 +387,6 @@ pub fn reduce32(h: u64, n: usize) -> usize {
     (((h & 0xFFFF_FFFF) * n as u64) >> 32) as usize
 }
 
-/// `count` independent index hashes of one key — H3/32 with seeds `first_seed, first_seed + 1, …` — evaluated
-/// together as [`HashBank`]s of at most [`IndexHashes::PER_BANK`] units (so any count fits, e.g. COMB's
-/// `f·h` hashes), for cores that set or test one bit per hash (Bloom-filter variants). Unit `j`'s value is
-/// exactly `XorHash::new(H3Seeded { out_bits: 32, seed: first_seed + j }, key_bits).eval(key)`.
-#[derive(Debug, Clone)]
-pub struct IndexHashes {
-    banks: Vec<HashBank>,
-    count: usize,
-}
-
-impl IndexHashes {
-    /// 32-bit units per bank (two per 64-bit lane).
-    pub const PER_BANK: usize = 2 * BANK_LANES;
-
-    pub fn new(count: usize, first_seed: u64, key_bits: usize) -> Result<IndexHashes, ConfigError> {
-        let units: Vec<XorHash> = (0..count as u64)
-            .map(|j| XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: first_seed + j }, key_bits))
-            .collect::<Result<_, _>>()?;
-        let banks = units.chunks(Self::PER_BANK).map(|c| HashBank::new(c.to_vec())).collect::<Result<_, _>>()?;
-        Ok(IndexHashes { banks, count })
-    }
-
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
-    /// The units in order.
-    pub fn units(&self) -> impl Iterator<Item = &XorHash> {
-        self.banks.iter().flat_map(|b| b.hashes.iter())
-    }
-
-    /// Every unit's 32-bit value of `key` into `out[..count]`.
-    #[inline]
-    pub fn eval_into(&self, key: u128, out: &mut [u64]) {
-        let mut j = 0;
-        for bank in &self.banks {
-            let v = bank.eval(key);
-            for i in 0..bank.hashes.len() {
-                out[j] = HashBank::get32(&v, i);
-                j += 1;
-            }
-        }
-    }
-
-    /// Every unit's slot in `0..n` ([`reduce32`]) into `out[..count]`.
-    #[inline]
-    pub fn slots_into(&self, key: u128, n: usize, out: &mut [usize]) {
-        let mut j = 0;
-        for bank in &self.banks {
-            let v = bank.eval(key);
-            for i in 0..bank.hashes.len() {
-                out[j] = reduce32(HashBank::get32(&v, i), n);
-                j += 1;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -577,30 +521,6 @@ mod tests {
         }
         let too_many = (0..11).map(|s| XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: s }, 104).unwrap());
         assert!(HashBank::new(too_many.collect()).is_err());
-    }
-
-    #[test]
-    fn index_hashes_are_the_seeded_units_in_chunks() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
-        for count in [1, 9, 10, 11, 24] {
-            let ix = IndexHashes::new(count, 40, 128).unwrap();
-            assert_eq!((ix.count(), ix.units().count()), (count, count));
-            let (mut raw, mut slots) = ([0u64; 32], [0usize; 32]);
-            for _ in 0..300 {
-                let key: u128 = rng.gen();
-                ix.eval_into(key, &mut raw);
-                ix.slots_into(key, 1000, &mut slots);
-                for j in 0..count {
-                    let h = XorHash::new(HashKind::H3Seeded { out_bits: 32, seed: 40 + j as u64 }, 128).unwrap();
-                    assert_eq!(raw[j], h.eval_masks(key), "unit {j} of {count}");
-                    assert_eq!(slots[j], reduce32(raw[j], 1000));
-                    assert!(slots[j] < 1000);
-                }
-            }
-        }
-        assert_eq!(reduce32(0xFFFF_FFFF, 7), 6);
-        assert_eq!(reduce32(0x8000_0000, 16), 8);
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod delay;
 pub mod fifo;
 pub mod handover;
 pub mod hash;
+pub mod index_hashes;
 pub mod preimage;
 pub mod prng;
 pub mod multi_rmw;

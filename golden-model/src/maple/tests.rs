@@ -306,3 +306,48 @@ fn bad_configs_are_errors() {
     assert!(MapleConfig::default().check().is_ok());
     assert_eq!(MapleConfig::default().burst_words(50), 3);
 }
+
+#[test]
+fn run_is_step_per_packet() {
+    // `run`'s loop per hash count (one bank up to 10 hashes, two above) against `step`, with the callback
+    // reading samples on some packets only (the FIFO fills and drops) and an epoch marker mid-run.
+    let mut rng = R::seed_from_u64(5);
+    for (hashes, layout) in [(1, SvbfLayout::Partitioned), (3, SvbfLayout::Unpartitioned), (9, SvbfLayout::Partitioned),
+        (10, SvbfLayout::Partitioned), (11, SvbfLayout::Unpartitioned), (16, SvbfLayout::Partitioned)]
+    {
+        let cfg = small(layout, hashes * 3000 + 77, hashes);
+        let rt = MapleRuntime { sample_threshold: MapleRuntime::threshold_for(0.3), ..MapleRuntime::default() };
+        let first = Centers::from_unsorted((0..20).map(|_| rng.gen_range(0..5000) as f64)).unwrap();
+        let next = Centers::from_unsorted((0..50).map(|_| rng.gen_range(0..5000) as f64)).unwrap();
+        let packets: Vec<Descriptor> =
+            (0..4000).map(|_| Descriptor { key: rng.gen(), latency: rng.gen_range(0..6000) }).collect();
+        let mut by_step = MapleModel::new(&cfg, rt, first.clone()).unwrap();
+        by_step.load_centers(next.clone());
+        let mut by_run = by_step.clone();
+        let (mut a, mut b) = (vec![], vec![]);
+        // What the callback does after packet i (the same on both sides).
+        type Seen = Vec<(usize, bool, Option<u32>)>;
+        let after = |m: &mut MapleModel, i: usize, o: super::model::Outcome, out: &mut Seen| {
+            let s = if i % 3 == 0 { m.pop_sample() } else { None };
+            if i == 2500 {
+                m.epoch();
+            }
+            out.push((o.center, o.sampled, s));
+        };
+        for (i, d) in packets.iter().enumerate() {
+            let o = by_step.step(d);
+            after(&mut by_step, i, o, &mut a);
+        }
+        by_run.run(&packets, |m, i, o| after(m, i, o, &mut b));
+        assert_eq!(a, b, "outcomes, h = {hashes}");
+        assert_eq!(by_step.stats, by_run.stats);
+        let fifo = |m: &MapleModel| (m.sample_drops(), m.sample_fifo_level());
+        assert_eq!(fifo(&by_step), fifo(&by_run));
+        assert!(by_run.sample_drops() > 0);
+        for (x, y) in [(by_step.active(), by_run.active()), (by_step.frozen().unwrap(), by_run.frozen().unwrap())] {
+            assert_eq!((&x.count, &x.sum), (&y.count, &y.sum), "counters, h = {hashes}");
+            assert_eq!(x.store.words(), y.store.words(), "bank, h = {hashes}");
+            assert!(x.store.ones() > 0);
+        }
+    }
+}

@@ -384,10 +384,9 @@ fn run_seed(setup: &Setup, seed: u64, tick: &(dyn Fn() + Sync), sink: Option<&dy
     let mut timed = vec![0usize; setup.schemes.len()];
     for e in 0..e_total {
         let mut got = vec![];
-        for d in &epochs[e] {
-            model.step(&golden::maple::Descriptor { key: d.key, latency: d.latency });
-            got.extend(model.pop_sample());
-        }
+        let packets: Vec<_> =
+            epochs[e].iter().map(|d| golden::maple::Descriptor { key: d.key, latency: d.latency }).collect();
+        model.run(&packets, |m, _, _| got.extend(m.pop_sample()));
         // The control plane: centers of e + 2 from this epoch's samples.
         for (r, &s) in rows.iter().enumerate() {
             if e + 2 >= e_total || s == Scheme::Oracle {
