@@ -356,10 +356,14 @@ impl HashBank {
                 }
             }
         };
-        // The 104-bit flow key (IFPD, reordering): 13 tables as a constant count, so the pass unrolls.
-        match <&[_; 13]>::try_from(tables) {
-            Ok(t13) => pass(t13),
-            Err(_) => pass(tables),
+        // The 104-bit flow key (IFPD, reordering) and the 128-bit packet key (MAPLE): 13 or 16 tables as a
+        // constant count, so the pass unrolls.
+        if let Ok(t13) = <&[_; 13]>::try_from(tables) {
+            pass(t13)
+        } else if let Ok(t16) = <&[_; 16]>::try_from(tables) {
+            pass(t16)
+        } else {
+            pass(tables)
         }
         acc
     }
