@@ -208,26 +208,17 @@ impl IfpdModel {
         self.apply(&rt, d, &h)
     }
 
-    /// [`Self::run`] with `D` rows (a function of its own per row count, as `step_rows`). The mode is a
-    /// constant of each packet loop too (the settings stay as they are during a run): each mode's path is
-    /// compiled apart, without the other modes' branches and loads.
-    #[inline(never)]
-    fn run_rows<const D: usize>(&mut self, packets: &[Descriptor], each: &mut impl FnMut(usize, &Outcome)) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked), what `run_rows_avx2` requires.
-            return unsafe { self.run_rows_avx2::<D>(packets, each) };
+    crate::avx2_twin! {
+        /// [`Self::run`] with `D` rows (a function of its own per row count, as `step_rows`). The mode is a
+        /// constant of each packet loop too (the settings stay as they are during a run): each mode's path is
+        /// compiled apart, without the other modes' branches and loads. Compiled for AVX2 as well: the hash
+        /// bank's lanes of a key byte's table row are one 256-bit load and XOR (four lanes, CM-BF's 8 units)
+        /// instead of two 128-bit ones.
+        fn run_rows / run_rows_avx2<const D: usize>(
+            &mut self, packets: &[Descriptor], each: &mut impl FnMut(usize, &Outcome)
+        ) {
+            self.run_modes::<D>(packets, each)
         }
-        self.run_modes::<D>(packets, each)
-    }
-
-    /// [`Self::run_rows`] compiled for AVX2: the hash bank's lanes of a key byte's table row are one 256-bit
-    /// load and XOR (four lanes, CM-BF's 8 units) instead of two 128-bit ones. The same operations on the same
-    /// values: the outcomes are those of the baseline build.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn run_rows_avx2<const D: usize>(&mut self, packets: &[Descriptor], each: &mut impl FnMut(usize, &Outcome)) {
-        self.run_modes::<D>(packets, each)
     }
 
     /// [`Self::run_rows`]' loop, one per mode.

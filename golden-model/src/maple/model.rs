@@ -156,22 +156,13 @@ impl MapleModel {
         per_count!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     }
 
-    /// [`Self::run`] with `H` hashes.
-    #[inline(never)]
-    fn run_n<const H: usize>(&mut self, packets: &[Descriptor], each: &mut impl FnMut(&mut Self, usize, Outcome)) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked), what `run_n_avx2` requires.
-            return unsafe { self.run_n_avx2::<H>(packets, each) };
+    crate::avx2_twin! {
+        /// [`Self::run`] with `H` hashes (compiled for AVX2 as well).
+        fn run_n / run_n_avx2<const H: usize>(
+            &mut self, packets: &[Descriptor], each: &mut impl FnMut(&mut Self, usize, Outcome)
+        ) {
+            self.run_n_body::<H>(packets, each)
         }
-        self.run_n_body::<H>(packets, each)
-    }
-
-    /// [`Self::run_n`] compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn run_n_avx2<const H: usize>(&mut self, packets: &[Descriptor], each: &mut impl FnMut(&mut Self, usize, Outcome)) {
-        self.run_n_body::<H>(packets, each)
     }
 
     /// The loop: [`Self::step`] with `H` hashes a constant (`H = 0`: the hash count of the configuration, as
