@@ -135,7 +135,7 @@ impl MapleModel {
         let center = self.active.centers.nearest(d.latency);
         let at = self.active.store.positions(d.key, center);
         self.active.add(center, d.latency);
-        self.active.store.set(&at);
+        self.active.store.set(&at[..self.cfg.hashes]);
         Outcome { center, sampled: self.sample(d) }
     }
 
@@ -176,7 +176,7 @@ impl MapleModel {
                 let center = self.active.centers.nearest(d.latency);
                 let at = self.active.store.positions_n::<H>(d.key, center);
                 self.active.add(center, d.latency);
-                self.active.store.set_n(&at);
+                self.active.store.set(&at);
                 Outcome { center, sampled: self.sample(d) }
             };
             each(self, i, o);
