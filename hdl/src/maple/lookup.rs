@@ -98,6 +98,13 @@ declare_block! {
         /// The best's latency sum: its high half (33 bits: the division's first remainder) and low half.
         best_hi: Reg<Bits<33>>,
         best_lo: Reg<Bits<32>>,
+        /// The scan's second step: the previous cycle's returning word beat the best (`tk`), and that word.
+        tk: Reg<bool>,
+        p_idx: Reg<Bits<CB>>,
+        p_cnt: Reg<Bits<32>>,
+        p_hi: Reg<Bits<33>>,
+        p_lo: Reg<Bits<32>>,
+        gt: Signal<Local, bool>,
         /// The division's remainder (< count, kept 33 bits wide so 2·rem + 1 needs no slice).
         rem: Reg<Bits<33>>,
         div: Reg<Bits<32>>,
@@ -227,7 +234,7 @@ lookup_impl!(Logic for {
         dff_setup!(
             self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, scan_more, have, best_q,
             best_cnt, best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref, ret_v, ret_w, ret_c,
-            ret_i
+            ret_i, tk, p_idx, p_cnt, p_hi, p_lo
         );
         // A returning op is seen one cycle after its bank's modify stage (the bank's forwarding mux and the
         // count compare below would not fit one cycle together).
@@ -349,6 +356,28 @@ lookup_impl!(Logic for {
             || (self.q_any[0].val() && (self.q_any[1].val() || self.q_any[2].val() || self.q_any[3].val()))
             || (self.q_any[1].val() && (self.q_any[2].val() || self.q_any[3].val()))
             || (self.q_any[2].val() && self.q_any[3].val());
+        // Scan, in two steps: a returning counter word is compared with the best so far (the word taken in the
+        // cycle before while it is on its way into best_*, else best_*) and kept in p_*; the cycle after, `tk` takes
+        // it into best_*. The 32-bit compare then ends in one flip-flop, not in the enables of best_* (the
+        // critical path at 132.0 MHz); DivStart, two cycles after the last return, reads best_* as before.
+        self.p_idx.d.next = self.ret7.val();
+        self.p_cnt.d.next = self.r_cnt.out.val();
+        self.p_hi.d.next = self.zx_hi.out.val();
+        self.p_lo.d.next = self.r_lo.out.val();
+        if self.tk.q.val() {
+            self.gt.next = self.r_cnt.out.val() > self.p_cnt.q.val();
+        } else {
+            self.gt.next = !self.have.q.val() || (self.r_cnt.out.val() > self.best_cnt.q.val());
+        }
+        self.tk.d.next =
+            self.ret_v.q.val() && (self.phase.q.val() == self.p_scan.val()) && self.gt.val() && !self.reset.val();
+        if self.tk.q.val() {
+            self.best_q.d.next = self.p_idx.q.val();
+            self.best_cnt.d.next = self.p_cnt.q.val();
+            self.best_hi.d.next = self.p_hi.q.val();
+            self.best_lo.d.next = self.p_lo.q.val();
+            self.have.d.next = true;
+        }
         // Next state.
         if self.reset.val() {
             self.phase.d.next = self.p_idle.val();
@@ -412,13 +441,6 @@ lookup_impl!(Logic for {
                 self.n_iss.d.next = self.n_iss.q.val() + self.one7.val();
             }
             if self.ret_v.q.val() {
-                if !self.have.q.val() || (self.r_cnt.out.val() > self.best_cnt.q.val()) {
-                    self.best_q.d.next = self.ret7.val();
-                    self.best_cnt.d.next = self.r_cnt.out.val();
-                    self.best_hi.d.next = self.zx_hi.out.val();
-                    self.best_lo.d.next = self.r_lo.out.val();
-                    self.have.d.next = true;
-                }
                 self.n_ret.d.next = self.n_ret.q.val() + self.one7.val();
             }
             if !self.scan_more.q.val() && (self.n_iss.q.val() == self.n_ret.q.val()) {
