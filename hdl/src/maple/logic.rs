@@ -39,6 +39,10 @@ maple_core_impl!(Logic for {
             self.m2_any[g].clock.next = self.clock.val();
             self.m2_hi[g].clock.next = self.clock.val();
         }
+        for b in 0..2 {
+            self.rec_seg[b].clock.next = self.clock.val();
+            self.rec_cnt[b].clock.next = self.clock.val();
+        }
         // The shadow set's boundaries: ⌊(a + b)/2⌋ = a/2 + b/2 + (a & b & 1) without a 33rd bit (the mutant:
         // ⌈(a + b)/2⌉ − 1, a tie crossing to the upper center).
         self.en_sh.next = self.zero64.val();
@@ -341,7 +345,6 @@ maple_core_impl!(Logic for {
         self.lk_cidx.din.next = self.lookup.op_cidx.val();
         // S2 of both banks: packets OR their bits in and count; flush ops read and clear their row.
         self.rec_walk.next = false;
-        self.rec_word.next = self.zero_c.val();
         self.rec_addr.next = self.mod_addr[0].out.val();
         self.rec_row.next = self.pay_row[0].out.val();
         // A lookup read at S2 goes back to the engine (only the engine's bank carries one).
@@ -398,14 +401,14 @@ maple_core_impl!(Logic for {
             self.zx_old1[j].din.next = self.old1[j].out.val() | (self.one_w.val() << self.zx_sh1[j].out.val());
             self.new_words[0].next = self.new_words[0].val() | (self.zx_old0[j].out.val() << self.off_word[j].val());
             self.new_words[1].next = self.new_words[1].val() | (self.zx_old1[j].out.val() << self.off_word[j].val());
-            self.zx_word0[j].din.next = self.old0[j].out.val();
-            self.zx_word1[j].din.next = self.old1[j].out.val();
         }
         for b in 0..2 {
             self.svbf[b].mod_write.next = self.zero_h.val();
             self.svbf[b].mod_new.next = self.zero_hw.val();
             self.cnt[b].mod_write.next = false;
             self.cnt[b].mod_new.next = self.zero_c.val();
+            self.rec_seg[b].d.next = self.zero_w.val();
+            self.rec_cnt[b].d.next = self.zero_c.val();
             if self.svbf[b].mod_valid.val() && !self.pay_walk[b].out.val().any() && !self.pay_read[b].out.val().any() {
                 self.svbf[b].mod_write.next = self.ones_h.val();
                 self.svbf[b].mod_new.next = self.new_words[b].val();
@@ -423,7 +426,7 @@ maple_core_impl!(Logic for {
                 }
                 if self.pay_row[b].out.val() == self.counter_row.val() {
                     self.cnt[b].mod_write.next = true;
-                    self.rec_word.next = self.cnt[b].mod_old.val();
+                    self.rec_cnt[b].d.next = self.cnt[b].mod_old.val();
                 }
             }
         }
@@ -432,26 +435,26 @@ maple_core_impl!(Logic for {
                 && self.pay_walk[0].out.val().any()
                 && (self.pay_row[0].out.val() == self.row_ids[j].val())
             {
-                self.rec_word.next = self.zx_word0[j].out.val();
+                self.rec_seg[0].d.next = self.old0[j].out.val();
             }
             if self.svbf[1].mod_valid.val()
                 && self.pay_walk[1].out.val().any()
                 && (self.pay_row[1].out.val() == self.row_ids[j].val())
             {
-                self.rec_word.next = self.zx_word1[j].out.val();
+                self.rec_seg[1].d.next = self.old1[j].out.val();
             }
         }
-        // S3: the record into the record FIFO.
-        self.zx_rec_word.din.next = self.rec_word.val();
+        // S3: the record into the record FIFO (the word: an OR of the per-bank registers, zero but the one read).
         self.zx_rec_addr.din.next = self.rec_addr.val();
         self.zx_rec_row.din.next = self.rec_row.val();
         self.rec_v.d.next = self.rec_walk.val() && !self.reset.val();
-        self.rec_d.d.next = self.zx_rec_word.out.val()
-            | (self.zx_rec_addr.out.val() << self.off_rec_addr.val())
+        self.rec_d.d.next = (self.zx_rec_addr.out.val() << self.off_rec_addr.val())
             | (self.zx_rec_row.out.val() << self.off_rec_row.val());
+        self.zx_rec_seg.din.next = self.rec_seg[0].q.val() | self.rec_seg[1].q.val();
+        self.zx_rec_cnt.din.next = self.rec_cnt[0].q.val() | self.rec_cnt[1].q.val();
         self.rec_fifo.reset.next = self.reset.val();
         self.rec_fifo.in_valid.next = self.rec_v.q.val();
-        self.rec_fifo.in_data.next = self.rec_d.q.val();
+        self.rec_fifo.in_data.next = self.rec_d.q.val() | self.zx_rec_seg.out.val() | self.zx_rec_cnt.out.val();
         self.rec_fifo.out_ready.next = self.rec_ready.val();
         self.rec_valid.next = self.rec_fifo.out_valid.val();
         self.rec_data.next = self.rec_fifo.out_data.val();

@@ -89,12 +89,22 @@ declare_block! {
         acc: Vec<Reg<Bits<AW>>> = (0..H).map(|_| Reg::default()).collect(),
         cand: Reg<Bits<64>>,
         scan: Reg<Bits<64>>,
+        /// `scan` not empty, kept beside it so `want` (and the core's `grant` back into the enables) starts at a
+        /// flip-flop: a 64-bit OR there was the critical path at 117.1 MHz.
+        scan_more: Reg<bool>,
         have: Reg<bool>,
         best_q: Reg<Bits<CB>>,
         best_cnt: Reg<Bits<32>>,
         /// The best's latency sum: its high half (33 bits: the division's first remainder) and low half.
         best_hi: Reg<Bits<33>>,
         best_lo: Reg<Bits<32>>,
+        /// The scan's second step: the previous cycle's returning word beat the best (`tk`), and that word.
+        tk: Reg<bool>,
+        p_idx: Reg<Bits<CB>>,
+        p_cnt: Reg<Bits<32>>,
+        p_hi: Reg<Bits<33>>,
+        p_lo: Reg<Bits<32>>,
+        gt: Signal<Local, bool>,
         /// The division's remainder (< count, kept 33 bits wide so 2·rem + 1 needs no slice).
         rem: Reg<Bits<33>>,
         div: Reg<Bits<32>>,
@@ -135,6 +145,8 @@ declare_block! {
         one4: Constant<Bits<4>> = constant(1),
         // Scan: the lowest candidate left (one-hot, then its index), a returning counter word.
         lowest: Signal<Local, Bits<64>>,
+        /// The candidates left after this one (`scan & (scan − 1)`, only the `max_centers` bits that exist).
+        scan_rest: Signal<Local, Bits<64>>,
         low_a: Signal<Local, Bits<A>>,
         ret7: Signal<Local, Bits<CB>>,
         r_cnt: Slice<COUNTER_BITS, 32> = Slice::new(0),
@@ -166,8 +178,8 @@ declare_block! {
         and_skip: Vec<Constant<Bits<64>>> =
             consts((0..H).map(|j| if j == 0 && mutant == LookupMutant::AndSkip0 { u64::MAX } else { 0 })),
         word_mask: Constant<Bits<AW>> = constant(if W >= 64 { u64::MAX } else { (1u64 << W) - 1 }),
-        ones64: Constant<Bits<64>> = constant(u64::MAX),
-        c64: Constant<Bits<CB>> = constant(64),
+        zero64: Constant<Bits<64>> = constant(0),
+        km_bits: Constant<Bits<64>> = constant(if max_centers >= 64 { u64::MAX } else { (1u64 << max_centers) - 1 }),
         one64: Constant<Bits<64>> = constant(1),
         zero_ha: Constant<Bits<HA>> = Constant::new(Bits::default()),
         zero_a: Constant<Bits<A>> = constant(0),
@@ -220,8 +232,9 @@ lookup_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, have, best_q, best_cnt,
-            best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref, ret_v, ret_w, ret_c, ret_i
+            self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, scan_more, have, best_q,
+            best_cnt, best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref, ret_v, ret_w, ret_c,
+            ret_i, tk, p_idx, p_cnt, p_hi, p_lo
         );
         // A returning op is seen one cycle after its bank's modify stage (the bank's forwarding mux and the
         // count compare below would not fit one cycle together).
@@ -248,9 +261,16 @@ lookup_impl!(Logic for {
         self.ans_latency.next = self.a_lat.q.val();
         self.ans_refined.next = self.a_ref.q.val();
         // B = ⌈k/w⌉ + 1 and the k mask of the frozen bank's k, registered when a key is taken (the bank's k may
-        // change under a lookup; the registers keep the burst and the align stage off k's adder and shifter).
+        // change under a lookup; the registers keep the burst and the align stage off k's adder and compares).
         self.burst.next = ((self.k_frozen.val() + self.w_minus1.val()) >> self.lw7.val()) + self.burst_extra.val();
-        self.kmask.next = self.ones64.val() >> (self.c64.val() - self.k_frozen.val());
+        // The k mask one constant compare per bit (bit i: i < k; k ≤ max_centers, so the bits above are 0): `ones
+        // >> (64 − k)` was a carry chain and a 64-bit shifter from the banks' k, the critical path at 117.2 MHz.
+        self.kmask.next = self.zero64.val();
+        for i in 0..self._km {
+            if self.idx7[i].val() < self.k_frozen.val() {
+                self.kmask.next = self.kmask.val() | self.bit64[i].val();
+            }
+        }
         self.op_bus.next = self.zero_ha.val();
         for j in 0..self._h {
             self.base_addr[j].din.next = self.h_base[j].hash.val();
@@ -261,6 +281,7 @@ lookup_impl!(Logic for {
         self.op_index.next = self.op_bus.val();
         // The lowest candidate left to scan.
         self.lowest.next = self.scan.q.val() & (!self.scan.q.val() + self.one64.val());
+        self.scan_rest.next = self.scan.q.val() & (self.scan.q.val() - self.one64.val()) & self.km_bits.val();
         self.low_a.next = self.zero_a.val();
         for i in 0..self._km {
             if (self.lowest.val() & self.bit64[i].val()).any() {
@@ -269,7 +290,7 @@ lookup_impl!(Logic for {
         }
         self.op_cidx.next = self.low_a.val();
         self.want.next = ((self.phase.q.val() == self.p_burst.val()) && (self.n_iss.q.val() < self.burst_q.q.val()))
-            || ((self.phase.q.val() == self.p_scan.val()) && self.scan.q.val().any());
+            || ((self.phase.q.val() == self.p_scan.val()) && self.scan_more.q.val());
         // A returning word goes to slot n_ret of its segment's window register.
         self.zx_nret.din.next = self.n_ret.q.val();
         self.slot.next = self.zx_nret.out.val() << self.lw16.val();
@@ -335,6 +356,28 @@ lookup_impl!(Logic for {
             || (self.q_any[0].val() && (self.q_any[1].val() || self.q_any[2].val() || self.q_any[3].val()))
             || (self.q_any[1].val() && (self.q_any[2].val() || self.q_any[3].val()))
             || (self.q_any[2].val() && self.q_any[3].val());
+        // Scan, in two steps: a returning counter word is compared with the best so far (the word taken in the
+        // cycle before while it is on its way into best_*, else best_*) and kept in p_*; the cycle after, `tk` takes
+        // it into best_*. The 32-bit compare then ends in one flip-flop, not in the enables of best_* (the
+        // critical path at 132.0 MHz); DivStart, two cycles after the last return, reads best_* as before.
+        self.p_idx.d.next = self.ret7.val();
+        self.p_cnt.d.next = self.r_cnt.out.val();
+        self.p_hi.d.next = self.zx_hi.out.val();
+        self.p_lo.d.next = self.r_lo.out.val();
+        if self.tk.q.val() {
+            self.gt.next = self.r_cnt.out.val() > self.p_cnt.q.val();
+        } else {
+            self.gt.next = !self.have.q.val() || (self.r_cnt.out.val() > self.best_cnt.q.val());
+        }
+        self.tk.d.next =
+            self.ret_v.q.val() && (self.phase.q.val() == self.p_scan.val()) && self.gt.val() && !self.reset.val();
+        if self.tk.q.val() {
+            self.best_q.d.next = self.p_idx.q.val();
+            self.best_cnt.d.next = self.p_cnt.q.val();
+            self.best_hi.d.next = self.p_hi.q.val();
+            self.best_lo.d.next = self.p_lo.q.val();
+            self.have.d.next = true;
+        }
         // Next state.
         if self.reset.val() {
             self.phase.d.next = self.p_idle.val();
@@ -372,6 +415,7 @@ lookup_impl!(Logic for {
             self.have.d.next = false;
             self.best_q.d.next = self.zero7.val();
             self.scan.d.next = self.cand.q.val();
+            self.scan_more.d.next = self.c_any.val();
             self.a_cv.d.next = false;
             self.a_center.d.next = self.zero7.val();
             self.a_lat.d.next = self.zero32.val();
@@ -392,20 +436,14 @@ lookup_impl!(Logic for {
             }
         } else if self.phase.q.val() == self.p_scan.val() {
             if self.grant.val() {
-                self.scan.d.next = self.scan.q.val() & (self.scan.q.val() - self.one64.val());
+                self.scan.d.next = self.scan_rest.val();
+                self.scan_more.d.next = self.scan_rest.val().any();
                 self.n_iss.d.next = self.n_iss.q.val() + self.one7.val();
             }
             if self.ret_v.q.val() {
-                if !self.have.q.val() || (self.r_cnt.out.val() > self.best_cnt.q.val()) {
-                    self.best_q.d.next = self.ret7.val();
-                    self.best_cnt.d.next = self.r_cnt.out.val();
-                    self.best_hi.d.next = self.zx_hi.out.val();
-                    self.best_lo.d.next = self.r_lo.out.val();
-                    self.have.d.next = true;
-                }
                 self.n_ret.d.next = self.n_ret.q.val() + self.one7.val();
             }
-            if !self.scan.q.val().any() && (self.n_iss.q.val() == self.n_ret.q.val()) {
+            if !self.scan_more.q.val() && (self.n_iss.q.val() == self.n_ret.q.val()) {
                 self.phase.d.next = self.p_divstart.val();
             }
         } else if self.phase.q.val() == self.p_divstart.val() {
