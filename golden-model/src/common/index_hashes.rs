@@ -53,7 +53,8 @@ impl IndexHashes {
     }
 
     /// [`Self::for_each`] with the unit count a constant `H` (= [`Self::count`]): the caller's per-unit loop
-    /// unrolls and the bank's lanes stay in registers (README, MAPLE golden speed).
+    /// unrolls and the bank's lanes stay in registers (README, MAPLE golden speed). Its own loop on purpose:
+    /// both as one helper taking the count as an argument measured 19 M instead of 30 M MAPLE inserts/s.
     #[inline(always)]
     pub fn for_each_n<const H: usize>(&self, key: u128, mut f: impl FnMut(usize, u64)) {
         debug_assert_eq!(H, self.count);
