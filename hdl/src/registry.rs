@@ -192,6 +192,7 @@ pub const CORES: &[Core] = &[
     Core { name: "ifpd", builds: crate::ifpd::builds::builds },
     Core { name: "maple", builds: crate::maple::builds::builds },
     Core { name: "csr", builds: crate::common::builds::csr },
+    Core { name: "axil_csr", builds: crate::common::builds::axil_csr },
 ];
 
 /// The core called `name`, or an error listing the known ones.

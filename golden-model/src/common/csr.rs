@@ -264,13 +264,13 @@ impl CsrModel {
             }
         }
     }
+    /// Outputs during this cycle (`None` before the first reset): registered, so known before the inputs.
+    pub fn outputs(&self) -> Option<CsrOutputs> {
+        self.started.then(|| CsrOutputs { rd_valid: self.rd_valid, rd_data: self.rd_data, config: self.config.clone() })
+    }
     /// Outputs during this cycle (`None` before the first reset), then the edge.
     pub fn step(&mut self, i: &CsrInputs) -> Option<CsrOutputs> {
-        let out = self.started.then(|| CsrOutputs {
-            rd_valid: self.rd_valid,
-            rd_data: self.rd_data,
-            config: self.config.clone(),
-        });
+        let out = self.outputs();
         if i.reset {
             self.config = self.layout.config.iter().map(|c| c.1).collect();
             self.rd_valid = false;

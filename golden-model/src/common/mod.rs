@@ -1,6 +1,7 @@
 //! Shared blocks every core uses: hashes, PRNG, SRAM, read-modify-write pipeline (one row or several), report
 //! FIFO, CSR bank.
 
+pub mod axil;
 pub mod config;
 pub mod csr;
 pub mod delay;

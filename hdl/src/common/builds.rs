@@ -213,3 +213,12 @@ pub fn csr() -> Result<Vec<Build>, String> {
         ),
     ])
 }
+
+/// The AXI4-Lite slave in front of the CSR test bank; synthesized as the slave's cost beside a bank.
+pub fn axil_csr() -> Result<Vec<Build>, String> {
+    let desc = "AXI4-Lite slave in front of the CSR test bank (4 config, 5 status registers, identity)";
+    Ok(vec![
+        Build::new("axil_csr", desc, json!({"layout": csr_top_layout()}), AxilCsrTop::new).csr(csr_top_layout()),
+        Build::new("", desc, json!({}), AxilCsrTop::new).synth_only("axil_csr", "4cfg_5status", true, vec![]),
+    ])
+}

@@ -1,6 +1,7 @@
 //! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline (one row and several), report
 //! FIFO, CSR bank, core shell.
 
+pub mod axil;
 pub mod bits;
 pub mod block;
 pub mod builds;

@@ -1,6 +1,7 @@
 //! Randomized co-simulation runners, one per shared block: drive the Verilator model and the golden model
 //! with the same random traffic and compare every output in every cycle.
 
+pub mod axil;
 pub mod csr;
 pub mod delay;
 pub mod fifo;
@@ -39,6 +40,7 @@ pub const ALL: &[Runner] = &[
     ("fifo", fifo::run),
     ("delay", delay::run),
     ("csr", csr::run),
+    ("axil_csr", axil::run),
 ];
 
 /// Shared bookkeeping of a run: RNG, scoreboard, clock.
