@@ -12,6 +12,7 @@
 //! are generated text (`Verilog::Custom`, as rust-hdl's own RAM and DFF are), each with a matching
 //! rust-hdl `update()`.
 
+pub mod axi;
 pub mod common;
 pub mod finecomb;
 pub mod fridge;
@@ -20,6 +21,7 @@ pub mod ifpd;
 pub mod maple;
 pub mod reordering;
 pub mod emit;
+pub mod ip;
 pub mod lint;
 pub mod registry;
 pub mod tops;

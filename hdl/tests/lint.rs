@@ -65,3 +65,27 @@ fn sram_zero_init_loop_is_hidden_from_synthesis() {
         assert!(v.contains("rdata = 0") && v.contains("sweep_addr = 0"), "register initial values stay");
     }
 }
+
+/// The AXI flavour (`netmeas generate <core> --bus axi`) of every build with a register map is
+/// `verilator -Wall` clean under the same waivers: the wrapper, the AXI4-Lite slave and the core together.
+#[test]
+fn axi_flavours_lint_clean() {
+    let tmp = tempfile::Builder::new().prefix("netmeas-lint-axi-").tempdir().expect("a temporary directory");
+    let dir = tmp.path();
+    let mut tops = Vec::new();
+    // `csr` and `axil_csr` are the bank's own test tops (no core `csr_*` port).
+    for core in hdl::registry::CORES.iter().filter(|c| !["csr", "axil_csr"].contains(&c.name)) {
+        for b in hdl::ip::builds(core.name).expect("the core's builds") {
+            if b.csr.is_none() {
+                continue;
+            }
+            let ip = hdl::ip::generate(&b, hdl::ip::Bus::Axi, true).expect("the AXI flavour generates");
+            std::fs::write(dir.join(format!("{}.v", ip.module)), &ip.verilog).unwrap();
+            tops.push(hdl::emit::TopInfo { name: ip.module.clone(), ..ip.core.clone() });
+        }
+    }
+    assert!(tops.len() >= 15, "only {} AXI flavours", tops.len());
+    for r in hdl::lint::lint_tops(dir, &tops).expect("Verilator runs") {
+        assert!(r.clean, "lint of {} failed:\n{}", r.top, r.messages);
+    }
+}

@@ -72,6 +72,7 @@ impl Engine {
 pub mod cli;
 pub mod figures;
 pub mod finecomb;
+pub mod generate;
 pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;

@@ -40,6 +40,10 @@ enum Cmd {
         #[arg(long)]
         lint: bool,
     },
+    /// One configuration of a core as IP: a self-contained Verilog file whose top has AXI4-Lite registers and
+    /// AXI4-Stream descriptors and reports (or the native ports), its manifest (ports, stream fields,
+    /// registers, parameters), the register map as Markdown and C header, and a FuseSoC .core file.
+    Generate(sim::generate::GenerateArgs),
     /// Run a core's experiment (the paper's evaluation) on golden or RTL.
     Run {
         #[command(subcommand)]
@@ -268,6 +272,7 @@ fn main() -> ExitCode {
         Cmd::Synth(a) => synth::flow::run(&a),
         Cmd::Bench(a) => bench(&a),
         Cmd::Mutate(a) => sim::mutate::run(&a),
+        Cmd::Generate(a) => sim::generate::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

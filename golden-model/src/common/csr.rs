@@ -57,6 +57,13 @@ pub struct Register {
     pub doc: String,
 }
 
+impl Register {
+    /// Byte offset on the AXI4-Lite bus (`golden::common::axil`): four bytes per register.
+    pub fn offset(&self) -> u16 {
+        4 * self.addr as u16
+    }
+}
+
 /// The register map of one CSR bank (generation-time).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct CsrLayout {
@@ -168,16 +175,17 @@ impl CsrLayout {
                 id.version & 0xffff
             );
         }
-        s += "| address | name | access | reset | description |\n|---|---|---|---|---|\n";
+        s += "| address | AXI offset | name | access | reset | description |\n|---|---|---|---|---|---|\n";
         for r in self.registers() {
             let reset = r.reset.map(|v| format!("0x{v:08x}")).unwrap_or_else(|| "live".into());
             let access = if r.access == Access::Rw { "rw" } else { "ro" };
-            s += &format!("| 0x{:02x} | `{}` | {access} | {reset} | {} |\n", r.addr, r.name, r.doc.replace('|', "\\|"));
+            let doc = r.doc.replace('|', "\\|");
+            s += &format!("| 0x{:02x} | 0x{:03x} | `{}` | {access} | {reset} | {doc} |\n", r.addr, r.offset(), r.name);
         }
         s
     }
-    /// The map as a C header: `<PREFIX>_<NAME>_ADDR` per register, `_RESET` where it has one, and the
-    /// identity constants.
+    /// The map as a C header: `<PREFIX>_<NAME>_ADDR` (CSR address) and `_OFFSET` (byte offset on the
+    /// AXI4-Lite bus) per register, `_RESET` where it has one (the identity constants among them).
     pub fn c_header(&self, prefix: &str) -> String {
         let p = prefix.to_ascii_uppercase();
         let mut s = format!(
@@ -187,6 +195,7 @@ impl CsrLayout {
         for r in self.registers() {
             let n = r.name.to_ascii_uppercase();
             s += &format!("/* {} */\n#define {p}_{n}_ADDR 0x{:02x}u\n", r.doc.replace("*/", "* /"), r.addr);
+            s += &format!("#define {p}_{n}_OFFSET 0x{:03x}u\n", r.offset());
             if let Some(v) = r.reset {
                 s += &format!("#define {p}_{n}_RESET 0x{v:08x}u\n");
             }
@@ -323,11 +332,12 @@ mod tests {
         assert_eq!(l.status_offset("packets"), Some(0));
         assert_eq!(l.config_offset("nope"), None);
         let md = l.markdown("test core");
-        assert!(md.contains("| 0x01 | `threshold` | rw | 0x00000007 | sampling threshold |"), "{md}");
-        assert!(md.contains("| 0x80 | `packets` | ro | live | packets seen |"), "{md}");
-        assert!(md.contains("| 0xfe | `core_id` | ro | 0x54455354 |"), "{md}");
+        assert!(md.contains("| 0x01 | 0x004 | `threshold` | rw | 0x00000007 | sampling threshold |"), "{md}");
+        assert!(md.contains("| 0x80 | 0x200 | `packets` | ro | live | packets seen |"), "{md}");
+        assert!(md.contains("| 0xfe | 0x3f8 | `core_id` | ro | 0x54455354 |"), "{md}");
         let h = l.c_header("nm_test");
         assert!(h.contains("#define NM_TEST_THRESHOLD_ADDR 0x01u"), "{h}");
+        assert!(h.contains("#define NM_TEST_THRESHOLD_OFFSET 0x004u"), "{h}");
         assert!(h.contains("#define NM_TEST_CORE_VERSION_RESET 0x00020003u"), "{h}");
         assert_eq!(l.registers().len(), 5);
     }

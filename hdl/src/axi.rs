@@ -1,0 +1,297 @@
+//! The AXI flavour of a core (`<top>_axi`): the core's native ports mapped onto standard buses, the way
+//! verilog-ethernet and corundum modules present theirs — `clk`, synchronous active-high `rst`, an AXI4-Lite
+//! slave `s_axil_*` for the registers ([`crate::common::axil::AxilCsr`] in front of the core's CSR port),
+//! and one AXI4-Stream per valid/ready group of ports.
+//!
+//! # Mapping (derived from the top's ports, so every core follows it)
+//! - A **stream** is a group of ports `<g>_valid`, optional `<g>_ready`, and fields `<g>_<f>`. A group whose
+//!   `valid` is an input is a slave stream `s_axis_<g>_{tdata,tvalid,tready}`; one whose `valid` is an
+//!   output is a master stream `m_axis_<g>_{tdata,tvalid,tready,tlast}`. A name `<g>_<x>_valid` inside
+//!   another group `<g>` is a field of that group (MAPLE's `ans_center_valid`), not a stream.
+//! - `tdata` is the fields in port order, the first at bit 0, padded with zeros to whole bytes
+//!   ([`Stream::fields`] lists each field's bit range; the manifest and `netmeas generate` print them).
+//!   Every record or report is one beat, so `tlast` is high on every beat (one record per AXI4-Stream
+//!   packet). The wrapper adds no register on any stream: the core's cycle behaviour is unchanged, `tready`
+//!   is the core's `ready` and `tvalid` its `valid`.
+//! - A master stream without `<g>_ready` (per-packet results, which the core produces at line rate and
+//!   cannot hold) has no `tready`: the user must take every beat.
+//! - Other ports keep their names (e.g. `swept`). A top with more than one CSR port is refused (its
+//!   sub-cores would need one slave each).
+
+use crate::emit::Port;
+use serde::Serialize;
+
+/// One field of a stream's `tdata`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Field {
+    /// The core's port.
+    pub port: String,
+    /// Lowest bit in `tdata`.
+    pub lsb: usize,
+    pub width: usize,
+}
+
+/// One AXI4-Stream of the wrapper.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stream {
+    /// Group name: the bus is `s_axis_<name>_*` (input) or `m_axis_<name>_*` (output).
+    pub name: String,
+    /// Descriptors into the core (a slave stream).
+    pub input: bool,
+    /// The stream has `tready` (the core's `<name>_ready`).
+    pub ready: bool,
+    pub fields: Vec<Field>,
+    /// `tdata` width: the fields' total rounded up to whole bytes.
+    pub tdata_bits: usize,
+}
+
+impl Stream {
+    /// The bus signal prefix: `s_axis_<name>` or `m_axis_<name>`.
+    pub fn prefix(&self) -> String {
+        format!("{}_axis_{}", if self.input { "s" } else { "m" }, self.name)
+    }
+    fn field_bits(&self) -> usize {
+        self.fields.iter().map(|f| f.width).sum()
+    }
+}
+
+/// How a top's ports map onto the AXI flavour.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AxiPlan {
+    /// The top has the CSR port (`csr_*`), served by an AXI4-Lite slave.
+    pub csr: bool,
+    pub streams: Vec<Stream>,
+    /// Ports passed through under their own names.
+    pub passthrough: Vec<Port>,
+}
+
+const CSR_PINS: [&str; 6] = ["addr", "wr_en", "wr_data", "rd_en", "rd_valid", "rd_data"];
+
+/// The plan for a top with `ports` (see the [module docs](self)).
+pub fn plan(top: &str, ports: &[Port]) -> Result<AxiPlan, String> {
+    let find = |n: &str| ports.iter().find(|p| p.name == n);
+    let csr_prefixes: Vec<&str> = ports
+        .iter()
+        .filter_map(|p| p.name.strip_suffix("csr_addr"))
+        .filter(|p| p.is_empty() || p.ends_with('_'))
+        .collect();
+    if csr_prefixes.len() > 1 || csr_prefixes.iter().any(|p| !p.is_empty()) {
+        return Err(format!(
+            "{top} has {} CSR ports ({}); the AXI flavour serves one CSR port (use --bus native)",
+            csr_prefixes.len(),
+            csr_prefixes.iter().map(|p| format!("{p}csr_*")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let csr = !csr_prefixes.is_empty();
+    if csr {
+        if let Some(missing) = CSR_PINS.iter().find(|n| find(&format!("csr_{n}")).is_none()) {
+            return Err(format!("{top}: CSR port without csr_{missing}"));
+        }
+    }
+    // `csr_rd_valid` belongs to the CSR port, not to a stream.
+    let groups: Vec<&str> =
+        ports.iter().filter(|p| !p.name.ends_with("csr_rd_valid")).filter_map(|p| p.name.strip_suffix("_valid")).collect();
+    // A group is a stream unless it is a field of another group (`ans_center` inside `ans`).
+    let streams: Vec<&str> =
+        groups.iter().copied().filter(|g| !groups.iter().any(|h| h != g && g.starts_with(&format!("{h}_")))).collect();
+    let owner = |name: &str| -> Option<&str> {
+        streams.iter().copied().filter(|g| name.starts_with(&format!("{g}_"))).max_by_key(|g| g.len())
+    };
+    let mut out = AxiPlan { csr, streams: Vec::new(), passthrough: Vec::new() };
+    for g in &streams {
+        let valid = find(&format!("{g}_valid")).expect("the group's valid port");
+        let input = valid.dir == "input";
+        let ready = find(&format!("{g}_ready"));
+        if let Some(r) = ready {
+            if (r.dir == "input") == input {
+                return Err(format!("{top}: {g}_ready has the direction of {g}_valid"));
+            }
+        }
+        let mut s = Stream { name: g.to_string(), input, ready: ready.is_some(), fields: Vec::new(), tdata_bits: 0 };
+        for p in ports.iter().filter(|p| owner(&p.name) == Some(g)) {
+            if p.name == valid.name || Some(p) == ready {
+                continue;
+            }
+            if (p.dir == "input") != input {
+                return Err(format!("{top}: field {} of stream {g} runs against the stream", p.name));
+            }
+            s.fields.push(Field { port: p.name.clone(), lsb: s.field_bits(), width: p.width });
+        }
+        s.tdata_bits = s.field_bits().div_ceil(8).max(1) * 8;
+        out.streams.push(s);
+    }
+    for p in ports {
+        let in_csr = csr && CSR_PINS.iter().any(|n| p.name == format!("csr_{n}"));
+        if p.name != "clock" && p.name != "reset" && !in_csr && owner(&p.name).is_none() {
+            out.passthrough.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn range(width: usize) -> String {
+    if width == 1 {
+        String::new()
+    } else {
+        format!("[{}:0] ", width - 1)
+    }
+}
+
+/// The AXI4-Lite slave's ports as (direction, width, name suffix).
+const AXIL_PORTS: [(&str, usize, &str); 17] = [
+    ("input", golden::common::axil::AXIL_ADDR_BITS, "awaddr"),
+    ("input", 1, "awvalid"),
+    ("output", 1, "awready"),
+    ("input", 32, "wdata"),
+    ("input", 4, "wstrb"),
+    ("input", 1, "wvalid"),
+    ("output", 1, "wready"),
+    ("output", 2, "bresp"),
+    ("output", 1, "bvalid"),
+    ("input", 1, "bready"),
+    ("input", golden::common::axil::AXIL_ADDR_BITS, "araddr"),
+    ("input", 1, "arvalid"),
+    ("output", 1, "arready"),
+    ("output", 32, "rdata"),
+    ("output", 2, "rresp"),
+    ("output", 1, "rvalid"),
+    ("input", 1, "rready"),
+];
+
+/// The wrapper module `<top>_axi` around module `top` (and its slave `<top>_axil`, when the plan has a
+/// CSR port), as Verilog text.
+pub fn wrapper(top: &str, description: &str, plan: &AxiPlan) -> String {
+    let mut ports: Vec<String> = vec!["input  wire clk".into(), "input  wire rst".into()];
+    let mut body = String::new();
+    let mut core_conn: Vec<String> = vec![".clock(clk)".into(), ".reset(rst)".into()];
+    if plan.csr {
+        ports.push("// AXI4-Lite slave: the core's registers (byte address 4k = register k)".into());
+        for (dir, w, n) in AXIL_PORTS {
+            ports.push(format!("{dir:<6} wire {}s_axil_{n}", range(w)));
+        }
+        body += "wire [7:0] csr_addr;\nwire csr_wr_en;\nwire [31:0] csr_wr_data;\nwire csr_rd_en;\n";
+        body += "wire csr_rd_valid;\nwire [31:0] csr_rd_data;\n";
+        let mut conn: Vec<String> = vec![".clock(clk)".into(), ".reset(rst)".into()];
+        conn.extend(AXIL_PORTS.iter().map(|(_, _, n)| format!(".s_axil_{n}(s_axil_{n})")));
+        conn.extend(CSR_PINS.iter().map(|n| format!(".csr_{n}(csr_{n})")));
+        body += &format!("{top}_axil axil (\n    {}\n);\n", conn.join(",\n    "));
+        core_conn.extend(CSR_PINS.iter().map(|n| format!(".csr_{n}(csr_{n})")));
+    }
+    for s in &plan.streams {
+        let p = s.prefix();
+        let (din, dout) = if s.input { ("input ", "output") } else { ("output", "input ") };
+        let layout: Vec<String> =
+            s.fields.iter().map(|f| format!("{}[{}:{}]", f.port, f.lsb + f.width - 1, f.lsb)).collect();
+        ports.push(format!(
+            "// AXI4-Stream {}: tdata = {}",
+            if s.input { "slave (into the core)" } else { "master (out of the core)" },
+            if layout.is_empty() { "(no fields)".into() } else { layout.join(", ") }
+        ));
+        ports.push(format!("{din} wire {}{p}_tdata", range(s.tdata_bits)));
+        ports.push(format!("{din} wire {p}_tvalid"));
+        if s.ready {
+            ports.push(format!("{dout} wire {p}_tready"));
+        }
+        core_conn.push(format!(".{}_valid({p}_tvalid)", s.name));
+        if s.ready {
+            core_conn.push(format!(".{}_ready({p}_tready)", s.name));
+        }
+        for f in &s.fields {
+            core_conn.push(format!(".{}({p}_tdata[{}:{}])", f.port, f.lsb + f.width - 1, f.lsb));
+        }
+        let used = s.field_bits();
+        if s.input {
+            if used < s.tdata_bits {
+                body += &format!("wire unused_{p}_pad = |{p}_tdata[{}:{used}];\n", s.tdata_bits - 1);
+            }
+        } else {
+            ports.push(format!("output wire {p}_tlast"));
+            body += &format!("assign {p}_tlast = 1'b1;\n");
+            if used < s.tdata_bits {
+                body += &format!("assign {p}_tdata[{}:{used}] = {}'d0;\n", s.tdata_bits - 1, s.tdata_bits - used);
+            }
+        }
+    }
+    for p in &plan.passthrough {
+        ports.push(format!("{:<6} wire {}{}", p.dir, range(p.width), p.name));
+        core_conn.push(format!(".{0}({0})", p.name));
+    }
+    // Port list: comments stay on their own lines, commas only between ports.
+    let n_ports = ports.iter().filter(|p| !p.starts_with("//")).count();
+    let mut list = String::new();
+    let mut k = 0;
+    for p in &ports {
+        if p.starts_with("//") {
+            list += &format!("    {p}\n");
+        } else {
+            k += 1;
+            list += &format!("    {p}{}\n", if k < n_ports { "," } else { "" });
+        }
+    }
+    format!(
+        "// {top}_axi: {description}; AXI4-Lite registers and AXI4-Stream descriptors and reports.\n\
+         // Generated by netmeas (hdl::axi); do not edit.\n\
+         module {top}_axi (\n{list});\n{body}{top} core (\n    {}\n);\nendmodule\n",
+        core_conn.join(",\n    ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(name: &str, dir: &str, width: usize) -> Port {
+        Port { name: name.into(), dir: dir.into(), width }
+    }
+
+    #[test]
+    fn groups_fields_nested_valids_and_passthrough() {
+        let ports = vec![
+            p("clock", "input", 1),
+            p("reset", "input", 1),
+            p("in_valid", "input", 1),
+            p("in_key", "input", 64),
+            p("in_latency", "input", 3),
+            p("in_ready", "output", 1),
+            p("swept", "output", 1),
+            p("ans_valid", "output", 1),
+            p("ans_center_valid", "output", 1),
+            p("ans_center", "output", 7),
+            p("ans_ready", "input", 1),
+            p("res_valid", "output", 1),
+            p("res_row", "output", 2),
+            p("csr_addr", "input", 8),
+            p("csr_wr_en", "input", 1),
+            p("csr_wr_data", "input", 32),
+            p("csr_rd_en", "input", 1),
+            p("csr_rd_valid", "output", 1),
+            p("csr_rd_data", "output", 32),
+        ];
+        let plan = plan("t", &ports).unwrap();
+        assert!(plan.csr);
+        let names: Vec<&str> = plan.streams.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["in", "ans", "res"]);
+        let input = &plan.streams[0];
+        assert!(input.input && input.ready);
+        assert_eq!(input.fields[1], Field { port: "in_latency".into(), lsb: 64, width: 3 });
+        assert_eq!(input.tdata_bits, 72);
+        let ans = &plan.streams[1];
+        assert_eq!(ans.fields.iter().map(|f| f.port.as_str()).collect::<Vec<_>>(), ["ans_center_valid", "ans_center"]);
+        assert!(!plan.streams[2].ready && !plan.streams[2].input);
+        assert_eq!(plan.passthrough, vec![p("swept", "output", 1)]);
+        let v = wrapper("t", "test", &plan);
+        assert!(v.contains(".in_latency(s_axis_in_tdata[66:64])"), "{v}");
+        assert!(v.contains("wire unused_s_axis_in_pad = |s_axis_in_tdata[71:67];"), "{v}");
+        assert!(v.contains("assign m_axis_res_tdata[7:2] = 6'd0;"), "{v}");
+        assert!(!v.contains("assign m_axis_ans_tdata"), "ans fills its byte: {v}");
+        assert!(!v.contains("m_axis_res_tready"), "{v}");
+        assert!(v.contains("t_axil axil ("), "{v}");
+    }
+
+    #[test]
+    fn several_csr_ports_are_refused() {
+        let ports = vec![p("hh_csr_addr", "input", 8), p("smp_csr_addr", "input", 8)];
+        let e = plan("ro_hy", &ports).unwrap_err();
+        assert!(e.contains("2 CSR ports (hh_csr_*, smp_csr_*)"), "{e}");
+    }
+}

@@ -1,0 +1,204 @@
+//! A core configuration as IP (`netmeas generate`): one self-contained Verilog file with a documented top
+//! module — the core's native ports, or its AXI flavour ([`crate::axi`]) — plus a manifest (ports, streams,
+//! parameters, registers with their bus offsets, initiation interval, memory bits), the register map as
+//! Markdown and as a C header (both from the one definition in `golden`), and a FuseSoC `.core` file.
+
+use crate::axi::{self, AxiPlan};
+use crate::common::axil::AxilCsr;
+use crate::emit::{Port, TopInfo};
+use crate::registry::{self, Build};
+use serde_json::json;
+
+/// Which ports the IP's top module has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bus {
+    /// The core's own ports (descriptor valid/ready, the 8-bit CSR port).
+    Native,
+    /// AXI4-Lite registers and AXI4-Stream descriptors and reports ([`crate::axi`]).
+    Axi,
+}
+
+impl Bus {
+    pub fn name(self) -> &'static str {
+        match self {
+            Bus::Native => "native",
+            Bus::Axi => "axi",
+        }
+    }
+}
+
+/// One generated IP.
+pub struct Ip {
+    /// The top module (`<build>` or `<build>_axi`).
+    pub module: String,
+    pub bus: Bus,
+    /// The core top inside (its name, parameters, register map, native ports).
+    pub core: TopInfo,
+    /// Every module of the IP in one file.
+    pub verilog: String,
+    /// The top module's ports.
+    pub ports: Vec<Port>,
+    /// The AXI mapping (AXI flavour only).
+    pub plan: Option<AxiPlan>,
+    /// Initiation interval (packets per cycle = 1/ii) and the memory the algorithm needs, when the build is
+    /// a synthesis configuration.
+    pub ii: Option<u32>,
+    pub memory_bits: Option<u64>,
+}
+
+/// The builds `netmeas generate <core>` offers: the emitted, non-test builds of `core`.
+pub fn builds(core: &str) -> Result<Vec<Build>, String> {
+    let c = registry::core(core)?;
+    Ok((c.builds)()?.into_iter().filter(|b| b.emitted && !b.test_only).collect())
+}
+
+/// Build `name` of `core` (default: its first), or an error listing the builds.
+pub fn find_build(core: &str, name: Option<&str>) -> Result<Build, String> {
+    let all = builds(core)?;
+    let names: Vec<String> = all.iter().map(|b| b.name.clone()).collect();
+    let found = match name {
+        None => all.into_iter().next(),
+        Some(n) => all.into_iter().find(|b| b.name == n),
+    };
+    found.ok_or_else(|| match name {
+        Some(n) => format!("core {core} has no build `{n}`; its builds: {}", names.join(", ")),
+        None => format!("core {core} has no build to generate"),
+    })
+}
+
+/// Generates the IP of `build` (with `initial` values: the synthesis flavour; without: co-simulation).
+pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
+    let core = build.generate(initial)?;
+    let (module, verilog, ports, plan) = match bus {
+        Bus::Native => (core.name.clone(), core.verilog.clone(), core.ports.clone(), None),
+        Bus::Axi => {
+            let plan = axi::plan(&core.name, &core.ports)?;
+            let mut v = core.verilog.clone();
+            if plan.csr {
+                let layout = core.csr.as_ref().ok_or_else(|| format!("{}: a CSR port without a register map", core.name))?;
+                let slave = AxilCsr::new(layout);
+                let name = format!("{}_axil", core.name);
+                v += &crate::common::reg::with_initial_values(initial, || crate::emit::generate(&name, slave))?;
+            }
+            let module = format!("{}_axi", core.name);
+            let wrapper = axi::wrapper(&core.name, &core.description, &plan);
+            let ports = parse_wrapper_ports(&wrapper);
+            (module, format!("{wrapper}\n{v}"), ports, Some(plan))
+        }
+    };
+    let synth = build.synth.as_ref();
+    Ok(Ip {
+        module,
+        bus,
+        core,
+        verilog,
+        ports,
+        plan,
+        ii: synth.map(|s| if s.ii1 { 1 } else { 2 }),
+        memory_bits: synth.map(|s| s.memories.iter().map(|m| m.bits()).sum()),
+    })
+}
+
+/// The ports of the wrapper's ANSI port list (`input  wire [w:0] name,`).
+fn parse_wrapper_ports(v: &str) -> Vec<Port> {
+    let re = regex::Regex::new(r"(?m)^\s*(input|output)\s+wire\s+(?:\[(\d+):0\]\s+)?(\w+),?$").expect("a valid regex");
+    re.captures_iter(v)
+        .map(|c| Port {
+            name: c[3].to_string(),
+            dir: c[1].to_string(),
+            width: c.get(2).map_or(1, |m| m.as_str().parse::<usize>().unwrap_or(0) + 1),
+        })
+        .collect()
+}
+
+impl Ip {
+    /// The files of the IP: `(file name, contents)`.
+    pub fn files(&self) -> Vec<(String, String)> {
+        let m = &self.module;
+        let mut files = vec![(format!("{m}.v"), self.verilog.clone())];
+        let mut names = vec![format!("{m}.v"), format!("{m}.json"), format!("{m}.core")];
+        if let Some(l) = &self.core.csr {
+            let c = &self.core.name;
+            files.push((format!("{c}.regs.md"), l.markdown(&format!("{c} registers"))));
+            files.push((format!("{c}_regs.h"), l.c_header(&format!("nm_{c}"))));
+            names.extend([format!("{c}.regs.md"), format!("{c}_regs.h")]);
+        }
+        files.push((format!("{m}.json"), self.manifest(&names)));
+        files.push((format!("{m}.core"), self.fusesoc()));
+        files
+    }
+    /// Writes the files into `dir` (created if missing); returns their paths.
+    pub fn write(&self, dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let mut out = Vec::new();
+        for (name, text) in self.files() {
+            let p = dir.join(name);
+            std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+            out.push(p);
+        }
+        Ok(out)
+    }
+    fn manifest(&self, files: &[String]) -> String {
+        let registers: Vec<serde_json::Value> = self.core.csr.as_ref().map_or(vec![], |l| {
+            l.registers()
+                .into_iter()
+                .map(|r| {
+                    let offset = r.offset();
+                    let mut v = serde_json::to_value(r).unwrap_or_default();
+                    v["offset"] = json!(offset);
+                    v
+                })
+                .collect()
+        });
+        let m = json!({
+            "generator": format!("netmeas {} (rust-hdl 0.46)", env!("CARGO_PKG_VERSION")),
+            "module": self.module,
+            "core": self.core.name,
+            "description": self.core.description,
+            "bus": self.bus.name(),
+            "params": self.core.params,
+            "ports": self.ports,
+            "native_ports": self.core.ports,
+            "streams": self.plan.as_ref().map(|p| &p.streams),
+            "registers": registers,
+            "initiation_interval": self.ii,
+            "memory_bits": self.memory_bits,
+            "reset": "synchronous, active high",
+            "files": files,
+        });
+        serde_json::to_string_pretty(&m).unwrap_or_default() + "\n"
+    }
+    /// A FuseSoC CAPI2 core description of the Verilog file (a default target and a Verilator lint target).
+    fn fusesoc(&self) -> String {
+        let m = &self.module;
+        format!(
+            "CAPI=2:\n# Generated by netmeas; do not edit.\nname: netmeas:cores:{m}:{}\ndescription: \"{}\"\n\n\
+             filesets:\n  rtl:\n    files:\n      - {m}.v\n    file_type: verilogSource\n\n\
+             targets:\n  default:\n    filesets: [rtl]\n    toplevel: {m}\n  lint:\n    default_tool: verilator\n\
+             \x20   filesets: [rtl]\n    toplevel: {m}\n    tools:\n      verilator:\n        mode: lint-only\n\
+             \x20       verilator_options: [-Wall, -Wno-DECLFILENAME]\n",
+            env!("CARGO_PKG_VERSION"),
+            self.core.description.replace('"', "'"),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_builds_are_named_with_the_choices() {
+        let e = find_build("fridge", Some("fridge_x")).err().unwrap();
+        assert!(e.contains("no build `fridge_x`") && e.contains("fridge_dp"), "{e}");
+        assert!(find_build("nope", None).err().unwrap().contains("fridge"));
+    }
+
+    #[test]
+    fn wrapper_ports_parse() {
+        let v = "module t_axi (\n    input  wire clk,\n    // c\n    output wire [71:0] m_axis_rep_tdata,\n    output wire x\n);";
+        let p = parse_wrapper_ports(v);
+        assert_eq!(p.len(), 3);
+        assert_eq!((p[1].name.as_str(), p[1].width, p[1].dir.as_str()), ("m_axis_rep_tdata", 72, "output"));
+    }
+}
