@@ -5,7 +5,7 @@
 
 use crate::axi::{self, AxiPlan};
 use crate::common::axil::AxilCsr;
-use crate::emit::{Port, TopInfo};
+use crate::emit::{parse_ports, Port, TopInfo};
 use crate::registry::{self, Build};
 use serde_json::json;
 
@@ -82,7 +82,7 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
             }
             let module = format!("{}_axi", core.name);
             let wrapper = axi::wrapper(&core.name, &core.description, &plan);
-            let ports = parse_wrapper_ports(&wrapper);
+            let ports = parse_ports(&module, &wrapper);
             (module, format!("{wrapper}\n{v}"), ports, Some(plan))
         }
     };
@@ -99,15 +99,39 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
     })
 }
 
-/// The ports of the wrapper's ANSI port list (`input  wire [w:0] name,`).
-fn parse_wrapper_ports(v: &str) -> Vec<Port> {
-    let re = regex::Regex::new(r"(?m)^\s*(input|output)\s+wire\s+(?:\[(\d+):0\]\s+)?(\w+),?$").expect("a valid regex");
-    re.captures_iter(v)
-        .map(|c| Port {
-            name: c[3].to_string(),
-            dir: c[1].to_string(),
-            width: c.get(2).map_or(1, |m| m.as_str().parse::<usize>().unwrap_or(0) + 1),
-        })
+/// The AXI flavour of build `inner` of `core` as a build of its own, module `<inner>_axi` (the same register
+/// map and parameters; synthesized, when `inner` is, as configuration `<inner>`).
+pub fn axi_build(core: &str, inner: &str) -> Result<Build, String> {
+    let b = std::sync::Arc::new(find_build(core, Some(inner))?);
+    let (desc, params, csr, synth) = (b.description.clone(), b.params.clone(), b.csr.clone(), b.synth.clone());
+    let gen = b.clone();
+    let mut out = Build::verilog(format!("{inner}_axi"), format!("{desc}, AXI flavour"), params, move |module| {
+        let ip = generate(&gen, Bus::Axi, crate::common::reg::initial_values())?;
+        Ok(ip.verilog.replacen(&format!("module {}(", ip.module), &format!("module {module}("), 1))
+    });
+    out.csr = csr;
+    if let Some(s) = synth {
+        out = out.synth_only("axi", inner, s.ii1, s.memories);
+        if s.ecp5_bram {
+            out = out.ecp5_bram();
+        }
+    }
+    Ok(out)
+}
+
+/// The AXI flavours the registry lists (core `axi`): each measurement core's default build, synthesized
+/// only (`netmeas synth --core axi --config <build>`: the wrapper's cost and Fmax beside the bare core's),
+/// and the report FIFO's, co-simulated.
+pub fn axi_builds() -> Result<Vec<Build>, String> {
+    // MAPLE's co-simulated builds are not synthesis configurations (its synthesized sizes are synthesis-only
+    // builds): no row yet.
+    [("fridge", "fridge_dp"), ("finecomb", "finecomb_tx"), ("heavy_hitters", "hh_d2"), ("reordering", "ro_a6")]
+        .into_iter()
+        .chain([("ifpd", "ifpd_d4")])
+        // The report FIFO's AXI flavour is co-simulated (`fifo_axi`): a slave stream without tready, a master
+        // stream under backpressure, the level and drop count passed through.
+        .chain([("fifo", "fifo")])
+        .map(|(core, inner)| axi_build(core, inner))
         .collect()
 }
 
@@ -194,11 +218,4 @@ mod tests {
         assert!(find_build("nope", None).err().unwrap().contains("fridge"));
     }
 
-    #[test]
-    fn wrapper_ports_parse() {
-        let v = "module t_axi (\n    input  wire clk,\n    // c\n    output wire [71:0] m_axis_rep_tdata,\n    output wire x\n);";
-        let p = parse_wrapper_ports(v);
-        assert_eq!(p.len(), 3);
-        assert_eq!((p[1].name.as_str(), p[1].width, p[1].dir.as_str()), ("m_axis_rep_tdata", 72, "output"));
-    }
 }

@@ -102,6 +102,28 @@ impl Build {
             generator: Box::new(move |module| generate(module, make().map_err(|e| format!("{module}: {e}"))?)),
         }
     }
+    /// A build whose Verilog `make(module)` writes as text (e.g. the AXI flavour of another build:
+    /// `crate::ip::axi_build`); it runs with the initial-values switch of [`Self::generate`] set.
+    pub fn verilog<F>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        params: BTreeMap<String, serde_json::Value>,
+        make: F,
+    ) -> Self
+    where
+        F: Fn(&str) -> Result<String, String> + Send + Sync + 'static,
+    {
+        Build {
+            name: name.into(),
+            description: description.into(),
+            params,
+            test_only: false,
+            emitted: true,
+            synth: None,
+            csr: None,
+            generator: Box::new(make),
+        }
+    }
     /// Declares the top's register map (published in the manifest, as Markdown and as a C header).
     pub fn csr(mut self, layout: golden::common::csr::CsrLayout) -> Self {
         self.csr = Some(layout);
@@ -193,6 +215,7 @@ pub const CORES: &[Core] = &[
     Core { name: "maple", builds: crate::maple::builds::builds },
     Core { name: "csr", builds: crate::common::builds::csr },
     Core { name: "axil_csr", builds: crate::common::builds::axil_csr },
+    Core { name: "axi", builds: crate::ip::axi_builds },
 ];
 
 /// The core called `name`, or an error listing the known ones.

@@ -192,9 +192,12 @@ pub fn rust_model(top: &str, ports: &[PortDecl]) -> String {
             writeln!(methods, "    /// Port `{n}` ({w} bits).\n    #[inline]\n    pub fn {n}(&self) -> u64 {{ unsafe {{ self.a_{n}.read_volatile() as u64 }} }}").unwrap();
         }
     }
-    let has_clock = ports.iter().any(|p| p.name == "clock" && p.input);
-    let set_clock =
-        if has_clock { format!("{ty}::set_clock(self, level as u64)") } else { "let _ = level;".to_string() };
+    // The clock is `clock` (rust-hdl tops) or `clk` (the AXI flavours, verilog-ethernet's name).
+    let clock = ports.iter().find(|p| (p.name == "clock" || p.name == "clk") && p.input);
+    let set_clock = match clock {
+        Some(c) => format!("{ty}::set_{}(self, level as u64)", c.name),
+        None => "let _ = level;".to_string(),
+    };
     format!(
         "extern \"C\" {{\n{ext}}}\n\n\
 /// Verilator model of the `{top}` top. Each instance owns its own `VerilatedContext`.\n\

@@ -82,6 +82,17 @@ fn fifo_matches_golden() {
     );
 }
 
+/// The FIFO's AXI flavour (`netmeas generate fifo`): the same traffic through the generated AXI4-Stream
+/// wrapper, under random tvalid gaps and tready backpressure.
+#[test]
+fn fifo_axi_matches_golden() {
+    run(
+        "fifo_axi_matches_golden",
+        blocks::fifo::run_axi,
+        &["resets", "pushes_into_full", "push_and_pop_when_full", "push_when_empty"],
+    );
+}
+
 #[test]
 fn delay_line_matches_golden() {
     run("delay_line_matches_golden", blocks::delay::run, &["resets", "words_out", "resets_with_words_in_flight"]);

@@ -38,6 +38,7 @@ pub const ALL: &[Runner] = &[
     ("multi_rmw", multi_rmw::run),
     ("multi_rmw_reg", multi_rmw::run_registered),
     ("fifo", fifo::run),
+    ("fifo_axi", fifo::run_axi),
     ("delay", delay::run),
     ("csr", csr::run),
     ("axil_csr", axil::run),
