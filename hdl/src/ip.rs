@@ -99,11 +99,13 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
     })
 }
 
-/// The AXI flavour of build `inner` of `core` as a build of its own, module `<inner>_axi` (the same register
-/// map and parameters; synthesized, when `inner` is, as configuration `<inner>`).
-pub fn axi_build(core: &str, inner: &str) -> Result<Build, String> {
+/// The AXI flavour of build `inner` of `core` as a build of its own (the same register map and parameters):
+/// with `synth`, the synthesis configuration `<inner>` of core `axi` (module `axi_<inner>`, when `inner` is
+/// synthesized); without, the emitted, co-simulated top `<inner>_axi`.
+pub fn axi_build(core: &str, inner: &str, synth: bool) -> Result<Build, String> {
     let b = std::sync::Arc::new(find_build(core, Some(inner))?);
-    let (desc, params, csr, synth) = (b.description.clone(), b.params.clone(), b.csr.clone(), b.synth.clone());
+    let (desc, params, csr) = (b.description.clone(), b.params.clone(), b.csr.clone());
+    let synth = if synth { b.synth.clone() } else { None };
     let gen = b.clone();
     let mut out = Build::verilog(format!("{inner}_axi"), format!("{desc}, AXI flavour"), params, move |module| {
         let ip = generate(&gen, Bus::Axi, crate::common::reg::initial_values())?;
@@ -128,10 +130,11 @@ pub fn axi_builds() -> Result<Vec<Build>, String> {
     [("fridge", "fridge_dp"), ("finecomb", "finecomb_tx"), ("heavy_hitters", "hh_d2"), ("reordering", "ro_a6")]
         .into_iter()
         .chain([("ifpd", "ifpd_d4")])
-        // The report FIFO's AXI flavour is co-simulated (`fifo_axi`): a slave stream without tready, a master
-        // stream under backpressure, the level and drop count passed through.
-        .chain([("fifo", "fifo")])
-        .map(|(core, inner)| axi_build(core, inner))
+        .map(|(core, inner)| axi_build(core, inner, true))
+        // Co-simulated: the report FIFO's AXI flavour (`fifo_axi`: a slave stream without tready, a master
+        // stream under backpressure, the level and drop count passed through) and the IFPD core's, driven
+        // through its AXI4-Lite slave and streams by the core's own randomized traffic.
+        .chain([("fifo", "fifo"), ("ifpd", "ifpd_d4")].map(|(core, inner)| axi_build(core, inner, false)))
         .collect()
 }
 

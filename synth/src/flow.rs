@@ -138,7 +138,8 @@ const RING: &str = "netmeas_ring_";
 /// Wraps `top` in a ring of registers on every input and output (module `<top>_ring`), so that paths from
 /// and to the core's ports are timed: out of context, nextpnr does not time paths that start or end at a
 /// top-level port, and in a real design the inputs come from registers (e.g. a registered hash) and the
-/// outputs go to registers. Ports are those of [`hdl::emit::TopInfo::ports`]; `clock` is passed through.
+/// outputs go to registers. Ports are those of [`hdl::emit::TopInfo::ports`]; the clock — `clock`, or `clk`
+/// in the AXI flavours (`hdl::axi`) — is passed through.
 /// The ring's registers are `keep` and the core instance `keep_hierarchy` (so Yosys neither drops ring
 /// registers nor merges core registers into them): the ring is exactly the returned number of flip-flops,
 /// subtracted from the reported FFs, and the core is optimised as on its own.
@@ -150,11 +151,12 @@ pub fn with_io_ring(top: &hdl::emit::TopInfo) -> (String, String, u64) {
     let mut regs = String::new();
     let mut conns = Vec::new();
     let mut bits = 0u64;
+    let clock = top.ports.iter().find(|p| p.name == "clk" && p.dir == "input").map_or("clock", |_| "clk");
     for p in &top.ports {
         let r = range(p.width);
-        if p.name == "clock" {
-            ports.push("input wire clock".to_string());
-            conns.push(".clock(clock)".to_string());
+        if p.name == clock {
+            ports.push(format!("input wire {clock}"));
+            conns.push(format!(".{clock}({clock})"));
         } else if p.dir == "input" {
             ports.push(format!("input wire {r}{}", p.name));
             decls += &format!("    (* keep *) reg {r}{RING}{n} = 0;\n", n = p.name);
@@ -173,7 +175,7 @@ pub fn with_io_ring(top: &hdl::emit::TopInfo) -> (String, String, u64) {
         }
     }
     let v = format!(
-        "{}\n// {name}: netmeas synth's I/O register ring around {top}.\nmodule {name}(\n    {}\n);\n{decls}    always @(posedge clock) begin\n{regs}    end\n    (* keep_hierarchy *)\n    {top} core(\n        {}\n    );\nendmodule\n",
+        "{}\n// {name}: netmeas synth's I/O register ring around {top}.\nmodule {name}(\n    {}\n);\n{decls}    always @(posedge {clock}) begin\n{regs}    end\n    (* keep_hierarchy *)\n    {top} core(\n        {}\n    );\nendmodule\n",
         top.verilog,
         ports.join(",\n    "),
         conns.join(",\n        "),
@@ -603,5 +605,11 @@ mod tests {
         assert_eq!((name.as_str(), bits), ("t_ring", 11));
         assert!(v.contains("(* keep *) reg [7:0] netmeas_ring_a = 0;"), "{v}");
         assert!(v.contains("netmeas_ring_y <= core_y;") && v.contains(".clock(clock)"), "{v}");
+        // An AXI flavour's clock is `clk`: passed through and clocking the ring, not registered as data.
+        let mut axi = top.clone();
+        axi.ports[0].name = "clk".into();
+        let (_, v, bits) = with_io_ring(&axi);
+        assert_eq!(bits, 11);
+        assert!(v.contains(".clk(clk)") && v.contains("always @(posedge clk)") && !v.contains("netmeas_ring_clk"), "{v}");
     }
 }

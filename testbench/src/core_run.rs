@@ -84,6 +84,13 @@ pub trait CoreTop: Model {
     fn csr_read_back(_i: &Self::Inputs, _o: &Self::Outputs) -> Option<(bool, bool)> {
         None
     }
+    /// The inputs golden steps with this cycle, if the top changes them: an AXI flavour puts its AXI4-Lite
+    /// slave's requests on the core's CSR port ([`crate::axi_core`]). Called before `drive`.
+    fn route(&mut self, _cycle: u64, _i: &Self::Inputs) -> Option<Self::Inputs> {
+        None
+    }
+    /// After the comparison, with golden's outputs of the cycle (an AXI flavour steps its bus model here).
+    fn after(&mut self, _sb: &mut Scoreboard, _cycle: u64, _expected: &Self::Expected) {}
 }
 
 /// Implements [`CoreTop`] for tops whose outputs come from `top_outputs!` and that have the standard CSR
@@ -171,10 +178,13 @@ where
     G: GoldenCycle<Inputs = T::Inputs, Outputs = T::Expected>,
 {
     let c = sim.cycle;
+    let routed = sim.m.route(c, i);
+    let i = routed.as_ref().unwrap_or(i);
     sim.m.drive(i, garbage);
     sim.settle();
     let e = gold.step(i);
     let o = sim.m.compare(sb, c, &e);
+    sim.m.after(sb, c, &e);
     if let (Some(csr), Some((read, rd_valid))) = (csr, T::csr_read_back(i, &o)) {
         csr.observe_read(sb, c, read, rd_valid);
     }

@@ -32,12 +32,16 @@ pub trait Model {
 /// linking the RTL crate, so a co-simulation build compiles `hdl` once, as the build script's dependency.
 pub const MANIFEST: &str = include_str!(concat!(env!("OUT_DIR"), "/verilog/manifest.json"));
 
+/// [`MANIFEST`], parsed once.
+pub fn manifest() -> &'static serde_json::Value {
+    static TOPS: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    TOPS.get_or_init(|| serde_json::from_str(MANIFEST).expect("build.rs writes a JSON manifest"))
+}
+
 /// The generation-time configuration of top `name` (its `params` in [`MANIFEST`], e.g. a
 /// `golden::fridge::FridgeConfig`); panics naming the top if it is not there or its parameters are not a `C`.
 pub fn top_config<C: serde::de::DeserializeOwned>(name: &str) -> C {
-    static TOPS: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
-    let tops = TOPS.get_or_init(|| serde_json::from_str(MANIFEST).expect("build.rs writes a JSON manifest"));
-    let top = tops["tops"]
+    let top = manifest()["tops"]
         .as_array()
         .and_then(|t| t.iter().find(|t| t["name"] == name))
         .unwrap_or_else(|| panic!("no top {name} in the manifest"));

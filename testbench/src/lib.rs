@@ -15,6 +15,7 @@
 
 pub mod blocks;
 pub mod core_run;
+pub mod axi_core;
 pub mod axil_master;
 pub mod csr_driver;
 pub mod finecomb;

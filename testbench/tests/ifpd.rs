@@ -47,6 +47,14 @@ fn ifpd_four_rows_match_golden() {
     check("ifpd_four_rows_match_golden", ifpd::run_ifpd_d4, 4);
 }
 
+/// ifpd_d4's AXI flavour (`netmeas generate ifpd --build ifpd_d4`): the same traffic, registers written and
+/// read over AXI4-Lite under random channel delays, descriptors and reports on the AXI4-Streams.
+#[test]
+fn ifpd_axi_flavour_matches_golden() {
+    let r = check("ifpd_axi_flavour_matches_golden", ifpd::run_ifpd_d4_axi, 4);
+    r.assert_covered(&["axil_writes", "axil_reads"]);
+}
+
 /// ifpd_d4 on registered RAM: reads four cycles, forwarding at distances 1–7 (the traffic collides at 1–8).
 #[test]
 fn ifpd_four_rows_registered_ram_match_golden() {

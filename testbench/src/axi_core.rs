@@ -1,0 +1,258 @@
+//! A core's AXI flavour (`<build>_axi`, `hdl::axi`) in the core's own co-simulation: the runner, its
+//! traffic and its golden cycle model stay as they are; [`AxiTop`] puts the generated wrapper where the
+//! native top was.
+//!
+//! The runner's CSR driver still decides what software does (the settings after a reset, rewrites, random
+//! reads); [`AxiCsrSide`] turns each request into an AXI4-Lite transaction for a randomized master
+//! ([`AxilMaster`]: random delays on every channel, B and R backpressure), and the core's CSR port — in the
+//! RTL behind the wrapper's slave, in golden the cycle model's CSR inputs — gets what the golden slave
+//! (`golden::common::axil`) puts on it. Each cycle the RTL's AXI4-Lite outputs are compared with the golden
+//! slave's, and the core's outputs, read from the AXI4-Stream ports, with the golden core's.
+//! The stream side is pure wiring (`tvalid` = the core's valid, `tready` = its ready), so the runner's own
+//! gaps and stalls are the streams' valid gaps and backpressure.
+
+use crate::axil_master::{AxilMaster, Done, Write};
+use crate::csr_driver::CsrPort;
+use crate::harness::{Model, Scoreboard};
+use golden::common::axil::{AxilCsrModel, AxilInputs, AxilOutputs, RESP_OKAY};
+use golden::common::csr::CsrLayout;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// AXI4-Lite writes and reads completed in a run, shared with whoever built the top (the runner's report
+/// gets them as coverage `axil_writes`, `axil_reads`).
+pub type AxilDone = Rc<Cell<[u64; 2]>>;
+
+/// Reads beyond this many transactions in flight are skipped (software polling a slow bus waits), so the
+/// queue stays bounded; writes are always issued.
+const MAX_IN_FLIGHT: usize = 8;
+
+/// The AXI4-Lite pins of an AXI-flavour model (`s_axil_*`).
+pub trait AxilPins {
+    fn set_axil(&mut self, i: &AxilInputs);
+    fn axil(&self) -> AxilOutputs;
+}
+
+/// Adds the AXI4-Lite transactions counted in `done` to `report`'s coverage (`axil_writes`, `axil_reads`).
+pub fn count_axil(mut report: crate::harness::RunReport, done: &AxilDone) -> crate::harness::RunReport {
+    let [w, r] = done.get();
+    report.coverage.count("axil_writes", w);
+    report.coverage.count("axil_reads", r);
+    report
+}
+
+/// Implements [`AxilPins`] for generated AXI-flavour models.
+#[macro_export]
+macro_rules! axil_pins {
+    ($($m:ty),+ $(,)?) => {$(
+        impl $crate::axi_core::AxilPins for $m {
+            fn set_axil(&mut self, i: &golden::common::axil::AxilInputs) {
+                self.set_s_axil_awvalid(i.awvalid as u64);
+                self.set_s_axil_awaddr(i.awaddr as u64);
+                self.set_s_axil_wvalid(i.wvalid as u64);
+                self.set_s_axil_wdata(i.wdata as u64);
+                self.set_s_axil_wstrb(i.wstrb as u64);
+                self.set_s_axil_bready(i.bready as u64);
+                self.set_s_axil_arvalid(i.arvalid as u64);
+                self.set_s_axil_araddr(i.araddr as u64);
+                self.set_s_axil_rready(i.rready as u64);
+            }
+            fn axil(&self) -> golden::common::axil::AxilOutputs {
+                golden::common::axil::AxilOutputs {
+                    awready: self.s_axil_awready() != 0,
+                    wready: self.s_axil_wready() != 0,
+                    bvalid: self.s_axil_bvalid() != 0,
+                    bresp: self.s_axil_bresp() as u8,
+                    arready: self.s_axil_arready() != 0,
+                    rvalid: self.s_axil_rvalid() != 0,
+                    rdata: self.s_axil_rdata() as u32,
+                    rresp: self.s_axil_rresp() as u8,
+                    ..Default::default()
+                }
+            }
+        }
+    )+};
+}
+
+/// The CSR answer in a golden core's outputs (`csr_rd_valid`, `csr_rd_data`; `None` before a reset).
+pub trait CsrAnswer {
+    fn csr_answer(&self) -> (bool, u32);
+}
+
+macro_rules! csr_answer {
+    ($($t:ty),*) => {$(
+        impl CsrAnswer for $t {
+            fn csr_answer(&self) -> (bool, u32) {
+                (self.csr_rd_valid.unwrap_or(false), self.csr_rd_data.unwrap_or(0))
+            }
+        }
+    )*};
+}
+csr_answer!(golden::ifpd::cycle::IfpdOutputs);
+
+/// The bus side of an AXI-flavour top: the golden slave, the master, and this cycle's master signals and
+/// golden slave outputs.
+pub struct AxiCsrSide {
+    bus: AxilCsrModel,
+    master: AxilMaster,
+    rng: SmallRng,
+    now: AxilInputs,
+    expected: Option<AxilOutputs>,
+    done: AxilDone,
+}
+
+impl AxiCsrSide {
+    pub fn new(layout: &CsrLayout, seed: u64, done: AxilDone) -> Self {
+        AxiCsrSide {
+            done,
+            bus: AxilCsrModel::new(layout),
+            master: AxilMaster::default(),
+            rng: SmallRng::seed_from_u64(seed ^ 0xA11),
+            now: AxilInputs::default(),
+            expected: None,
+        }
+    }
+    /// The runner's CSR request of this cycle becomes AXI transactions; returns the inputs golden steps
+    /// with: the same, with the slave's request on the core's CSR port.
+    pub fn route<I: CsrPort + Clone>(&mut self, cycle: u64, i: &I) -> I {
+        let (addr, wr_en, wr_data, rd_en) = i.csr_request();
+        if i.reset() {
+            self.master.reset();
+        } else {
+            if wr_en {
+                self.master.write(Write { addr: 4 * addr as u16, data: wr_data, strb: 0xF });
+            }
+            let (w, r) = self.master.in_flight();
+            if rd_en && w + r < MAX_IN_FLIGHT {
+                self.master.read(4 * addr as u16);
+            }
+        }
+        self.now = self.master.drive(cycle, &mut self.rng);
+        self.now.reset = i.reset();
+        self.expected = self.bus.outputs();
+        let port = self.expected.unwrap_or_default();
+        let mut routed = i.clone();
+        routed.set_csr(port.csr_addr, port.csr_wr_en.then_some(port.csr_wr_data), port.csr_rd_en);
+        routed
+    }
+    /// This cycle's master signals (to drive the model's `s_axil_*` inputs).
+    pub fn inputs(&self) -> &AxilInputs {
+        &self.now
+    }
+    /// Compares the RTL's AXI4-Lite outputs with the golden slave's, then steps the slave with the core's
+    /// CSR answer of the cycle and lets the master see the handshakes.
+    pub fn after(&mut self, sb: &mut Scoreboard, c: u64, rtl: &AxilOutputs, answer: (bool, u32)) {
+        if let Some(e) = self.expected {
+            sb.check(c, "s_axil_awready", Some(e.awready as u128), rtl.awready as u128);
+            sb.check(c, "s_axil_wready", Some(e.wready as u128), rtl.wready as u128);
+            sb.check(c, "s_axil_bvalid", Some(e.bvalid as u128), rtl.bvalid as u128);
+            sb.check(c, "s_axil_bresp", Some(e.bresp as u128), rtl.bresp as u128);
+            sb.check(c, "s_axil_arready", Some(e.arready as u128), rtl.arready as u128);
+            sb.check(c, "s_axil_rvalid", Some(e.rvalid as u128), rtl.rvalid as u128);
+            sb.check(c, "s_axil_rdata", Some(e.rdata as u128), rtl.rdata as u128);
+            sb.check(c, "s_axil_rresp", Some(e.rresp as u128), rtl.rresp as u128);
+        }
+        let mut i = self.now;
+        (i.csr_rd_valid, i.csr_rd_data) = answer;
+        self.bus.step(&i);
+        if !self.now.reset {
+            if let Some(e) = self.expected {
+                // The runner reads and writes mapped registers only: every response is OKAY.
+                for d in self.master.observe(&e) {
+                    let [w, r] = self.done.get();
+                    let (resp, n) = match d {
+                        Done::Write(_, resp) => (resp, [w + 1, r]),
+                        Done::Read(_, _, resp) => (resp, [w, r + 1]),
+                        Done::Unexpected(_) => (u8::MAX, [w, r]),
+                    };
+                    self.done.set(n);
+                    sb.check(c, "axil_response", Some(RESP_OKAY as u128), resp as u128);
+                }
+            }
+        }
+    }
+}
+
+/// The `tdata` layout of stream `group` of native top `native`, by the wrapper's rule (`hdl::axi`),
+/// re-derived here from the native top's ports in the manifest: the group's fields (`<group>_*` but its
+/// valid and ready) in port order, the first at bit 0. `(port, lsb, width)`.
+pub fn tdata_layout(native: &str, group: &str) -> Vec<(String, usize, usize)> {
+    let top = crate::harness::manifest()["tops"].as_array().and_then(|t| t.iter().find(|t| t["name"] == native));
+    let ports = top.and_then(|t| t["ports"].as_array()).unwrap_or_else(|| panic!("no top {native} in the manifest"));
+    let mut lsb = 0;
+    let mut out = Vec::new();
+    for p in ports {
+        let name = p["name"].as_str().unwrap_or_default();
+        let width = p["width"].as_u64().unwrap_or(0) as usize;
+        let field = name.strip_prefix(&format!("{group}_")).is_some_and(|f| f != "valid" && f != "ready");
+        if field {
+            out.push((name.to_string(), lsb, width));
+            lsb += width;
+        }
+    }
+    out
+}
+
+/// `values` (by port name) packed into `tdata` words by `layout` (see [`tdata_layout`]).
+pub fn pack<const N: usize>(layout: &[(String, usize, usize)], values: &[(&str, u128)]) -> [u32; N] {
+    let mut w = [0u32; N];
+    for (name, lsb, width) in layout {
+        let v = values.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| *v) & golden::common::mask128(*width);
+        for b in 0..*width {
+            if v >> b & 1 == 1 {
+                w[(lsb + b) / 32] |= 1 << ((lsb + b) % 32);
+            }
+        }
+    }
+    w
+}
+
+/// Field `name` of `tdata` (as `u128`: fields are at most 128 bits) by `layout`.
+pub fn unpack(layout: &[(String, usize, usize)], tdata: &[u32], name: &str) -> u128 {
+    let (_, lsb, width) = layout.iter().find(|(n, _, _)| n == name).unwrap_or_else(|| panic!("no field {name}"));
+    (0..*width).fold(0u128, |v, b| v | ((tdata[(lsb + b) / 32] >> ((lsb + b) % 32) & 1) as u128) << b)
+}
+
+/// An AXI-flavour model in a core runner's place: the model and its bus side. A core implements
+/// [`crate::core_run::CoreTop`] for it (its descriptor packing into `tdata` and its outputs read from the
+/// streams), routing and finishing each cycle through [`AxiCsrSide`].
+pub struct AxiTop<M> {
+    pub m: M,
+    pub side: AxiCsrSide,
+    /// The `tdata` layouts of the streams the core's mapping uses ([`tdata_layout`], computed once).
+    pub layouts: Vec<Vec<(String, usize, usize)>>,
+}
+
+impl<M: Model> AxiTop<M> {
+    /// Model `m` behind a bus side for register map `layout` (its master's randomness from `x_seed`), with
+    /// the `tdata` layouts its mapping uses; `done` counts the completed AXI4-Lite transactions.
+    pub fn new(
+        m: M,
+        layout: &CsrLayout,
+        layouts: Vec<Vec<(String, usize, usize)>>,
+        x_seed: u64,
+        done: AxilDone,
+    ) -> Self {
+        AxiTop { m, side: AxiCsrSide::new(layout, x_seed, done), layouts }
+    }
+}
+
+impl<M: Model> Model for AxiTop<M> {
+    fn name(&self) -> &'static str {
+        self.m.name()
+    }
+    fn set_clock(&mut self, level: bool) {
+        self.m.set_clock(level)
+    }
+    fn eval(&mut self) {
+        self.m.eval()
+    }
+    fn trace_open(&mut self, path: &std::path::Path) -> bool {
+        self.m.trace_open(path)
+    }
+    fn dump(&mut self, t: u64) {
+        self.m.dump(t)
+    }
+}
