@@ -70,6 +70,9 @@ const CSR_PINS: [&str; 6] = ["addr", "wr_en", "wr_data", "rd_en", "rd_valid", "r
 /// The plan for a top with `ports` (see the [module docs](self)).
 pub fn plan(top: &str, ports: &[Port]) -> Result<AxiPlan, String> {
     let find = |n: &str| ports.iter().find(|p| p.name == n);
+    if find("clock").is_none() || find("reset").is_none() {
+        return Err(format!("{top} has no clock and reset ports of a netmeas core (an AXI flavour already?)"));
+    }
     let csr_prefixes: Vec<&str> = ports
         .iter()
         .filter_map(|p| p.name.strip_suffix("csr_addr"))
@@ -89,8 +92,11 @@ pub fn plan(top: &str, ports: &[Port]) -> Result<AxiPlan, String> {
         }
     }
     // `csr_rd_valid` belongs to the CSR port, not to a stream.
-    let groups: Vec<&str> =
-        ports.iter().filter(|p| !p.name.ends_with("csr_rd_valid")).filter_map(|p| p.name.strip_suffix("_valid")).collect();
+    let groups: Vec<&str> = ports
+        .iter()
+        .filter(|p| !p.name.ends_with("csr_rd_valid"))
+        .filter_map(|p| p.name.strip_suffix("_valid"))
+        .collect();
     // A group is a stream unless it is a field of another group (`ans_center` inside `ans`).
     let streams: Vec<&str> =
         groups.iter().copied().filter(|g| !groups.iter().any(|h| h != g && g.starts_with(&format!("{h}_")))).collect();
@@ -287,13 +293,22 @@ mod tests {
         // The one port parser reads the wrapper like every rust-hdl top.
         let parsed = crate::emit::parse_ports("t_axi", &v);
         assert_eq!(parsed.len(), 2 + 17 + 3 + 4 + 3 + 1, "{parsed:?}");
-        assert!(parsed.contains(&p("s_axil_awaddr", "input", 10)) && parsed.contains(&p("m_axis_res_tdata", "output", 8)));
+        assert!(
+            parsed.contains(&p("s_axil_awaddr", "input", 10)) && parsed.contains(&p("m_axis_res_tdata", "output", 8))
+        );
     }
 
     #[test]
     fn several_csr_ports_are_refused() {
-        let ports = vec![p("hh_csr_addr", "input", 8), p("smp_csr_addr", "input", 8)];
+        let ports = vec![
+            p("clock", "input", 1),
+            p("reset", "input", 1),
+            p("hh_csr_addr", "input", 8),
+            p("smp_csr_addr", "input", 8),
+        ];
         let e = plan("ro_hy", &ports).unwrap_err();
         assert!(e.contains("2 CSR ports (hh_csr_*, smp_csr_*)"), "{e}");
+        let e = plan("t_axi", &[p("clk", "input", 1), p("rst", "input", 1)]).unwrap_err();
+        assert!(e.contains("AXI flavour already"), "{e}");
     }
 }

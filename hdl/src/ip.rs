@@ -75,7 +75,8 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
             let plan = axi::plan(&core.name, &core.ports)?;
             let mut v = core.verilog.clone();
             if plan.csr {
-                let layout = core.csr.as_ref().ok_or_else(|| format!("{}: a CSR port without a register map", core.name))?;
+                let layout =
+                    core.csr.as_ref().ok_or_else(|| format!("{}: a CSR port without a register map", core.name))?;
                 let slave = AxilCsr::new(layout);
                 let name = format!("{}_axil", core.name);
                 v += &crate::common::reg::with_initial_values(initial, || crate::emit::generate(&name, slave))?;
@@ -99,26 +100,31 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
     })
 }
 
-/// The AXI flavour of build `inner` of `core` as a build of its own (the same register map and parameters):
-/// with `synth`, the synthesis configuration `<inner>` of core `axi` (module `axi_<inner>`, when `inner` is
-/// synthesized); without, the emitted, co-simulated top `<inner>_axi`.
+/// The AXI flavour of build `inner` of `core` as a build of its own: see [`axi_of`].
 pub fn axi_build(core: &str, inner: &str, synth: bool) -> Result<Build, String> {
-    let b = std::sync::Arc::new(find_build(core, Some(inner))?);
+    Ok(axi_of(find_build(core, Some(inner))?, synth))
+}
+
+/// The AXI flavour of build `b` as a build of its own (the same register map and parameters): with `synth`,
+/// the synthesis configuration `<b>` of core `axi` (module `axi_<b>`, when `b` is synthesized); without,
+/// the emitted, co-simulated top `<b>_axi`.
+pub fn axi_of(b: Build, synth: bool) -> Build {
+    let inner = b.name.clone();
     let (desc, params, csr) = (b.description.clone(), b.params.clone(), b.csr.clone());
     let synth = if synth { b.synth.clone() } else { None };
-    let gen = b.clone();
+    let gen = std::sync::Arc::new(b);
     let mut out = Build::verilog(format!("{inner}_axi"), format!("{desc}, AXI flavour"), params, move |module| {
         let ip = generate(&gen, Bus::Axi, crate::common::reg::initial_values())?;
         Ok(ip.verilog.replacen(&format!("module {}(", ip.module), &format!("module {module}("), 1))
     });
     out.csr = csr;
     if let Some(s) = synth {
-        out = out.synth_only("axi", inner, s.ii1, s.memories);
+        out = out.synth_only("axi", &inner, s.ii1, s.memories);
         if s.ecp5_bram {
             out = out.ecp5_bram();
         }
     }
-    Ok(out)
+    out
 }
 
 /// The AXI flavours the registry lists (core `axi`): each measurement core's default build, synthesized
@@ -220,5 +226,4 @@ mod tests {
         assert!(e.contains("no build `fridge_x`") && e.contains("fridge_dp"), "{e}");
         assert!(find_build("nope", None).err().unwrap().contains("fridge"));
     }
-
 }

@@ -91,16 +91,9 @@ impl Build {
             Ok(serde_json::Value::Object(m)) => m.into_iter().collect(),
             _ => BTreeMap::new(),
         };
-        Build {
-            name: name.into(),
-            description: description.into(),
-            params,
-            test_only: false,
-            emitted: true,
-            synth: None,
-            csr: None,
-            generator: Box::new(move |module| generate(module, make().map_err(|e| format!("{module}: {e}"))?)),
-        }
+        Build::verilog(name, description, params, move |module| {
+            generate(module, make().map_err(|e| format!("{module}: {e}"))?)
+        })
     }
     /// A build whose Verilog `make(module)` writes as text (e.g. the AXI flavour of another build:
     /// `crate::ip::axi_build`); it runs with the initial-values switch of [`Self::generate`] set.

@@ -2,7 +2,6 @@
 //! give a block a concrete core-like job (e.g. the RMW pipeline adding a delta to a counter table). Their
 //! shapes are golden's (`golden::common::tops`, re-exported here), which the testbench uses too.
 
-use crate::common::axil::AxilCsr;
 use crate::common::csr::Csr;
 use crate::common::hash::HashUnit;
 use crate::common::reg::Reg;
@@ -10,7 +9,6 @@ use crate::common::bits::{Slice, ZeroExt};
 use crate::common::multi_rmw::MultiRmw;
 use crate::common::rmw::RmwPipeline;
 use crate::declare_block;
-use golden::common::axil::AXIL_ADDR_BITS;
 use golden::common::config::ConfigError;
 use golden::common::sram::{RamPorts, RamTiming};
 use rust_hdl::prelude::*;
@@ -368,71 +366,36 @@ impl Logic for CsrTop {
 }
 
 declare_block! {
-    /// The AXI4-Lite slave in front of the CSR test bank ([`csr_top_layout`]): the bus side of a core.
-    /// `status` feeds the bank's status registers; `cfg` shows its config registers.
+    /// The CSR test bank ([`csr_top_layout`]) behind the standard core CSR port (`csr_*`): what the AXI
+    /// flavour generator (`crate::axi`) wraps as the test top of the AXI4-Lite slave (`axil_csr_axi`).
+    /// `status` feeds the status registers; `cfg` shows the config registers.
     #[derive(LogicBlock)]
-    pub struct AxilCsrTop fn build(bank: Csr<128, 160>) {
+    pub struct CsrPortTop fn build(bank: Csr<128, 160>) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
-        pub s_axil_awaddr: Signal<In, Bits<AXIL_ADDR_BITS>>,
-        pub s_axil_awvalid: Signal<In, bool>,
-        pub s_axil_awready: Signal<Out, bool>,
-        pub s_axil_wdata: Signal<In, Bits<32>>,
-        pub s_axil_wstrb: Signal<In, Bits<4>>,
-        pub s_axil_wvalid: Signal<In, bool>,
-        pub s_axil_wready: Signal<Out, bool>,
-        pub s_axil_bresp: Signal<Out, Bits<2>>,
-        pub s_axil_bvalid: Signal<Out, bool>,
-        pub s_axil_bready: Signal<In, bool>,
-        pub s_axil_araddr: Signal<In, Bits<AXIL_ADDR_BITS>>,
-        pub s_axil_arvalid: Signal<In, bool>,
-        pub s_axil_arready: Signal<Out, bool>,
-        pub s_axil_rdata: Signal<Out, Bits<32>>,
-        pub s_axil_rresp: Signal<Out, Bits<2>>,
-        pub s_axil_rvalid: Signal<Out, bool>,
-        pub s_axil_rready: Signal<In, bool>,
         pub cfg: Signal<Out, Bits<128>>,
         pub status: Signal<In, Bits<160>>,
-        slave: AxilCsr = AxilCsr::new(bank.layout()),
         bank: Csr<128, 160> = bank,
     }
 }
 
-impl AxilCsrTop {
+impl CsrPortTop {
     pub fn new() -> Result<Self, ConfigError> {
         Ok(Self::build(Csr::new(csr_top_layout())?))
     }
 }
 
-impl Logic for AxilCsrTop {
+impl Logic for CsrPortTop {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, slave, bank);
-        self.slave.reset.next = self.reset.val();
+        clock!(self, clock, bank);
         self.bank.reset.next = self.reset.val();
-        self.slave.s_axil_awaddr.next = self.s_axil_awaddr.val();
-        self.slave.s_axil_awvalid.next = self.s_axil_awvalid.val();
-        self.s_axil_awready.next = self.slave.s_axil_awready.val();
-        self.slave.s_axil_wdata.next = self.s_axil_wdata.val();
-        self.slave.s_axil_wstrb.next = self.s_axil_wstrb.val();
-        self.slave.s_axil_wvalid.next = self.s_axil_wvalid.val();
-        self.s_axil_wready.next = self.slave.s_axil_wready.val();
-        self.s_axil_bresp.next = self.slave.s_axil_bresp.val();
-        self.s_axil_bvalid.next = self.slave.s_axil_bvalid.val();
-        self.slave.s_axil_bready.next = self.s_axil_bready.val();
-        self.slave.s_axil_araddr.next = self.s_axil_araddr.val();
-        self.slave.s_axil_arvalid.next = self.s_axil_arvalid.val();
-        self.s_axil_arready.next = self.slave.s_axil_arready.val();
-        self.s_axil_rdata.next = self.slave.s_axil_rdata.val();
-        self.s_axil_rresp.next = self.slave.s_axil_rresp.val();
-        self.s_axil_rvalid.next = self.slave.s_axil_rvalid.val();
-        self.slave.s_axil_rready.next = self.s_axil_rready.val();
-        self.bank.addr.next = self.slave.csr_addr.val();
-        self.bank.wr_en.next = self.slave.csr_wr_en.val();
-        self.bank.wr_data.next = self.slave.csr_wr_data.val();
-        self.bank.rd_en.next = self.slave.csr_rd_en.val();
-        self.slave.csr_rd_valid.next = self.bank.rd_valid.val();
-        self.slave.csr_rd_data.next = self.bank.rd_data.val();
+        self.bank.addr.next = self.csr_addr.val();
+        self.bank.wr_en.next = self.csr_wr_en.val();
+        self.bank.wr_data.next = self.csr_wr_data.val();
+        self.bank.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.bank.rd_valid.val();
+        self.csr_rd_data.next = self.bank.rd_data.val();
         self.bank.status.next = self.status.val();
         self.cfg.next = self.bank.cfg.val();
     }

@@ -223,7 +223,7 @@ fn generate_writes_axi_ip_whose_c_header_matches_the_register_map() {
     let o = netmeas(&["generate", "ifpd", "--build", "ifpd_d2", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v = std::fs::read_to_string(dir.join("ifpd_d2_axi.v")).unwrap();
-    for module in ["module ifpd_d2_axi (", "module ifpd_d2_axil(", "module ifpd_d2("] {
+    for module in ["module ifpd_d2_axi(", "module ifpd_d2_axil(", "module ifpd_d2("] {
         assert!(v.contains(module), "{module} missing");
     }
     let m: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("ifpd_d2_axi.json")).unwrap()).unwrap();

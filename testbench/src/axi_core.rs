@@ -76,6 +76,18 @@ macro_rules! axil_pins {
     )+};
 }
 
+/// Compares an AXI4-Lite slave's bus outputs (`rtl`) with golden's (`e`), signal by signal.
+pub fn compare_axil(sb: &mut Scoreboard, c: u64, e: &AxilOutputs, rtl: &AxilOutputs) {
+    sb.check(c, "s_axil_awready", Some(e.awready as u128), rtl.awready as u128);
+    sb.check(c, "s_axil_wready", Some(e.wready as u128), rtl.wready as u128);
+    sb.check(c, "s_axil_bvalid", Some(e.bvalid as u128), rtl.bvalid as u128);
+    sb.check(c, "s_axil_bresp", Some(e.bresp as u128), rtl.bresp as u128);
+    sb.check(c, "s_axil_arready", Some(e.arready as u128), rtl.arready as u128);
+    sb.check(c, "s_axil_rvalid", Some(e.rvalid as u128), rtl.rvalid as u128);
+    sb.check(c, "s_axil_rdata", Some(e.rdata as u128), rtl.rdata as u128);
+    sb.check(c, "s_axil_rresp", Some(e.rresp as u128), rtl.rresp as u128);
+}
+
 /// The CSR answer in a golden core's outputs (`csr_rd_valid`, `csr_rd_data`; `None` before a reset).
 pub trait CsrAnswer {
     fn csr_answer(&self) -> (bool, u32);
@@ -145,14 +157,7 @@ impl AxiCsrSide {
     /// CSR answer of the cycle and lets the master see the handshakes.
     pub fn after(&mut self, sb: &mut Scoreboard, c: u64, rtl: &AxilOutputs, answer: (bool, u32)) {
         if let Some(e) = self.expected {
-            sb.check(c, "s_axil_awready", Some(e.awready as u128), rtl.awready as u128);
-            sb.check(c, "s_axil_wready", Some(e.wready as u128), rtl.wready as u128);
-            sb.check(c, "s_axil_bvalid", Some(e.bvalid as u128), rtl.bvalid as u128);
-            sb.check(c, "s_axil_bresp", Some(e.bresp as u128), rtl.bresp as u128);
-            sb.check(c, "s_axil_arready", Some(e.arready as u128), rtl.arready as u128);
-            sb.check(c, "s_axil_rvalid", Some(e.rvalid as u128), rtl.rvalid as u128);
-            sb.check(c, "s_axil_rdata", Some(e.rdata as u128), rtl.rdata as u128);
-            sb.check(c, "s_axil_rresp", Some(e.rresp as u128), rtl.rresp as u128);
+            compare_axil(sb, c, &e, rtl);
         }
         let mut i = self.now;
         (i.csr_rd_valid, i.csr_rd_data) = answer;

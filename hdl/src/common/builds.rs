@@ -214,11 +214,14 @@ pub fn csr() -> Result<Vec<Build>, String> {
     ])
 }
 
-/// The AXI4-Lite slave in front of the CSR test bank; synthesized as the slave's cost beside a bank.
+/// The AXI4-Lite slave in front of the CSR test bank: the generated AXI flavour (`crate::ip::axi_of`) of the
+/// bank behind a core CSR port, co-simulated as `axil_csr_axi`, synthesized as `axil_csr 4cfg_5status` (the
+/// slave's cost beside the bank).
 pub fn axil_csr() -> Result<Vec<Build>, String> {
-    let desc = "AXI4-Lite slave in front of the CSR test bank (4 config, 5 status registers, identity)";
+    let desc = "CSR test bank (4 config, 5 status registers, identity) on a core CSR port";
+    let bank = || Build::new("axil_csr", desc, json!({"layout": csr_top_layout()}), CsrPortTop::new).csr(csr_top_layout());
     Ok(vec![
-        Build::new("axil_csr", desc, json!({"layout": csr_top_layout()}), AxilCsrTop::new).csr(csr_top_layout()),
-        Build::new("", desc, json!({}), AxilCsrTop::new).synth_only("axil_csr", "4cfg_5status", true, vec![]),
+        crate::ip::axi_of(bank(), false),
+        crate::ip::axi_of(bank(), false).synth_only("axil_csr", "4cfg_5status", true, vec![]),
     ])
 }

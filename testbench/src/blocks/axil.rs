@@ -1,4 +1,5 @@
-//! AXI4-Lite slave in front of the CSR test bank: a randomized master ([`AxilMaster`]: random delays on
+//! AXI4-Lite slave in front of the CSR test bank, as `netmeas generate` wraps a core (`axil_csr_axi`: the
+//! generated AXI flavour of the bank on a core CSR port): a randomized master ([`AxilMaster`]: random delays on
 //! every channel, address and data in either order, back-to-back beats, backpressure on B and R) writes
 //! and reads config, status, identity and unmapped addresses, aligned or not, with any byte strobes, and
 //! resets arrive mid-transaction. Two checks each cycle:
@@ -7,15 +8,17 @@
 //! - **per transaction**, independently of the golden slave: responses come once each, in issue order; a
 //!   write's response is `OKAY` exactly for config registers, and the bank's config registers equal a
 //!   shadow register file (the reset values, with each write's strobed bytes merged in as it is applied); a
-//!   read returns the shadow value when its response rose (config), a status value the bank held while the read was in flight
-//!   (status), the identity constants, or `CSR_UNMAPPED` with `SLVERR`. At the end nothing is left unanswered.
+//!   read returns the shadow value when its response rose (config), a status value the bank held while the
+//!   read was in flight (status), the identity constants, or `CSR_UNMAPPED` with `SLVERR`. At the end nothing
+//!   is left unanswered.
 //!
 //! `transactions` counts completed AXI transactions.
 
 use super::Run;
+use crate::axi_core::{compare_axil, AxilPins};
 use crate::axil_master::{AxilMaster, Done, Write};
 use crate::harness::{RunConfig, RunReport, Sim};
-use crate::models::AxilCsr;
+use crate::models::AxilCsrAxi;
 use golden::common::axil::{csr_addr_of, merge_bytes, AxilCsrModel, AxilDecode, RESP_OKAY, RESP_SLVERR};
 use golden::common::config::{CSR_ID_ADDR, CSR_STATUS_BASE, CSR_UNMAPPED, CSR_VERSION_ADDR};
 use golden::common::csr::{CsrInputs, CsrModel};
@@ -27,8 +30,8 @@ use std::collections::VecDeque;
 const HISTORY: usize = 1024;
 
 pub fn run(cfg: &RunConfig) -> RunReport {
-    let mut run = Run::new(AxilCsr::NAME, cfg);
-    let mut sim = Sim::new(AxilCsr::new(cfg.x_seed), cfg.vcd.clone());
+    let mut run = Run::new(AxilCsrAxi::NAME, cfg);
+    let mut sim = Sim::new(AxilCsrAxi::new(cfg.x_seed), cfg.vcd.clone());
     let layout = csr_top_layout();
     let decode = AxilDecode::of(&layout);
     let defaults: Vec<u32> = layout.config.iter().map(|c| c.1).collect();
@@ -90,9 +93,12 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         }
         let mut i = master.drive(c, r);
         i.reset = reset;
-        set_inputs(&mut sim.m, &i, &status);
+        sim.m.set_rst(i.reset as u64);
+        sim.m.set_axil(&i);
+        sim.m.set_status(std::array::from_fn(|k| status[k]));
         sim.settle();
-        let o = outputs(&sim.m);
+        // The slave's bus outputs (its CSR side is inside the top: left at zero).
+        let o = sim.m.axil();
         // Golden: the bank's registered outputs feed the slave, the slave's feed the bank.
         if let Some(b) = bank.outputs() {
             (i.csr_rd_valid, i.csr_rd_data) = (b.rd_valid, b.rd_data);
@@ -108,7 +114,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             status: status.clone(),
         });
         if let Some(e) = expected {
-            compare(&mut run, c, &e, &o);
+            compare_axil(&mut run.sb, c, &e, &o);
         }
         if let Some(b) = &e_bank {
             let word = b.config.iter().rev().fold(0u128, |a, v| (a << 32) | *v as u128);
@@ -202,43 +208,4 @@ fn check_done(
     }
 }
 
-fn set_inputs(m: &mut AxilCsr, i: &golden::common::axil::AxilInputs, status: &[u32]) {
-    m.set_reset(i.reset as u64);
-    m.set_s_axil_awvalid(i.awvalid as u64);
-    m.set_s_axil_awaddr(i.awaddr as u64);
-    m.set_s_axil_wvalid(i.wvalid as u64);
-    m.set_s_axil_wdata(i.wdata as u64);
-    m.set_s_axil_wstrb(i.wstrb as u64);
-    m.set_s_axil_bready(i.bready as u64);
-    m.set_s_axil_arvalid(i.arvalid as u64);
-    m.set_s_axil_araddr(i.araddr as u64);
-    m.set_s_axil_rready(i.rready as u64);
-    m.set_status(std::array::from_fn(|k| status[k]));
-}
-
-/// The slave's bus outputs as the RTL shows them (the CSR side is internal to the top: zeros).
-fn outputs(m: &AxilCsr) -> golden::common::axil::AxilOutputs {
-    golden::common::axil::AxilOutputs {
-        awready: m.s_axil_awready() != 0,
-        wready: m.s_axil_wready() != 0,
-        bvalid: m.s_axil_bvalid() != 0,
-        bresp: m.s_axil_bresp() as u8,
-        arready: m.s_axil_arready() != 0,
-        rvalid: m.s_axil_rvalid() != 0,
-        rdata: m.s_axil_rdata() as u32,
-        rresp: m.s_axil_rresp() as u8,
-        ..Default::default()
-    }
-}
-
-fn compare(run: &mut Run, c: u64, e: &golden::common::axil::AxilOutputs, o: &golden::common::axil::AxilOutputs) {
-    let sb = &mut run.sb;
-    sb.check(c, "s_axil_awready", Some(e.awready as u128), o.awready as u128);
-    sb.check(c, "s_axil_wready", Some(e.wready as u128), o.wready as u128);
-    sb.check(c, "s_axil_bvalid", Some(e.bvalid as u128), o.bvalid as u128);
-    sb.check(c, "s_axil_bresp", Some(e.bresp as u128), o.bresp as u128);
-    sb.check(c, "s_axil_arready", Some(e.arready as u128), o.arready as u128);
-    sb.check(c, "s_axil_rvalid", Some(e.rvalid as u128), o.rvalid as u128);
-    sb.check(c, "s_axil_rdata", Some(e.rdata as u128), o.rdata as u128);
-    sb.check(c, "s_axil_rresp", Some(e.rresp as u128), o.rresp as u128);
-}
+crate::axil_pins!(AxilCsrAxi);
