@@ -138,9 +138,12 @@ pub fn axi_builds() -> Result<Vec<Build>, String> {
         .chain([("ifpd", "ifpd_d4")])
         .map(|(core, inner)| axi_build(core, inner, true))
         // Co-simulated: the report FIFO's AXI flavour (`fifo_axi`: a slave stream without tready, a master
-        // stream under backpressure, the level and drop count passed through) and the IFPD core's, driven
-        // through its AXI4-Lite slave and streams by the core's own randomized traffic.
-        .chain([("fifo", "fifo"), ("ifpd", "ifpd_d4")].map(|(core, inner)| axi_build(core, inner, false)))
+        // stream under backpressure, the level and drop count passed through) and the IFPD and fridge cores',
+        // driven through their AXI4-Lite slave and streams by the cores' own randomized traffic.
+        .chain(
+            [("fifo", "fifo"), ("ifpd", "ifpd_d4"), ("fridge", "fridge_dp")]
+                .map(|(core, inner)| axi_build(core, inner, false)),
+        )
         .collect()
 }
 

@@ -88,6 +88,50 @@ pub fn compare_axil(sb: &mut Scoreboard, c: u64, e: &AxilOutputs, rtl: &AxilOutp
     sb.check(c, "s_axil_rresp", Some(e.rresp as u128), rtl.rresp as u128);
 }
 
+/// Implements [`crate::core_run::CoreTop`] for [`AxiTop`]`<$model>` (and [`AxilPins`] for the model): the
+/// route through the bus side, the AXI4-Lite pins and the bus comparison come from here; the core gives its
+/// stream side — `drive |m, layouts, i, garbage| { … }` sets the model's stream and passthrough inputs
+/// (`rst` and the AXI4-Lite pins are set here), `read |m, layouts, sb, c, e| { … }` returns the typed
+/// outputs read from the streams (the comparison with golden follows; the CSR port is inside the wrapper,
+/// so the outputs' `csr_rd_*` are golden's and the answer is compared on the bus).
+#[macro_export]
+macro_rules! axi_core_top {
+    (
+        $model:ty => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty;
+        drive |$m:ident, $l:ident, $i:ident, $g:ident| $drive:block
+        read |$rm:ident, $rl:ident, $sb:ident, $c:ident, $e:ident| $read:block
+    ) => {
+        $crate::axil_pins!($model);
+        impl $crate::core_run::CoreTop for $crate::axi_core::AxiTop<$model> {
+            type Inputs = $inputs;
+            type Garbage = $garbage;
+            type Expected = $expected;
+            type Outputs = $outputs;
+            fn route(&mut self, cycle: u64, i: &$inputs) -> Option<$inputs> {
+                Some(self.side.route(cycle, i))
+            }
+            fn drive(&mut self, $i: &$inputs, $g: &$garbage) {
+                use $crate::axi_core::AxilPins;
+                let ($m, $l) = (&mut self.m, &self.layouts);
+                $m.set_rst($crate::csr_driver::CsrPort::reset($i) as u64);
+                $drive
+                $m.set_axil(self.side.inputs());
+            }
+            fn compare(&self, $sb: &mut $crate::harness::Scoreboard, $c: u64, $e: &$expected) -> $outputs {
+                let ($rm, $rl) = (&self.m, &self.layouts);
+                let o: $outputs = $read;
+                o.compare($sb, $c, $e);
+                o
+            }
+            fn after(&mut self, sb: &mut $crate::harness::Scoreboard, c: u64, e: &$expected) {
+                use $crate::axi_core::{AxilPins, CsrAnswer};
+                let rtl = self.m.axil();
+                self.side.after(sb, c, &rtl, e.csr_answer());
+            }
+        }
+    };
+}
+
 /// The CSR answer in a golden core's outputs (`csr_rd_valid`, `csr_rd_data`; `None` before a reset).
 pub trait CsrAnswer {
     fn csr_answer(&self) -> (bool, u32);
@@ -102,7 +146,7 @@ macro_rules! csr_answer {
         }
     )*};
 }
-csr_answer!(golden::ifpd::cycle::IfpdOutputs);
+csr_answer!(golden::ifpd::cycle::IfpdOutputs, golden::fridge::cycle::FridgeOutputs);
 
 /// The bus side of an AXI-flavour top: the golden slave, the master, and this cycle's master signals and
 /// golden slave outputs.

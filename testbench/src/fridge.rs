@@ -23,7 +23,8 @@ use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, MidReset, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{Fridge4Dp, FridgeDp, FridgeSp};
+use crate::axi_core::{count_axil, pack, tdata_layout, AxiTop, AxilDone, CsrAnswer};
+use crate::models::{Fridge4Dp, FridgeDp, FridgeDpAxi, FridgeSp};
 use golden::fridge::cycle::{
     FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
 };
@@ -71,6 +72,37 @@ crate::core_top! {
         m.set_rep_ready(i.rep_ready as u64);
         crate::drive_csr_pins!(m, i);
         m.set_tally_ready(i.tally_ready as u64);
+    }
+}
+
+// `fridge_dp_axi`, the generated AXI flavour of `fridge_dp` (see `crate::axi_core`): descriptors packed into
+// `s_axis_in_tdata`, reports and tally records read from `m_axis_rep_tdata` and `m_axis_tally_tdata`.
+crate::axi_core_top! {
+    FridgeDpAxi => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
+    drive |m, layouts, i, garbage| {
+        let d = i.desc.unwrap_or(*garbage);
+        let request = (d.kind == PacketKind::Request) as u128;
+        m.set_s_axis_in_tvalid(i.in_valid as u64);
+        let fields = [("in_request", request), ("in_id", d.id), ("in_ts", d.timestamp as u128)];
+        m.set_s_axis_in_tdata(pack(&layouts[0], &fields));
+        m.set_m_axis_rep_tready(i.rep_ready as u64);
+        m.set_m_axis_tally_tready(i.tally_ready as u64);
+    }
+    read |m, layouts, sb, c, e| {
+        let _ = layouts;
+        let (csr_rd_valid, csr_rd_data) = e.csr_answer();
+        let (rep_valid, tally_valid) = (m.m_axis_rep_tvalid() != 0, m.m_axis_tally_tvalid() != 0);
+        sb.check(c, "m_axis_rep_tlast", Some(1), (m.m_axis_rep_tlast() != 0 || !rep_valid) as u128);
+        sb.check(c, "m_axis_tally_tlast", Some(1), (m.m_axis_tally_tlast() != 0 || !tally_valid) as u128);
+        FridgeOutputs {
+            in_ready: m.s_axis_in_tready() != 0,
+            rep_valid,
+            rep_data: m.m_axis_rep_tdata(),
+            csr_rd_valid,
+            csr_rd_data,
+            tally_valid,
+            tally_data: m.m_axis_tally_tdata(),
+        }
     }
 }
 
@@ -391,6 +423,16 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
 
 pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_dp", FridgeMode::Fridge, cfg, FridgeDp::new)
+}
+/// `fridge_dp`'s traffic through its AXI flavour `fridge_dp_axi` (registers over AXI4-Lite).
+pub fn run_fridge_dp_axi(cfg: &RunConfig) -> RunReport {
+    let layout = top_config("fridge_dp").csr_layout();
+    let streams = vec![tdata_layout("fridge_dp", "in")];
+    let done = AxilDone::default();
+    let r = run_top("fridge_dp", FridgeMode::Fridge, cfg, |x| {
+        AxiTop::new(FridgeDpAxi::new(x), &layout, streams, x, done.clone())
+    });
+    count_axil(r, &done)
 }
 pub fn run_fridge_sp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_sp", FridgeMode::Fridge, cfg, FridgeSp::new)

@@ -17,9 +17,7 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{count_axil, pack, tdata_layout, unpack, AxiTop, AxilDone, AxilPins, CsrAnswer};
-use crate::core_run::CoreTop;
-use crate::harness::Scoreboard;
+use crate::axi_core::{count_axil, pack, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
 use crate::models::{
     IfpdD1, IfpdD2, IfpdD4, IfpdD4A14, IfpdD4Axi, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4Reg,
 };
@@ -70,53 +68,35 @@ crate::core_top! {
     }
 }
 
-crate::axil_pins!(IfpdD4Axi);
-
-/// `ifpd_d4_axi`, the generated AXI flavour of `ifpd_d4` (see [`crate::axi_core`]): descriptors packed into
-/// `s_axis_in_tdata`, results and reports unpacked from `m_axis_res_tdata` and `m_axis_rep_tdata`, by the
-/// wrapper's layout rule re-derived from `ifpd_d4`'s ports.
-impl CoreTop for AxiTop<IfpdD4Axi> {
-    type Inputs = IfpdInputs;
-    type Garbage = Descriptor;
-    type Expected = IfpdOutputs;
-    type Outputs = IfpdTopOutputs;
-    fn route(&mut self, cycle: u64, i: &IfpdInputs) -> Option<IfpdInputs> {
-        Some(self.side.route(cycle, i))
-    }
-    fn drive(&mut self, i: &IfpdInputs, garbage: &Descriptor) {
+// `ifpd_d4_axi`, the generated AXI flavour of `ifpd_d4` (see `crate::axi_core`): descriptors packed into
+// `s_axis_in_tdata`, results and reports unpacked from `m_axis_res_tdata` and `m_axis_rep_tdata`, by the
+// wrapper's layout rule re-derived from `ifpd_d4`'s ports.
+crate::axi_core_top! {
+    IfpdD4Axi => IfpdInputs, Descriptor, IfpdOutputs, IfpdTopOutputs;
+    drive |m, layouts, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };
-        let m = &mut self.m;
-        m.set_rst(i.reset as u64);
         m.set_s_axis_in_tvalid(i.in_valid as u64);
-        m.set_s_axis_in_tdata(pack(&self.layouts[0], &[("in_flow", d.flow), ("in_ts", d.ts as u128)]));
+        m.set_s_axis_in_tdata(pack(&layouts[0], &[("in_flow", d.flow), ("in_ts", d.ts as u128)]));
         m.set_m_axis_rep_tready(i.rep_ready as u64);
-        m.set_axil(self.side.inputs());
     }
-    fn compare(&self, sb: &mut Scoreboard, c: u64, e: &IfpdOutputs) -> IfpdTopOutputs {
-        let m = &self.m;
-        let res = &self.layouts[1];
+    read |m, layouts, sb, c, e| {
         let words = [m.m_axis_res_tdata() as u32];
+        let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
-        let o = IfpdTopOutputs {
+        let rep_valid = m.m_axis_rep_tvalid() != 0;
+        sb.check(c, "m_axis_rep_tlast", Some(1), (m.m_axis_rep_tlast() != 0 || !rep_valid) as u128);
+        IfpdTopOutputs {
             in_ready: m.s_axis_in_tready() != 0,
             swept: m.swept() != 0,
             res_valid: m.m_axis_res_tvalid() != 0,
-            res_case: unpack(res, &words, "res_case") as u64,
-            res_row: unpack(res, &words, "res_row") as u64,
-            res_d_est: unpack(res, &words, "res_d_est") as u64,
-            rep_valid: m.m_axis_rep_tvalid() != 0,
+            res_case: res("res_case"),
+            res_row: res("res_row"),
+            res_d_est: res("res_d_est"),
+            rep_valid,
             rep_data: m.m_axis_rep_tdata() as u128,
-            // The CSR port is inside the wrapper: its answer reaches the bus, compared in `after`.
             csr_rd_valid,
             csr_rd_data,
-        };
-        o.compare(sb, c, e);
-        sb.check(c, "m_axis_rep_tlast", Some(1), (m.m_axis_rep_tlast() != 0 || !o.rep_valid) as u128);
-        o
-    }
-    fn after(&mut self, sb: &mut Scoreboard, c: u64, e: &IfpdOutputs) {
-        let rtl = self.m.axil();
-        self.side.after(sb, c, &rtl, e.csr_answer());
+        }
     }
 }
 

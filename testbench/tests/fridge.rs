@@ -46,6 +46,16 @@ const EXPIRY: &[&str] = &[
 /// What the builds with a tally must also cover (besides [`COMMON`]).
 const TALLY: &[&str] = &[cov::tally_walks_started, cov::tally_records, cov::tally_records_nonzero];
 
+/// fridge_dp's AXI flavour (`netmeas generate fridge`): the same traffic, registers over AXI4-Lite under
+/// random channel delays, descriptors, reports and tally records on the AXI4-Streams. The sampling
+/// boundaries are not demanded: the runner aims a threshold write at the next request, and over AXI4-Lite the
+/// write lands later than on the native port.
+#[test]
+fn fridge_axi_flavour_matches_golden() {
+    let must_cover = [COMMON, TALLY, &["axil_writes", "axil_reads"]].concat();
+    harness::check("fridge_axi_flavour_matches_golden", fridge::run_fridge_dp_axi, N, &must_cover);
+}
+
 #[test]
 fn fridge_single_dual_port_matches_golden() {
     check("fridge_single_dual_port_matches_golden", fridge::run_fridge_dp, N, true, SAMPLING);
