@@ -138,10 +138,10 @@ pub fn axi_builds() -> Result<Vec<Build>, String> {
         .chain([("ifpd", "ifpd_d4")])
         .map(|(core, inner)| axi_build(core, inner, true))
         // Co-simulated: the report FIFO's AXI flavour (`fifo_axi`: a slave stream without tready, a master
-        // stream under backpressure, the level and drop count passed through) and the IFPD and fridge cores',
-        // driven through their AXI4-Lite slave and streams by the cores' own randomized traffic.
+        // stream under backpressure, the level and drop count passed through) and the IFPD, fridge and
+        // FineComb cores', driven through their AXI4-Lite slave and streams by the cores' own traffic.
         .chain(
-            [("fifo", "fifo"), ("ifpd", "ifpd_d4"), ("fridge", "fridge_dp")]
+            [("fifo", "fifo"), ("ifpd", "ifpd_d4"), ("fridge", "fridge_dp"), ("finecomb", "finecomb_tx")]
                 .map(|(core, inner)| axi_build(core, inner, false)),
         )
         .collect()

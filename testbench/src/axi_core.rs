@@ -146,7 +146,7 @@ macro_rules! csr_answer {
         }
     )*};
 }
-csr_answer!(golden::ifpd::cycle::IfpdOutputs, golden::fridge::cycle::FridgeOutputs);
+csr_answer!(golden::ifpd::cycle::IfpdOutputs, golden::fridge::cycle::FridgeOutputs, golden::finecomb::cycle::FinecombOutputs);
 
 /// The bus side of an AXI-flavour top: the golden slave, the master, and this cycle's master signals and
 /// golden slave outputs.

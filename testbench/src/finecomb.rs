@@ -21,7 +21,8 @@ use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport, Scoreboard};
-use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx};
+use crate::axi_core::{count_axil, pack, tdata_layout, AxiTop, AxilDone, CsrAnswer};
+use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx, FinecombTxAxi};
 use golden::finecomb::cycle::{
     FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs as GoldenOutputs, Record, RecordKind,
 };
@@ -75,6 +76,37 @@ crate::core_top! {
         drive_descriptor!(&mut *m, i.reset, i.in_valid, &i.desc.unwrap_or(*garbage));
         m.set_rec_ready(i.rec_ready as u64);
         crate::drive_csr_pins!(m, i);
+    }
+}
+
+// `finecomb_tx_axi`, the generated AXI flavour of `finecomb_tx` (see `crate::axi_core`): descriptors packed
+// into `s_axis_in_tdata`, records read from `m_axis_rec_tdata` (the record at bit 0, zero above).
+crate::axi_core_top! {
+    FinecombTxAxi => FinecombInputs, Descriptor, GoldenOutputs, FinecombOutputs;
+    drive |m, layouts, i, garbage| {
+        let d = i.desc.unwrap_or(*garbage);
+        let fields = [
+            ("in_key", d.key),
+            ("in_ts", d.timestamp as u128),
+            ("in_start", d.start as u128),
+            ("in_end", d.end as u128),
+        ];
+        m.set_s_axis_in_tvalid(i.in_valid as u64);
+        m.set_s_axis_in_tdata(pack(&layouts[0], &fields));
+        m.set_m_axis_rec_tready(i.rec_ready as u64);
+    }
+    read |m, layouts, sb, c, e| {
+        let _ = layouts;
+        let (csr_rd_valid, csr_rd_data) = e.csr_answer();
+        let rec_valid = m.m_axis_rec_tvalid() != 0;
+        sb.check(c, "m_axis_rec_tlast", Some(1), (m.m_axis_rec_tlast() != 0 || !rec_valid) as u128);
+        FinecombOutputs {
+            in_ready: m.s_axis_in_tready() != 0,
+            rec_valid,
+            rec_data: m.m_axis_rec_tdata(),
+            csr_rd_valid,
+            csr_rd_data,
+        }
     }
 }
 
@@ -361,6 +393,14 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
 
 pub fn run_finecomb_tx(cfg: &RunConfig) -> RunReport {
     run_top("finecomb_tx", cfg, FinecombTx::new)
+}
+/// `finecomb_tx`'s traffic through its AXI flavour `finecomb_tx_axi` (registers over AXI4-Lite).
+pub fn run_finecomb_tx_axi(cfg: &RunConfig) -> RunReport {
+    let layout = top_config("finecomb_tx").csr_layout();
+    let streams = vec![tdata_layout("finecomb_tx", "in")];
+    let done = AxilDone::default();
+    let r = run_top("finecomb_tx", cfg, |x| AxiTop::new(FinecombTxAxi::new(x), &layout, streams, x, done.clone()));
+    count_axil(r, &done)
 }
 pub fn run_finecomb_rx(cfg: &RunConfig) -> RunReport {
     run_top("finecomb_rx", cfg, FinecombRx::new)

@@ -49,6 +49,13 @@ const STASH: &[&str] = &[
     cov::stash_fill_above,
 ];
 
+/// finecomb_tx's AXI flavour (`netmeas generate finecomb --build finecomb_tx`): the same traffic, registers
+/// over AXI4-Lite under random channel delays, descriptors and records on the AXI4-Streams.
+#[test]
+fn finecomb_axi_flavour_matches_golden() {
+    check("finecomb_axi_flavour_matches_golden", finecomb::run_finecomb_tx_axi, &["axil_writes", "axil_reads"]);
+}
+
 #[test]
 fn finecomb_sender_matches_golden() {
     check("finecomb_sender_matches_golden", finecomb::run_finecomb_tx, &[]);
