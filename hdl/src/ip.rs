@@ -138,10 +138,12 @@ pub fn axi_builds() -> Result<Vec<Build>, String> {
         .chain([("ifpd", "ifpd_d4")])
         .map(|(core, inner)| axi_build(core, inner, true))
         // Co-simulated: the report FIFO's AXI flavour (`fifo_axi`: a slave stream without tready, a master
-        // stream under backpressure, the level and drop count passed through) and the IFPD, fridge and
-        // FineComb cores', driven through their AXI4-Lite slave and streams by the cores' own traffic.
+        // stream under backpressure, the level and drop count passed through) and the IFPD, fridge,
+        // FineComb and MAPLE cores', driven through their AXI4-Lite slave and streams by the cores' own traffic.
         .chain(
             [("fifo", "fifo"), ("ifpd", "ifpd_d4"), ("fridge", "fridge_dp"), ("finecomb", "finecomb_tx")]
+                .into_iter()
+                .chain([("maple", "maple_k8")])
                 .map(|(core, inner)| axi_build(core, inner, false)),
         )
         .collect()

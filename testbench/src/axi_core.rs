@@ -146,7 +146,12 @@ macro_rules! csr_answer {
         }
     )*};
 }
-csr_answer!(golden::ifpd::cycle::IfpdOutputs, golden::fridge::cycle::FridgeOutputs, golden::finecomb::cycle::FinecombOutputs);
+csr_answer!(
+    golden::ifpd::cycle::IfpdOutputs,
+    golden::fridge::cycle::FridgeOutputs,
+    golden::finecomb::cycle::FinecombOutputs,
+    golden::maple::cycle::MapleOutputs
+);
 
 /// The bus side of an AXI-flavour top: the golden slave, the master, and this cycle's master signals and
 /// golden slave outputs.
@@ -256,6 +261,11 @@ pub fn pack<const N: usize>(layout: &[(String, usize, usize)], values: &[(&str, 
         }
     }
     w
+}
+
+/// [`pack`] for a `tdata` of at most 128 bits (a `u128` port).
+pub fn pack128(layout: &[(String, usize, usize)], values: &[(&str, u128)]) -> u128 {
+    pack::<4>(layout, values).iter().rev().fold(0u128, |a, w| a << 32 | *w as u128)
 }
 
 /// Field `name` of `tdata` (as `u128`: fields are at most 128 bits) by `layout`.

@@ -19,11 +19,12 @@
 //! next packet draws or one either side (coverage `sample_below/at/above`), a third of the time after a
 //! reseed with F1 empty (`idle_reseeds`).
 
+use crate::axi_core::{count_axil, pack128, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
 use crate::core_run::{count_boundary, CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{
-    MapleK64, MapleK8, MapleK8MutAnd, MapleK8MutBurst, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment,
-    MapleK8MutTies,
+    MapleK64, MapleK8, MapleK8Axi, MapleK8MutAnd, MapleK8MutBurst, MapleK8MutFwd, MapleK8MutOffset,
+    MapleK8MutSegment, MapleK8MutTies,
 };
 use golden::maple::cycle::{
     center_load_writes, MapleCycleModel, MapleHwConfig, MapleInputs, MapleOutputs, CSR_EPOCH, CSR_FLUSH, CSR_OPTIONS,
@@ -93,6 +94,58 @@ crate::core_top! {
         m.set_lk_key((lk_key & mask) as _);
         m.set_ans_ready(i.ans_ready as u64);
         crate::drive_csr_pins!(m, i);
+    }
+}
+
+// `maple_k8_axi`, the generated AXI flavour of `maple_k8` (see `crate::axi_core`): inserts and lookups packed
+// into `s_axis_in_tdata` and `s_axis_lk_tdata`; results, samples, records and answers read from the master
+// streams (`m_axis_res_*` has no tready: one result per packet).
+crate::axi_core_top! {
+    MapleK8Axi => MapleInputs, Desc, MapleOutputs, MapleTopOutputs;
+    drive |m, layouts, i, garbage| {
+        let d = if i.in_valid { Desc { key: i.key, latency: i.latency } } else { *garbage };
+        let lk_key = if i.lk_valid { i.lk_key } else { garbage.key.rotate_left(61) ^ garbage.latency as u128 };
+        m.set_s_axis_in_tvalid(i.in_valid as u64);
+        m.set_s_axis_in_tdata(pack128(&layouts[0], &[("in_key", d.key), ("in_latency", d.latency as u128)]));
+        m.set_m_axis_smp_tready(i.smp_ready as u64);
+        m.set_m_axis_rec_tready(i.rec_ready as u64);
+        m.set_s_axis_lk_tvalid(i.lk_valid as u64);
+        m.set_s_axis_lk_tdata((lk_key & golden::common::mask128(64)) as u64);
+        m.set_m_axis_ans_tready(i.ans_ready as u64);
+    }
+    read |m, layouts, sb, c, e| {
+        let ans_words = m.m_axis_ans_tdata();
+        let ans = |f: &str| unpack(&layouts[1], &ans_words, f);
+        let (csr_rd_valid, csr_rd_data) = e.csr_answer();
+        let (smp_valid, rec_valid, ans_valid) =
+            (m.m_axis_smp_tvalid() != 0, m.m_axis_rec_tvalid() != 0, m.m_axis_ans_tvalid() != 0);
+        for (name, valid, last) in [
+            ("m_axis_smp_tlast", smp_valid, m.m_axis_smp_tlast()),
+            ("m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast()),
+            ("m_axis_ans_tlast", ans_valid, m.m_axis_ans_tlast()),
+        ] {
+            sb.check(c, name, Some(1), (last != 0 || !valid) as u128);
+        }
+        MapleTopOutputs {
+            in_ready: m.s_axis_in_tready() != 0,
+            swept: m.swept() != 0,
+            res_valid: m.m_axis_res_tvalid() != 0,
+            res_center: m.m_axis_res_tdata(),
+            smp_valid,
+            smp_data: m.m_axis_smp_tdata() as u32,
+            rec_valid,
+            rec_data: m.m_axis_rec_tdata(),
+            csr_rd_valid,
+            csr_rd_data,
+            lk_ready: m.s_axis_lk_tready() != 0,
+            ans_valid,
+            ans_kind: ans("ans_kind") as u64,
+            ans_cand: ans("ans_cand") as u64,
+            ans_center_valid: ans("ans_center_valid") != 0,
+            ans_center: ans("ans_center") as u64,
+            ans_latency: ans("ans_latency") as u32,
+            ans_refined: ans("ans_refined") as u32,
+        }
     }
 }
 
@@ -392,6 +445,14 @@ fn count_answer<M: MapleTop>(
 
 pub fn run_maple_k8(cfg: &RunConfig) -> RunReport {
     run_top("maple_k8", cfg, MapleK8::new)
+}
+/// `maple_k8`'s traffic through its AXI flavour `maple_k8_axi` (registers over AXI4-Lite).
+pub fn run_maple_k8_axi(cfg: &RunConfig) -> RunReport {
+    let layout = top_config("maple_k8").csr_layout();
+    let streams = ["in", "ans"].map(|g| tdata_layout("maple_k8", g)).to_vec();
+    let done = AxilDone::default();
+    let r = run_top("maple_k8", cfg, |x| AxiTop::new(MapleK8Axi::new(x), &layout, streams, x, done.clone()));
+    count_axil(r, &done)
 }
 pub fn run_maple_k64(cfg: &RunConfig) -> RunReport {
     run_top("maple_k64", cfg, MapleK64::new)
