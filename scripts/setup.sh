@@ -31,4 +31,23 @@ if [ "${rust_minor:-0}" -lt 89 ] 2>/dev/null; then
   echo "netmeas setup: $(rustc --version) is too old; netmeas needs Rust >= 1.89 (rustup update)" >&2
   exit 1
 fi
+# The reference SystemRDL compiler checks the SystemRDL that `netmeas generate` writes (sim/tests/cli.rs).
+# Pinned, from PyPI (pip from Debian when missing).
+if ! python3 -c "import systemrdl" >/dev/null 2>&1; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1; then
+      SUDO=""
+      [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
+    else
+      echo "netmeas setup: python3 with pip is needed for the SystemRDL check (install python3-pip)" >&2
+      exit 1
+    fi
+  fi
+  echo "netmeas setup: installing systemrdl-compiler with pip" >&2
+  # A Debian system Python refuses pip installs outside a virtualenv (PEP 668): retry with its override.
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q systemrdl-compiler==1.33.0 >&2 ||
+    PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --break-system-packages systemrdl-compiler==1.33.0 >&2
+fi
 echo "netmeas setup: $("${VERILATOR:-verilator}" --version), $(rustc --version)" >&2

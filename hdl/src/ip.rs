@@ -159,7 +159,8 @@ impl Ip {
             let c = &self.core.name;
             files.push((format!("{c}.regs.md"), l.markdown(&format!("{c} registers"))));
             files.push((format!("{c}_regs.h"), l.c_header(&format!("nm_{c}"))));
-            names.extend([format!("{c}.regs.md"), format!("{c}_regs.h")]);
+            files.push((format!("{c}.rdl"), l.systemrdl(&format!("nm_{c}"), &format!("{c} registers"))));
+            names.extend([format!("{c}.regs.md"), format!("{c}_regs.h"), format!("{c}.rdl")]);
         }
         files.push((format!("{m}.json"), self.manifest(&names)));
         files.push((format!("{m}.core"), self.fusesoc()));

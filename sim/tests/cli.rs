@@ -265,6 +265,35 @@ fn generate_writes_axi_ip_whose_c_header_matches_the_register_map() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }
 
+/// The SystemRDL file of `netmeas generate` compiles with the reference SystemRDL compiler
+/// (systemrdl-compiler, which scripts/setup.sh installs) and elaborates to the register map of the manifest:
+/// every register's name, byte offset, reset value and software access.
+#[test]
+fn generate_writes_systemrdl_that_elaborates_to_the_register_map() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_generate_rdl");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = netmeas(&["generate", "maple", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("maple_k8_axi.json")).unwrap()).unwrap();
+    let script = "import sys\nfrom systemrdl import RDLCompiler\nc = RDLCompiler()\nc.compile_file(sys.argv[1])\n\
+                  for r in c.elaborate().top.registers():\n    f = r.get_child_by_name('value')\n    \
+                  print(r.inst_name, r.address_offset, f.get_property('reset'), int(f.is_sw_writable))\n";
+    let out = Command::new("python3").arg("-c").arg(script).arg(dir.join("maple_k8.rdl")).output();
+    let out = out.expect("python3 runs (scripts/setup.sh installs what this test needs)");
+    assert!(
+        out.status.success(),
+        "the SystemRDL compiler rejected maple_k8.rdl, or is missing (pip install systemrdl-compiler==1.33.0): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut want = String::new();
+    for r in m["registers"].as_array().unwrap() {
+        let reset = r["reset"].as_u64().map_or("None".to_string(), |v| v.to_string());
+        let writable = (r["access"] == "rw") as u8;
+        want += &format!("{} {} {reset} {writable}\n", r["name"].as_str().unwrap(), r["offset"]);
+    }
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+}
+
 /// A bad request of `netmeas generate` is a clear error and writes nothing.
 #[test]
 fn generate_bad_requests_write_nothing() {
