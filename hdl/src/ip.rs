@@ -1,7 +1,7 @@
 //! A core configuration as IP (`netmeas generate`): one self-contained Verilog file with a documented top
 //! module — the core's native ports, or its AXI flavour ([`crate::axi`]) — plus a manifest (ports, streams,
 //! parameters, registers with their bus offsets, initiation interval, memory bits), the register map as
-//! Markdown and as a C header (both from the one definition in `golden`), and a FuseSoC `.core` file.
+//! Markdown, C header and SystemRDL (all from the one definition in `golden`), and a FuseSoC `.core` file.
 
 use crate::axi::{self, AxiPlan};
 use crate::common::axil::AxilCsr;
