@@ -1,5 +1,5 @@
 //! `netmeas generate <core>`: one configuration of a core as IP for someone else's design (`hdl::ip`):
-//! the Verilog, its manifest, the register map as Markdown and as a C header, a FuseSoC core file.
+//! the Verilog, its manifest, the register map as Markdown, C header and SystemRDL, a FuseSoC core file.
 
 use hdl::ip::{self, Bus};
 use std::path::PathBuf;
@@ -52,12 +52,13 @@ pub fn run(a: &GenerateArgs) -> Result<(), String> {
     if let Some(plan) = &ip.plan {
         if plan.csr {
             let n = ip.core.csr.as_ref().map_or(0, |l| l.registers().len());
-            println!("  s_axil_*          AXI4-Lite slave, {n} registers (byte offset = 4 × address)");
+            println!("  {:<18} AXI4-Lite slave, {n} registers (byte offset = 4 × address)", "s_axil_*");
         }
         for s in &plan.streams {
             let dir = if s.input { "in " } else { "out" };
             let ready = if s.ready { "" } else { ", no tready" };
-            println!("  {:<18} {dir} AXI4-Stream, tdata {} bits{ready}", format!("{}_*", s.prefix()), s.tdata_bits);
+            let bus = format!("{}_*", s.prefix());
+            println!("  {bus:<18} {dir} AXI4-Stream, tdata {} bits{ready}", s.tdata_bits);
             for f in &s.fields {
                 println!("      tdata[{}:{}]  {}", f.lsb + f.width - 1, f.lsb, f.port);
             }

@@ -42,7 +42,8 @@ enum Cmd {
     },
     /// One configuration of a core as IP: a self-contained Verilog file whose top has AXI4-Lite registers and
     /// AXI4-Stream descriptors and reports (or the native ports), its manifest (ports, stream fields,
-    /// registers, parameters), the register map as Markdown and C header, and a FuseSoC .core file.
+    /// registers, parameters), the register map as Markdown, C header and SystemRDL, and a FuseSoC .core file.
+    /// The configurations are the core's registered builds (`--list`).
     Generate(sim::generate::GenerateArgs),
     /// Run a core's experiment (the paper's evaluation) on golden or RTL.
     Run {
