@@ -139,11 +139,12 @@ pub fn axi_builds() -> Result<Vec<Build>, String> {
         .map(|(core, inner)| axi_build(core, inner, true))
         // Co-simulated: the report FIFO's AXI flavour (`fifo_axi`: a slave stream without tready, a master
         // stream under backpressure, the level and drop count passed through) and the IFPD, fridge,
-        // FineComb and MAPLE cores', driven through their AXI4-Lite slave and streams by the cores' own traffic.
+        // FineComb, MAPLE, heavy-hitter and reordering cores', driven through their AXI4-Lite slave and streams by the
+        // cores' own traffic.
         .chain(
             [("fifo", "fifo"), ("ifpd", "ifpd_d4"), ("fridge", "fridge_dp"), ("finecomb", "finecomb_tx")]
                 .into_iter()
-                .chain([("maple", "maple_k8")])
+                .chain([("maple", "maple_k8"), ("heavy_hitters", "hh_d2"), ("reordering", "ro_a6")])
                 .map(|(core, inner)| axi_build(core, inner, false)),
         )
         .collect()

@@ -150,7 +150,9 @@ csr_answer!(
     golden::ifpd::cycle::IfpdOutputs,
     golden::fridge::cycle::FridgeOutputs,
     golden::finecomb::cycle::FinecombOutputs,
-    golden::maple::cycle::MapleOutputs
+    golden::maple::cycle::MapleOutputs,
+    crate::heavy_hitters::HhExpected,
+    golden::reordering::cycle::ReorderOutputs
 );
 
 /// The bus side of an AXI-flavour top: the golden slave, the master, and this cycle's master signals and

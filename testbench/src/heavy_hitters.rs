@@ -10,7 +10,8 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{HhD1, HhD2, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
+use crate::axi_core::{count_axil, pack128, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
+use crate::models::{HhD1, HhD2, HhD2Axi, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
 use golden::heavy_hitters::cycle::{
     HhCycleModel, HhInputs, HhOutputs as GoldenOutputs, CSR_ADMISSION, CSR_BANK, CSR_DUMP, CSR_METHOD, CSR_PRNG_SEED,
 };
@@ -94,6 +95,37 @@ crate::core_top! {
         m.set_in_key(if i.in_valid { i.in_key } else { *garbage });
         m.set_rec_ready(i.rec_ready as u64);
         crate::drive_csr_pins!(m, i);
+    }
+}
+
+// `hh_d2_axi`, the generated AXI flavour of `hh_d2` (see `crate::axi_core`): keys into `s_axis_in_tdata`,
+// results (no tready) and records read from `m_axis_res_tdata` and `m_axis_rec_tdata`.
+crate::axi_core_top! {
+    HhD2Axi => HhInputs, u128, HhExpected, HhOutputs;
+    drive |m, layouts, i, garbage| {
+        let key = if i.in_valid { i.in_key } else { *garbage };
+        m.set_s_axis_in_tvalid(i.in_valid as u64);
+        m.set_s_axis_in_tdata(pack128(&layouts[0], &[("in_key", key)]));
+        m.set_m_axis_rec_tready(i.rec_ready as u64);
+    }
+    read |m, layouts, sb, c, e| {
+        let words = [m.m_axis_res_tdata() as u32, (m.m_axis_res_tdata() >> 32) as u32];
+        let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
+        let (csr_rd_valid, csr_rd_data) = e.csr_answer();
+        let rec_valid = m.m_axis_rec_tvalid() != 0;
+        sb.check(c, "m_axis_rec_tlast", Some(1), (m.m_axis_rec_tlast() != 0 || !rec_valid) as u128);
+        HhOutputs {
+            in_ready: m.s_axis_in_tready() != 0,
+            swept: m.swept() != 0,
+            res_valid: m.m_axis_res_tvalid() != 0,
+            res_outcome: res("res_outcome"),
+            res_row: res("res_row"),
+            res_count: res("res_count"),
+            rec_valid,
+            rec_data: m.m_axis_rec_tdata(),
+            csr_rd_valid,
+            csr_rd_data,
+        }
     }
 }
 
@@ -231,6 +263,14 @@ pub fn run_hh_d1(cfg: &RunConfig) -> RunReport {
 }
 pub fn run_hh_d2(cfg: &RunConfig) -> RunReport {
     run_top("hh_d2", cfg, HhD2::new)
+}
+/// `hh_d2`'s traffic through its AXI flavour `hh_d2_axi` (registers over AXI4-Lite).
+pub fn run_hh_d2_axi(cfg: &RunConfig) -> RunReport {
+    let layout = top_config("hh_d2").csr_layout();
+    let streams = ["in", "res"].map(|g| tdata_layout("hh_d2", g)).to_vec();
+    let done = AxilDone::default();
+    let r = run_top("hh_d2", cfg, |x| AxiTop::new(HhD2Axi::new(x), &layout, streams, x, done.clone()));
+    count_axil(r, &done)
 }
 pub fn run_hh_d4(cfg: &RunConfig) -> RunReport {
     run_top("hh_d4", cfg, HhD4::new)

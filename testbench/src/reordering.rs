@@ -15,7 +15,8 @@
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::period_end::PeriodEnd;
-use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6};
+use crate::axi_core::{count_axil, pack, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
+use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6, RoA6Axi};
 use golden::common::rmw::RmwStage;
 use golden::reordering::cycle::Op;
 use golden::reordering::cycle::{
@@ -68,6 +69,47 @@ crate::core_top! {
         m.set_in_force(force);
         m.set_rep_ready(i.rep_ready as u64);
         crate::drive_csr_pins!(m, i);
+    }
+}
+
+// `ro_a6_axi`, the generated AXI flavour of `ro_a6` (see `crate::axi_core`): descriptors and the side-table
+// ports into `s_axis_in_tdata`; results (no tready) and reports read from the master streams.
+crate::axi_core_top! {
+    RoA6Axi => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs;
+    drive |m, layouts, i, garbage| {
+        let d = if i.in_valid { &i.desc } else { garbage };
+        let (index, force) =
+            if i.in_valid { (i.in_index, i.in_force.code() as u64) } else { (garbage.seq as usize, garbage.ts & 3) };
+        let fields = [
+            ("in_addr", d.addr as u128),
+            ("in_flow", d.flow),
+            ("in_seq", d.seq as u128),
+            ("in_ts", d.ts as u128),
+            ("in_data", d.data as u128),
+            ("in_index", index as u128),
+            ("in_force", force as u128),
+        ];
+        m.set_s_axis_in_tvalid(i.in_valid as u64);
+        m.set_s_axis_in_tdata(pack(&layouts[0], &fields));
+        m.set_m_axis_rep_tready(i.rep_ready as u64);
+    }
+    read |m, layouts, sb, c, e| {
+        let words = [m.m_axis_res_tdata() as u32];
+        let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
+        let (csr_rd_valid, csr_rd_data) = e.csr_answer();
+        let rep_valid = m.m_axis_rep_tvalid() != 0;
+        sb.check(c, "m_axis_rep_tlast", Some(1), (m.m_axis_rep_tlast() != 0 || !rep_valid) as u128);
+        RoOutputs {
+            in_ready: m.s_axis_in_tready() != 0,
+            swept: m.swept() != 0,
+            res_valid: m.m_axis_res_tvalid() != 0,
+            res_outcome: res("res_outcome"),
+            res_ooo: res("res_ooo") != 0,
+            rep_valid,
+            rep_data: m.m_axis_rep_tdata(),
+            csr_rd_valid,
+            csr_rd_data,
+        }
     }
 }
 
@@ -343,6 +385,14 @@ pub fn run_ro_a4(cfg: &RunConfig) -> RunReport {
 }
 pub fn run_ro_a6(cfg: &RunConfig) -> RunReport {
     run_top("ro_a6", cfg, RoA6::new)
+}
+/// `ro_a6`'s traffic through its AXI flavour `ro_a6_axi` (registers over AXI4-Lite).
+pub fn run_ro_a6_axi(cfg: &RunConfig) -> RunReport {
+    let layout = top_config("ro_a6").csr_layout();
+    let streams = ["in", "res"].map(|g| tdata_layout("ro_a6", g)).to_vec();
+    let done = AxilDone::default();
+    let r = run_top("ro_a6", cfg, |x| AxiTop::new(RoA6Axi::new(x), &layout, streams, x, done.clone()));
+    count_axil(r, &done)
 }
 
 /// The test-only mutants of `ro_a4` (`hdl::reordering::builds::MUTANTS`), each run against golden's ro_a4

@@ -33,6 +33,13 @@ fn heavy_hitters_one_row_matches_golden() {
     check("heavy_hitters_one_row_matches_golden", heavy_hitters::run_hh_d1, &[]);
 }
 
+/// hh_d2's AXI flavour (`netmeas generate heavy_hitters --build hh_d2`): the same traffic, registers over
+/// AXI4-Lite under random channel delays, keys, results and records on the AXI4-Streams.
+#[test]
+fn heavy_hitters_axi_flavour_matches_golden() {
+    check("heavy_hitters_axi_flavour_matches_golden", heavy_hitters::run_hh_d2_axi, &["axil_writes", "axil_reads"]);
+}
+
 #[test]
 fn heavy_hitters_two_rows_match_golden() {
     check("heavy_hitters_two_rows_match_golden", heavy_hitters::run_hh_d2, &[]);

@@ -46,6 +46,13 @@ fn reordering_narrow_fields_match_golden() {
     check("reordering_narrow_fields_match_golden", reordering::run_ro_a4, &[cov::saturated_n, cov::saturated_o]);
 }
 
+/// ro_a6's AXI flavour (`netmeas generate reordering --build ro_a6`): the same traffic, registers over
+/// AXI4-Lite under random channel delays, descriptors, results and reports on the AXI4-Streams.
+#[test]
+fn reordering_axi_flavour_matches_golden() {
+    check("reordering_axi_flavour_matches_golden", reordering::run_ro_a6_axi, &["axil_writes", "axil_reads"]);
+}
+
 #[test]
 fn reordering_experiment_widths_match_golden() {
     check("reordering_experiment_widths_match_golden", reordering::run_ro_a6, &[]);
