@@ -43,6 +43,28 @@ pub fn count_axil(mut report: crate::harness::RunReport, done: &AxilDone) -> cra
     report
 }
 
+/// A core runner's randomized run on the AXI flavour of its top `native`: `run(make)` is the runner's own
+/// `run_top` with `make(x_seed)` building the AXI model `model(x_seed)` behind a bus side for register map
+/// `layout`, the `tdata` layouts of streams `groups` ready; the report gets the AXI4-Lite transaction counts
+/// (coverage `axil_writes`, `axil_reads`).
+pub fn run_through_axi<M: Model + 'static>(
+    native: &str,
+    groups: &[&str],
+    layout: &CsrLayout,
+    model: fn(u64) -> M,
+    run: impl FnOnce(Box<dyn FnOnce(u64) -> AxiTop<M>>) -> crate::harness::RunReport,
+) -> crate::harness::RunReport {
+    let streams: Vec<_> = groups.iter().map(|g| tdata_layout(native, g)).collect();
+    let done = AxilDone::default();
+    let (d, layout) = (done.clone(), layout.clone());
+    count_axil(run(Box::new(move |x| AxiTop::new(model(x), &layout, streams, x, d))), &done)
+}
+
+/// The `tlast` of a master stream whose every beat is a record: high whenever `tvalid` is.
+pub fn check_tlast(sb: &mut Scoreboard, c: u64, name: &'static str, valid: bool, last: u64) {
+    sb.check(c, name, Some(1), (last != 0 || !valid) as u128);
+}
+
 /// Implements [`AxilPins`] for generated AXI-flavour models.
 #[macro_export]
 macro_rules! axil_pins {

@@ -21,7 +21,7 @@ use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport, Scoreboard};
-use crate::axi_core::{count_axil, pack, tdata_layout, AxiTop, AxilDone, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, CsrAnswer};
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx, FinecombTxAxi};
 use golden::finecomb::cycle::{
     FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs as GoldenOutputs, Record, RecordKind,
@@ -99,7 +99,7 @@ crate::axi_core_top! {
         let _ = layouts;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let rec_valid = m.m_axis_rec_tvalid() != 0;
-        sb.check(c, "m_axis_rec_tlast", Some(1), (m.m_axis_rec_tlast() != 0 || !rec_valid) as u128);
+        check_tlast(sb, c, "m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast());
         FinecombOutputs {
             in_ready: m.s_axis_in_tready() != 0,
             rec_valid,
@@ -397,10 +397,7 @@ pub fn run_finecomb_tx(cfg: &RunConfig) -> RunReport {
 /// `finecomb_tx`'s traffic through its AXI flavour `finecomb_tx_axi` (registers over AXI4-Lite).
 pub fn run_finecomb_tx_axi(cfg: &RunConfig) -> RunReport {
     let layout = top_config("finecomb_tx").csr_layout();
-    let streams = vec![tdata_layout("finecomb_tx", "in")];
-    let done = AxilDone::default();
-    let r = run_top("finecomb_tx", cfg, |x| AxiTop::new(FinecombTxAxi::new(x), &layout, streams, x, done.clone()));
-    count_axil(r, &done)
+    run_through_axi("finecomb_tx", &["in"], &layout, FinecombTxAxi::new, |make| run_top("finecomb_tx", cfg, make))
 }
 pub fn run_finecomb_rx(cfg: &RunConfig) -> RunReport {
     run_top("finecomb_rx", cfg, FinecombRx::new)

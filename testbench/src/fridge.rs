@@ -23,7 +23,7 @@ use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, MidReset, Stall, TraceSim};
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{count_axil, pack, tdata_layout, AxiTop, AxilDone, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, CsrAnswer};
 use crate::models::{Fridge4Dp, FridgeDp, FridgeDpAxi, FridgeSp};
 use golden::fridge::cycle::{
     FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
@@ -92,8 +92,8 @@ crate::axi_core_top! {
         let _ = layouts;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let (rep_valid, tally_valid) = (m.m_axis_rep_tvalid() != 0, m.m_axis_tally_tvalid() != 0);
-        sb.check(c, "m_axis_rep_tlast", Some(1), (m.m_axis_rep_tlast() != 0 || !rep_valid) as u128);
-        sb.check(c, "m_axis_tally_tlast", Some(1), (m.m_axis_tally_tlast() != 0 || !tally_valid) as u128);
+        check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
+        check_tlast(sb, c, "m_axis_tally_tlast", tally_valid, m.m_axis_tally_tlast());
         FridgeOutputs {
             in_ready: m.s_axis_in_tready() != 0,
             rep_valid,
@@ -427,12 +427,9 @@ pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
 /// `fridge_dp`'s traffic through its AXI flavour `fridge_dp_axi` (registers over AXI4-Lite).
 pub fn run_fridge_dp_axi(cfg: &RunConfig) -> RunReport {
     let layout = top_config("fridge_dp").csr_layout();
-    let streams = vec![tdata_layout("fridge_dp", "in")];
-    let done = AxilDone::default();
-    let r = run_top("fridge_dp", FridgeMode::Fridge, cfg, |x| {
-        AxiTop::new(FridgeDpAxi::new(x), &layout, streams, x, done.clone())
-    });
-    count_axil(r, &done)
+    run_through_axi("fridge_dp", &["in"], &layout, FridgeDpAxi::new, |make| {
+        run_top("fridge_dp", FridgeMode::Fridge, cfg, make)
+    })
 }
 pub fn run_fridge_sp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_sp", FridgeMode::Fridge, cfg, FridgeSp::new)

@@ -10,7 +10,7 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{count_axil, pack128, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
+use crate::axi_core::{check_tlast, pack128, run_through_axi, unpack, CsrAnswer};
 use crate::models::{HhD1, HhD2, HhD2Axi, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
 use golden::heavy_hitters::cycle::{
     HhCycleModel, HhInputs, HhOutputs as GoldenOutputs, CSR_ADMISSION, CSR_BANK, CSR_DUMP, CSR_METHOD, CSR_PRNG_SEED,
@@ -113,7 +113,7 @@ crate::axi_core_top! {
         let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let rec_valid = m.m_axis_rec_tvalid() != 0;
-        sb.check(c, "m_axis_rec_tlast", Some(1), (m.m_axis_rec_tlast() != 0 || !rec_valid) as u128);
+        check_tlast(sb, c, "m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast());
         HhOutputs {
             in_ready: m.s_axis_in_tready() != 0,
             swept: m.swept() != 0,
@@ -267,10 +267,7 @@ pub fn run_hh_d2(cfg: &RunConfig) -> RunReport {
 /// `hh_d2`'s traffic through its AXI flavour `hh_d2_axi` (registers over AXI4-Lite).
 pub fn run_hh_d2_axi(cfg: &RunConfig) -> RunReport {
     let layout = top_config("hh_d2").csr_layout();
-    let streams = ["in", "res"].map(|g| tdata_layout("hh_d2", g)).to_vec();
-    let done = AxilDone::default();
-    let r = run_top("hh_d2", cfg, |x| AxiTop::new(HhD2Axi::new(x), &layout, streams, x, done.clone()));
-    count_axil(r, &done)
+    run_through_axi("hh_d2", &["in", "res"], &layout, HhD2Axi::new, |make| run_top("hh_d2", cfg, make))
 }
 pub fn run_hh_d4(cfg: &RunConfig) -> RunReport {
     run_top("hh_d4", cfg, HhD4::new)

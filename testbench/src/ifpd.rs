@@ -17,7 +17,7 @@
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{count_axil, pack, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, CsrAnswer};
 use crate::models::{
     IfpdD1, IfpdD2, IfpdD4, IfpdD4A14, IfpdD4Axi, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4Reg,
 };
@@ -84,7 +84,7 @@ crate::axi_core_top! {
         let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let rep_valid = m.m_axis_rep_tvalid() != 0;
-        sb.check(c, "m_axis_rep_tlast", Some(1), (m.m_axis_rep_tlast() != 0 || !rep_valid) as u128);
+        check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
         IfpdTopOutputs {
             in_ready: m.s_axis_in_tready() != 0,
             swept: m.swept() != 0,
@@ -382,10 +382,7 @@ pub fn run_ifpd_d4(cfg: &RunConfig) -> RunReport {
 /// `ifpd_d4`'s traffic through its AXI flavour `ifpd_d4_axi` (registers over AXI4-Lite).
 pub fn run_ifpd_d4_axi(cfg: &RunConfig) -> RunReport {
     let layout = top_config("ifpd_d4").csr_layout();
-    let streams = ["in", "res"].map(|g| tdata_layout("ifpd_d4", g)).to_vec();
-    let done = AxilDone::default();
-    let r = run_top("ifpd_d4", cfg, |x| AxiTop::new(IfpdD4Axi::new(x), &layout, streams, x, done.clone()));
-    count_axil(r, &done)
+    run_through_axi("ifpd_d4", &["in", "res"], &layout, IfpdD4Axi::new, |make| run_top("ifpd_d4", cfg, make))
 }
 pub fn run_ifpd_d4_reg(cfg: &RunConfig) -> RunReport {
     run_top("ifpd_d4_reg", cfg, IfpdD4Reg::new)

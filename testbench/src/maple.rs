@@ -19,7 +19,7 @@
 //! next packet draws or one either side (coverage `sample_below/at/above`), a third of the time after a
 //! reseed with F1 empty (`idle_reseeds`).
 
-use crate::axi_core::{count_axil, pack128, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
+use crate::axi_core::{check_tlast, pack128, run_through_axi, unpack, CsrAnswer};
 use crate::core_run::{count_boundary, CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{
@@ -124,7 +124,7 @@ crate::axi_core_top! {
             ("m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast()),
             ("m_axis_ans_tlast", ans_valid, m.m_axis_ans_tlast()),
         ] {
-            sb.check(c, name, Some(1), (last != 0 || !valid) as u128);
+            check_tlast(sb, c, name, valid, last);
         }
         MapleTopOutputs {
             in_ready: m.s_axis_in_tready() != 0,
@@ -449,10 +449,7 @@ pub fn run_maple_k8(cfg: &RunConfig) -> RunReport {
 /// `maple_k8`'s traffic through its AXI flavour `maple_k8_axi` (registers over AXI4-Lite).
 pub fn run_maple_k8_axi(cfg: &RunConfig) -> RunReport {
     let layout = top_config("maple_k8").csr_layout();
-    let streams = ["in", "ans"].map(|g| tdata_layout("maple_k8", g)).to_vec();
-    let done = AxilDone::default();
-    let r = run_top("maple_k8", cfg, |x| AxiTop::new(MapleK8Axi::new(x), &layout, streams, x, done.clone()));
-    count_axil(r, &done)
+    run_through_axi("maple_k8", &["in", "ans"], &layout, MapleK8Axi::new, |make| run_top("maple_k8", cfg, make))
 }
 pub fn run_maple_k64(cfg: &RunConfig) -> RunReport {
     run_top("maple_k64", cfg, MapleK64::new)

@@ -15,7 +15,7 @@
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::harness::{RunConfig, RunReport};
 use crate::period_end::PeriodEnd;
-use crate::axi_core::{count_axil, pack, tdata_layout, unpack, AxiTop, AxilDone, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, CsrAnswer};
 use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6, RoA6Axi};
 use golden::common::rmw::RmwStage;
 use golden::reordering::cycle::Op;
@@ -98,7 +98,7 @@ crate::axi_core_top! {
         let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let rep_valid = m.m_axis_rep_tvalid() != 0;
-        sb.check(c, "m_axis_rep_tlast", Some(1), (m.m_axis_rep_tlast() != 0 || !rep_valid) as u128);
+        check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
         RoOutputs {
             in_ready: m.s_axis_in_tready() != 0,
             swept: m.swept() != 0,
@@ -389,10 +389,7 @@ pub fn run_ro_a6(cfg: &RunConfig) -> RunReport {
 /// `ro_a6`'s traffic through its AXI flavour `ro_a6_axi` (registers over AXI4-Lite).
 pub fn run_ro_a6_axi(cfg: &RunConfig) -> RunReport {
     let layout = top_config("ro_a6").csr_layout();
-    let streams = ["in", "res"].map(|g| tdata_layout("ro_a6", g)).to_vec();
-    let done = AxilDone::default();
-    let r = run_top("ro_a6", cfg, |x| AxiTop::new(RoA6Axi::new(x), &layout, streams, x, done.clone()));
-    count_axil(r, &done)
+    run_through_axi("ro_a6", &["in", "res"], &layout, RoA6Axi::new, |make| run_top("ro_a6", cfg, make))
 }
 
 /// The test-only mutants of `ro_a4` (`hdl::reordering::builds::MUTANTS`), each run against golden's ro_a4
