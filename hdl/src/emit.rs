@@ -20,6 +20,10 @@ pub struct Port {
     pub width: usize,
 }
 
+/// The names a top's clock input has: `clock` (rust-hdl tops) or `clk` (the AXI flavours, `crate::axi`,
+/// verilog-ethernet's name).
+pub const CLOCK_PORTS: [&str; 2] = ["clock", "clk"];
+
 #[derive(Debug, Clone, Serialize)]
 pub struct TopInfo {
     pub name: String,
@@ -33,6 +37,13 @@ pub struct TopInfo {
     pub csr: Option<golden::common::csr::CsrLayout>,
     #[serde(skip)]
     pub verilog: String,
+}
+
+impl TopInfo {
+    /// The top's clock input (one of [`CLOCK_PORTS`]).
+    pub fn clock(&self) -> Option<&Port> {
+        self.ports.iter().find(|p| p.dir == "input" && CLOCK_PORTS.contains(&p.name.as_str()))
+    }
 }
 
 /// The Verilog of `uut` as module `name` (a header line, submodules renamed `<name>$<path>`).

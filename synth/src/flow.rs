@@ -151,7 +151,7 @@ pub fn with_io_ring(top: &hdl::emit::TopInfo) -> (String, String, u64) {
     let mut regs = String::new();
     let mut conns = Vec::new();
     let mut bits = 0u64;
-    let clock = top.ports.iter().find(|p| p.name == "clk" && p.dir == "input").map_or("clock", |_| "clk");
+    let clock = top.clock().map_or("clock", |p| p.name.as_str());
     for p in &top.ports {
         let r = range(p.width);
         if p.name == clock {

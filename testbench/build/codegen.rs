@@ -192,8 +192,7 @@ pub fn rust_model(top: &str, ports: &[PortDecl]) -> String {
             writeln!(methods, "    /// Port `{n}` ({w} bits).\n    #[inline]\n    pub fn {n}(&self) -> u64 {{ unsafe {{ self.a_{n}.read_volatile() as u64 }} }}").unwrap();
         }
     }
-    // The clock is `clock` (rust-hdl tops) or `clk` (the AXI flavours, verilog-ethernet's name).
-    let clock = ports.iter().find(|p| (p.name == "clock" || p.name == "clk") && p.input);
+    let clock = ports.iter().find(|p| p.input && hdl::emit::CLOCK_PORTS.contains(&p.name.as_str()));
     let set_clock = match clock {
         Some(c) => format!("{ty}::set_{}(self, level as u64)", c.name),
         None => "let _ = level;".to_string(),
