@@ -96,7 +96,6 @@ crate::axi_core_top! {
         m.set_m_axis_rec_tready(i.rec_ready as u64);
     }
     read |m, layouts, sb, c, e| {
-        let _ = layouts;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let rec_valid = m.m_axis_rec_tvalid() != 0;
         check_tlast(sb, c, "m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast());

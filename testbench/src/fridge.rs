@@ -89,7 +89,6 @@ crate::axi_core_top! {
         m.set_m_axis_tally_tready(i.tally_ready as u64);
     }
     read |m, layouts, sb, c, e| {
-        let _ = layouts;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let (rep_valid, tally_valid) = (m.m_axis_rep_tvalid() != 0, m.m_axis_tally_tvalid() != 0);
         check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
