@@ -167,11 +167,11 @@ impl Ip {
         files.push((format!("{m}.core"), self.fusesoc()));
         files
     }
-    /// Writes the files into `dir` (created if missing); returns their paths.
-    pub fn write(&self, dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
+    /// Writes `files` (from [`Self::files`]) into `dir` (created if missing); returns their paths.
+    pub fn write(dir: &std::path::Path, files: &[(String, String)]) -> Result<Vec<std::path::PathBuf>, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let mut out = Vec::new();
-        for (name, text) in self.files() {
+        for (name, text) in files {
             let p = dir.join(name);
             std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
             out.push(p);

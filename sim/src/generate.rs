@@ -42,10 +42,11 @@ pub fn run(a: &GenerateArgs) -> Result<(), String> {
     let build = ip::find_build(&a.core, a.build.as_deref())?;
     // Everything is generated before anything is written: a bad request writes nothing.
     let ip = ip::generate(&build, bus, !a.no_initial)?;
-    let files = ip.write(&a.out)?;
+    let files = ip.files();
+    let paths = ip::Ip::write(&a.out, &files)?;
     if a.json {
-        let m = files.iter().find(|p| p.extension().is_some_and(|e| e == "json")).ok_or("no manifest written")?;
-        print!("{}", std::fs::read_to_string(m).map_err(|e| format!("cannot read {}: {e}", m.display()))?);
+        let (_, manifest) = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;
+        print!("{manifest}");
         return Ok(());
     }
     println!("{} ({} bus): {}", ip.module, bus.name(), ip.core.description);
@@ -67,7 +68,7 @@ pub fn run(a: &GenerateArgs) -> Result<(), String> {
             println!("  {:<18} {} (passed through)", p.name, p.dir);
         }
     }
-    for f in &files {
+    for f in &paths {
         println!("wrote {}", f.display());
     }
     Ok(())
