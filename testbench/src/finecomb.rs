@@ -158,7 +158,9 @@ fn settings(core: &FinecombCoreConfig, run: &mut Run, wrap_phase: bool, draw: u6
         }
         // A bank with a stash samples every packet more often: interval lengths aim at its depth.
         let all = if bank.stash_depth > 0 { 0.5 } else { 0.3 };
-        p.push(if wrap_phase || r.gen_bool(all) { 1.0 } else { r.gen_range(0.2..1.0) });
+        // The first redraw's bank 0 (the largest stash) always does: every run aims at a stash bound.
+        let aimed = draw == 1 && b == 0 && core.has_stash();
+        p.push(if wrap_phase || aimed || r.gen_bool(all) { 1.0 } else { r.gen_range(0.2..1.0) });
     }
     run.count(cov::max_bucket_draws, shape.banks.iter().filter(|b| b.buckets == max_m).count() as u64);
     if core.has_stash() {
@@ -180,13 +182,15 @@ struct Traffic {
     left: u64,
     open: bool,
     /// Stash depths w of the banks that sample every packet: one interval in four is w − 1, w or w + 1
-    /// packets long (the stash bounds: a ring that wraps exactly, a post capture filled exactly or overrun).
+    /// packets long (the stash bounds: a ring that wraps exactly, a post capture filled exactly or overrun),
+    /// in turn (`aimed` counts them), so that every third aimed interval meets each bound.
     aim: Vec<u64>,
+    aimed: u64,
 }
 
 impl Traffic {
     fn new() -> Self {
-        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false, aim: Vec::new() }
+        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false, aim: Vec::new(), aimed: 0 }
     }
     fn packet(&mut self, run: &mut Run) -> Descriptor {
         self.ts += run.rng.gen_range(0..4000);
@@ -197,10 +201,11 @@ impl Traffic {
         self.last_key = Some(key);
         Descriptor::packet(key, self.ts & ((1 << 48) - 1))
     }
-    fn interval_length(&self, run: &mut Run) -> u64 {
+    fn interval_length(&mut self, run: &mut Run) -> u64 {
         if !self.aim.is_empty() && run.rng.gen_ratio(1, 4) {
             let w = self.aim[run.rng.gen_range(0..self.aim.len())];
-            (w + run.rng.gen_range(0..3)).saturating_sub(1)
+            self.aimed += 1;
+            (w + self.aimed % 3).saturating_sub(1)
         } else if run.rng.gen_ratio(1, 12) {
             run.rng.gen_range(0..20)
         } else {
