@@ -40,8 +40,8 @@ pub struct Ip {
     pub ports: Vec<Port>,
     /// The AXI mapping (AXI flavour only).
     pub plan: Option<AxiPlan>,
-    /// Initiation interval (packets per cycle = 1/ii) and the memory the algorithm needs, when the build is
-    /// a synthesis configuration.
+    /// Initiation interval (packets per cycle = 1/ii) and the memory the algorithm needs, when the build
+    /// states them ([`crate::registry::Resources`]).
     pub ii: Option<u32>,
     pub memory_bits: Option<u64>,
 }
@@ -87,7 +87,7 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
             (module, format!("{wrapper}\n{v}"), ports, Some(plan))
         }
     };
-    let synth = build.synth.as_ref();
+    let res = build.resources.as_ref();
     Ok(Ip {
         module,
         bus,
@@ -95,8 +95,8 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
         verilog,
         ports,
         plan,
-        ii: synth.map(|s| if s.ii1 { 1 } else { 2 }),
-        memory_bits: synth.map(|s| s.memories.iter().map(|m| m.bits()).sum()),
+        ii: res.map(|s| if s.ii1 { 1 } else { 2 }),
+        memory_bits: res.map(|s| s.memories.iter().map(|m| m.bits()).sum()),
     })
 }
 
@@ -112,12 +112,14 @@ pub fn axi_of(b: Build, synth: bool) -> Build {
     let inner = b.name.clone();
     let (desc, params, csr) = (b.description.clone(), b.params.clone(), b.csr.clone());
     let synth = if synth { b.synth.clone() } else { None };
+    let resources = b.resources.clone();
     let gen = std::sync::Arc::new(b);
     let mut out = Build::verilog(format!("{inner}_axi"), format!("{desc}, AXI flavour"), params, move |module| {
         let ip = generate(&gen, Bus::Axi, crate::common::reg::initial_values())?;
         Ok(ip.verilog.replacen(&format!("module {}(", ip.module), &format!("module {module}("), 1))
     });
     out.csr = csr;
+    out.resources = resources;
     if let Some(s) = synth {
         out = out.synth_only("axi", &inner, s.ii1, s.memories);
         if s.ecp5_bram {
@@ -166,6 +168,29 @@ impl Ip {
         files.push((format!("{m}.json"), self.manifest(&names)));
         files.push((format!("{m}.core"), self.fusesoc()));
         files
+    }
+    /// What `netmeas generate` prints: the module, its buses and every stream field's bits in `tdata`.
+    pub fn summary(&self) -> String {
+        use std::fmt::Write;
+        let mut o = format!("{} ({} bus): {}\n", self.module, self.bus.name(), self.core.description);
+        let Some(plan) = &self.plan else { return o };
+        if plan.csr {
+            let n = self.core.csr.as_ref().map_or(0, |l| l.registers().len());
+            let _ = writeln!(o, "  {:<18} AXI4-Lite slave, {n} registers (byte offset = 4 × address)", "s_axil_*");
+        }
+        for s in &plan.streams {
+            let dir = if s.input { "in " } else { "out" };
+            let ready = if s.ready { "" } else { ", no tready" };
+            let bus = format!("{}_*", s.prefix());
+            let _ = writeln!(o, "  {bus:<18} {dir} AXI4-Stream, tdata {} bits{ready}", s.tdata_bits);
+            for f in &s.fields {
+                let _ = writeln!(o, "      tdata[{}:{}]  {}", f.lsb + f.width - 1, f.lsb, f.port);
+            }
+        }
+        for p in &plan.passthrough {
+            let _ = writeln!(o, "  {:<18} {} (passed through)", p.name, p.dir);
+        }
+        o
     }
     /// Writes `files` (from [`Self::files`]) into `dir` (created if missing); returns their paths.
     pub fn write(dir: &std::path::Path, files: &[(String, String)]) -> Result<Vec<std::path::PathBuf>, String> {

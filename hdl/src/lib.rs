@@ -12,8 +12,13 @@
 //! are generated text (`Verilog::Custom`, as rust-hdl's own RAM and DFF are), each with a matching
 //! rust-hdl `update()`.
 
+/// The golden crate, for the exported build macros (`fridge_core!`, … — [`custom`]).
+#[doc(hidden)]
+pub use golden;
+
 pub mod axi;
 pub mod common;
+pub mod custom;
 pub mod finecomb;
 pub mod fridge;
 pub mod heavy_hitters;

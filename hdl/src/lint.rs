@@ -24,6 +24,13 @@ pub fn verilator_bin() -> String {
 
 /// Lints each top's `<dir>/<name>.v` (as written by [`crate::emit::write_all`]).
 pub fn lint_tops(dir: &Path, tops: &[TopInfo]) -> Result<Vec<LintReport>, String> {
+    let files: Vec<(std::path::PathBuf, &str)> =
+        tops.iter().map(|t| (dir.join(format!("{}.v", t.name)), t.name.as_str())).collect();
+    lint_files(&files)
+}
+
+/// Lints each `(Verilog file, top module)` (e.g. the files `netmeas generate` writes).
+pub fn lint_files(files: &[(std::path::PathBuf, &str)]) -> Result<Vec<LintReport>, String> {
     let verilator = verilator_bin();
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -31,19 +38,19 @@ pub fn lint_tops(dir: &Path, tops: &[TopInfo]) -> Result<Vec<LintReport>, String
         std::env::temp_dir().join(format!("netmeas-lint-waivers-{}-{call}.vlt", std::process::id()));
     std::fs::write(&waivers, WAIVERS).map_err(|e| format!("writing {}: {e}", waivers.display()))?;
     let mut reports = Vec::new();
-    for t in tops {
+    for (file, top) in files {
         let out = Command::new(&verilator)
             .args(["--lint-only", "-Wall"])
             .arg(&waivers)
-            .args(["--top-module", &t.name])
-            .arg(dir.join(format!("{}.v", t.name)))
+            .args(["--top-module", top])
+            .arg(file)
             .output()
             .map_err(|e| {
                 format!("cannot run `{verilator}` ({e}); install Verilator: apt-get install -y verilator")
             })?;
         let messages = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
         let clean = out.status.success() && !messages.contains("%Warning") && !messages.contains("%Error");
-        reports.push(LintReport { top: t.name.clone(), clean, messages: if clean { String::new() } else { messages } });
+        reports.push(LintReport { top: top.to_string(), clean, messages: if clean { String::new() } else { messages } });
     }
     let _ = std::fs::remove_file(&waivers);
     Ok(reports)

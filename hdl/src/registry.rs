@@ -55,6 +55,15 @@ pub struct SynthUse {
     pub ecp5_bram: bool,
 }
 
+/// What a build needs to run at line rate, as its manifest states it (`netmeas generate`).
+#[derive(Debug, Clone)]
+pub struct Resources {
+    /// One packet per cycle (else one per two).
+    pub ii1: bool,
+    /// Memories the algorithm needs.
+    pub memories: Vec<MemoryNeed>,
+}
+
 /// Stack of the thread that generates a top's Verilog ([`Build::generate`]); only the touched pages are
 /// committed.
 pub const GENERATOR_STACK: usize = 64 << 20;
@@ -74,6 +83,8 @@ pub struct Build {
     pub emitted: bool,
     /// Synthesized by `netmeas synth`, as this configuration.
     pub synth: Option<SynthUse>,
+    /// Initiation interval and memories (a synthesized build's are its [`SynthUse`]'s).
+    pub resources: Option<Resources>,
     /// The register map of the top's CSR port (from the core's golden model).
     pub csr: Option<golden::common::csr::CsrLayout>,
     generator: Generator,
@@ -113,6 +124,7 @@ impl Build {
             test_only: false,
             emitted: true,
             synth: None,
+            resources: None,
             csr: None,
             generator: Box::new(make),
         }
@@ -120,6 +132,11 @@ impl Build {
     /// Declares the top's register map (published in the manifest, as Markdown and as a C header).
     pub fn csr(mut self, layout: golden::common::csr::CsrLayout) -> Self {
         self.csr = Some(layout);
+        self
+    }
+    /// States the build's initiation interval (`ii1`: one packet per cycle) and memories.
+    pub fn resources(mut self, ii1: bool, memories: Vec<MemoryNeed>) -> Self {
+        self.resources = Some(Resources { ii1, memories });
         self
     }
     /// Replaces the description.
@@ -134,6 +151,7 @@ impl Build {
     }
     /// Also synthesizes the build as configuration `config`.
     pub fn synth(mut self, config: impl Into<String>, ii1: bool, memories: Vec<MemoryNeed>) -> Self {
+        self.resources.get_or_insert(Resources { ii1, memories: memories.clone() });
         self.synth = Some(SynthUse { config: config.into(), ii1, memories, ecp5_bram: false });
         self
     }
@@ -189,26 +207,37 @@ pub struct Core {
     pub name: &'static str,
     /// Its builds, in emission order.
     pub builds: fn() -> Result<Vec<Build>, String>,
+    /// Its generation parameters, when `netmeas generate` offers any configuration of it
+    /// ([`crate::custom`]); the first build is the default configuration.
+    pub custom: Option<crate::custom::Custom>,
 }
 
 /// Every core and shared block, in emission order. A new core adds one line.
 pub const CORES: &[Core] = &[
-    Core { name: "hash", builds: crate::common::builds::hash },
-    Core { name: "prng", builds: crate::common::builds::prng },
-    Core { name: "sram", builds: crate::common::builds::sram },
-    Core { name: "rmw", builds: crate::common::builds::rmw },
-    Core { name: "multi_rmw", builds: crate::common::builds::multi_rmw },
-    Core { name: "fifo", builds: crate::common::builds::fifo },
-    Core { name: "delay", builds: crate::common::builds::delay },
-    Core { name: "fridge", builds: crate::fridge::builds::builds },
-    Core { name: "finecomb", builds: crate::finecomb::builds::builds },
-    Core { name: "heavy_hitters", builds: crate::heavy_hitters::builds::builds },
-    Core { name: "reordering", builds: crate::reordering::builds::builds },
-    Core { name: "ifpd", builds: crate::ifpd::builds::builds },
-    Core { name: "maple", builds: crate::maple::builds::builds },
-    Core { name: "csr", builds: crate::common::builds::csr },
-    Core { name: "axil_csr", builds: crate::common::builds::axil_csr },
-    Core { name: "axi", builds: crate::ip::axi_builds },
+    Core { name: "hash", builds: crate::common::builds::hash, custom: None },
+    Core { name: "prng", builds: crate::common::builds::prng, custom: None },
+    Core { name: "sram", builds: crate::common::builds::sram, custom: None },
+    Core { name: "rmw", builds: crate::common::builds::rmw, custom: None },
+    Core { name: "multi_rmw", builds: crate::common::builds::multi_rmw, custom: None },
+    Core { name: "fifo", builds: crate::common::builds::fifo, custom: None },
+    Core { name: "delay", builds: crate::common::builds::delay, custom: None },
+    Core { name: "fridge", builds: crate::fridge::builds::builds, custom: Some(crate::fridge::builds::PARAMS) },
+    Core { name: "finecomb", builds: crate::finecomb::builds::builds, custom: Some(crate::finecomb::builds::PARAMS) },
+    Core {
+        name: "heavy_hitters",
+        builds: crate::heavy_hitters::builds::builds,
+        custom: Some(crate::heavy_hitters::builds::PARAMS),
+    },
+    Core {
+        name: "reordering",
+        builds: crate::reordering::builds::builds,
+        custom: Some(crate::reordering::builds::PARAMS),
+    },
+    Core { name: "ifpd", builds: crate::ifpd::builds::builds, custom: Some(crate::ifpd::builds::PARAMS) },
+    Core { name: "maple", builds: crate::maple::builds::builds, custom: Some(crate::maple::builds::PARAMS) },
+    Core { name: "csr", builds: crate::common::builds::csr, custom: None },
+    Core { name: "axil_csr", builds: crate::common::builds::axil_csr, custom: None },
+    Core { name: "axi", builds: crate::ip::axi_builds, custom: None },
 ];
 
 /// The core called `name`, or an error listing the known ones.

@@ -1,8 +1,17 @@
 //! `netmeas generate <core>`: one configuration of a core as IP for someone else's design (`hdl::ip`):
 //! the Verilog, its manifest, the register map as Markdown, C header and SystemRDL, a FuseSoC core file.
+//!
+//! A registered build (`--build`) is generated in process. Any other configuration (`--set name=value`) is
+//! checked first (`hdl::custom`: a bad one is an error naming the parameter and its range, nothing is
+//! compiled or written), then built by a small generator crate that invokes the core's build macro with the
+//! values — compiled once per configuration under the cache directory (`NETMEAS_CACHE`, default
+//! `target/netmeas-cache` of this source tree; the first compile of all takes about a minute, a new
+//! configuration some seconds) against this tree's `hdl` and `Cargo.lock`, offline.
 
+use hdl::custom::{self, Resolved};
 use hdl::ip::{self, Bus};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
@@ -10,8 +19,18 @@ pub struct GenerateArgs {
     pub core: String,
     /// The build (configuration) of the core; default: its first (`--list` shows them with their
     /// parameters).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["set", "name"])]
     pub build: Option<String>,
+    /// Any configuration: a generation parameter of the core (`--params` lists them with their defaults — the
+    /// default build's — and ranges), repeatable, e.g. `--set addr_bits=13,12,11,11 --set ts_bits=24`.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// The top module's name for `--set` (default: `<core>_<8 hex digits of the parameters' hash>`).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// List the core's generation parameters (for `--set`) with their defaults and ranges; write nothing.
+    #[arg(long)]
+    pub params: bool,
     /// axi: AXI4-Lite registers (s_axil_*) and AXI4-Stream descriptors and reports (s_axis_*, m_axis_*), the
     /// conventions of verilog-ethernet/corundum; native: the core's own ports (valid/ready, 8-bit CSR port).
     #[arg(long, default_value = "axi", value_parser = ["axi", "native"])]
@@ -38,38 +57,99 @@ pub fn run(a: &GenerateArgs) -> Result<(), String> {
         }
         return Ok(());
     }
+    if a.params {
+        let params = custom::parameters(&a.core)?;
+        if a.json {
+            let rows = params.iter().map(|(n, d, m)| serde_json::json!({"name": n, "default": d, "meaning": m}));
+            println!("{}", serde_json::Value::Array(rows.collect()));
+        } else {
+            for (n, d, m) in params {
+                println!("{n:<22} {:<12} {m}", d.to_string());
+            }
+        }
+        return Ok(());
+    }
     let bus = if a.bus == "native" { Bus::Native } else { Bus::Axi };
-    let build = ip::find_build(&a.core, a.build.as_deref())?;
     // Everything is generated before anything is written: a bad request writes nothing.
-    let ip = ip::generate(&build, bus, !a.no_initial)?;
-    let files = ip.files();
+    let (files, summary) = if a.set.is_empty() && a.name.is_none() {
+        let build = ip::find_build(&a.core, a.build.as_deref())?;
+        let ip = ip::generate(&build, bus, !a.no_initial)?;
+        (ip.files(), ip.summary())
+    } else {
+        let r = custom::resolve(&a.core, &a.set, a.name.as_deref())?;
+        generate_custom(&r, bus, !a.no_initial)?
+    };
     let paths = ip::Ip::write(&a.out, &files)?;
     if a.json {
         let (_, manifest) = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;
         print!("{manifest}");
         return Ok(());
     }
-    println!("{} ({} bus): {}", ip.module, bus.name(), ip.core.description);
-    if let Some(plan) = &ip.plan {
-        if plan.csr {
-            let n = ip.core.csr.as_ref().map_or(0, |l| l.registers().len());
-            println!("  {:<18} AXI4-Lite slave, {n} registers (byte offset = 4 × address)", "s_axil_*");
-        }
-        for s in &plan.streams {
-            let dir = if s.input { "in " } else { "out" };
-            let ready = if s.ready { "" } else { ", no tready" };
-            let bus = format!("{}_*", s.prefix());
-            println!("  {bus:<18} {dir} AXI4-Stream, tdata {} bits{ready}", s.tdata_bits);
-            for f in &s.fields {
-                println!("      tdata[{}:{}]  {}", f.lsb + f.width - 1, f.lsb, f.port);
-            }
-        }
-        for p in &plan.passthrough {
-            println!("  {:<18} {} (passed through)", p.name, p.dir);
-        }
-    }
+    print!("{summary}");
     for f in &paths {
         println!("wrote {}", f.display());
     }
     Ok(())
+}
+
+/// This source tree (the generator crates depend on its `hdl` and use its `Cargo.lock`).
+fn source_tree() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// The cache of generator crates and their build directory.
+pub fn cache_dir() -> PathBuf {
+    std::env::var_os("NETMEAS_CACHE").map_or_else(|| source_tree().join("target/netmeas-cache"), PathBuf::from)
+}
+
+/// Compiles (or finds compiled) the generator crate of `r` and runs it: the IP's files and summary.
+fn generate_custom(r: &Resolved, bus: Bus, initial: bool) -> Result<(Vec<(String, String)>, String), String> {
+    let tree = source_tree();
+    let hdl = tree.join("hdl");
+    if !hdl.join("Cargo.toml").exists() {
+        return Err(format!(
+            "--set needs the netmeas source tree this binary was built from (its hdl crate at {}); a registered \
+             build (--build) does not",
+            hdl.display()
+        ));
+    }
+    let (toml, main) = r.generator_crate(&hdl);
+    let key = custom::fnv1a(&format!("{toml}{main}"));
+    let cache = cache_dir();
+    let dir = cache.join("ipgen").join(format!("{}-{key:016x}", r.name));
+    let write = |p: &Path, t: &str| std::fs::write(p, t).map_err(|e| format!("cannot write {}: {e}", p.display()));
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    write(&dir.join("Cargo.toml"), &toml)?;
+    write(&dir.join("src/main.rs"), &main)?;
+    if let Ok(lock) = std::fs::read_to_string(tree.join("Cargo.lock")) {
+        write(&dir.join("Cargo.lock"), &lock)?;
+    }
+    let target = cache.join("ipgen-target");
+    eprintln!("netmeas generate: compiling the generator of {} (the first one takes about a minute)", r.name);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["build", "--offline", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .map_err(|e| format!("cannot run cargo (needed for --set): {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(40).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(format!("the generator of {} did not compile ({}):\n{}", r.name, dir.display(), tail.join("\n")));
+    }
+    let bin = target.join("debug").join(format!("netmeas-ipgen-{}", r.name.replace('_', "-")));
+    let mut cmd = Command::new(&bin);
+    cmd.arg(bus.name());
+    if !initial {
+        cmd.arg("no-initial");
+    }
+    let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(format!("{}: {}", r.name, String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("{}: {e}", bin.display()))?;
+    let files = serde_json::from_value(v["files"].clone()).map_err(|e| format!("{}: {e}", bin.display()))?;
+    Ok((files, v["summary"].as_str().unwrap_or_default().to_string()))
 }

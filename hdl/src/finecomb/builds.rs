@@ -10,31 +10,105 @@
 
 use super::front::FcFrontTop;
 use super::record::FcRecord;
+use crate::custom::{build_source, CoreParams, Custom};
 use crate::registry::{Build, MemoryNeed};
 use golden::finecomb::cycle::FinecombCoreConfig;
 use golden::finecomb::sizes::FRONT_TOP_INDEX_BITS;
-use golden::finecomb::{sizes, BankConfig, FinecombConfig, Role};
+use golden::finecomb::{BankConfig, FinecombConfig, Role};
 use serde_json::json;
 
 /// `(configuration, constructor)` of a FineComb core: role, ISD, `banks` copies of `(buckets,
-/// stash_depth)` (the CSRs' reset values), IA and SA once; the RTL's generics derived from them.
+/// stash_depth)` (the CSRs' reset values), IA and SA once; the RTL's generics derived from them. Exported
+/// for the generator crates of `netmeas generate` ([`crate::custom`]).
+#[macro_export]
 macro_rules! finecomb_core {
     (role: $role:ident, isd: $isd:literal, banks: $nb:literal x ($m:literal, $w:literal), ia: $ia:literal, sa: $sa:literal) => {{
-        let cfg = FinecombCoreConfig {
-            shape: FinecombConfig {
-                role: Role::$role,
-                banks: vec![BankConfig { buckets: $m, stash_depth: $w }; $nb],
-                isd: $isd,
-            },
+        use $crate::golden::finecomb::{sizes, Role};
+        let cfg = $crate::finecomb::builds::FinecombParams {
+            role: Role::$role,
+            isd: $isd,
+            banks: $nb,
+            buckets: $m,
+            stash_depth: $w,
             bucket_addr_bits: $ia,
             stash_slot_bits: $sa,
-        };
+        }
+        .config();
         let c = cfg.clone();
         let make = move || {
             $crate::finecomb::FinecombCore::<$ia, { sizes::stash_addr_bits($sa) }, { sizes::csr_config_bits($nb) }>::new(&c)
         };
         (cfg, make)
     }};
+}
+
+/// The generation parameters of a FineComb core (`netmeas generate finecomb --set name=value`,
+/// [`crate::custom`]): the independent parameters of [`finecomb_core!`], every bank alike.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinecombParams {
+    pub role: Role,
+    pub isd: bool,
+    pub banks: usize,
+    /// The bucket count M and the stash depth w of every bank after reset (both run-time CSRs).
+    pub buckets: usize,
+    pub stash_depth: usize,
+    pub bucket_addr_bits: usize,
+    pub stash_slot_bits: usize,
+}
+
+impl FinecombParams {
+    /// The core configuration of these parameters.
+    pub fn config(&self) -> FinecombCoreConfig {
+        let bank = BankConfig { buckets: self.buckets, stash_depth: self.stash_depth };
+        FinecombCoreConfig {
+            shape: FinecombConfig { role: self.role, banks: vec![bank; self.banks], isd: self.isd },
+            bucket_addr_bits: self.bucket_addr_bits,
+            stash_slot_bits: self.stash_slot_bits,
+        }
+    }
+}
+
+/// `netmeas generate finecomb --set name=value`.
+pub const PARAMS: Custom = Custom::of::<FinecombParams>();
+
+impl CoreParams for FinecombParams {
+    type Config = FinecombCoreConfig;
+    const DOCS: &'static [(&'static str, &'static str)] = &[
+        ("role", "Sender or Receiver (a receiver with ISDs keeps a stash)"),
+        ("isd", "inter-sample delays (true) or LDA mode (false: no ISD tables, no stash)"),
+        ("banks", "banks, each its own sampling probability (1..=8)"),
+        ("buckets", "buckets M of every bank after reset (1..=2^bucket_addr_bits; a run-time CSR)"),
+        ("stash_depth", "stash depth w of every bank after reset (0..=2^stash_slot_bits; a run-time CSR)"),
+        ("bucket_addr_bits", "IA: 2^IA words per bucket set and bank (1..=16)"),
+        ("stash_slot_bits", "SA: 2^SA slots per substash region (1..=14; ignored without a stash)"),
+    ];
+    fn of(c: &FinecombCoreConfig) -> Result<Self, String> {
+        let b = c.shape.banks.first().ok_or("a FineComb configuration without banks")?;
+        if c.shape.banks.iter().any(|x| x != b) {
+            return Err("the base configuration's banks differ; parameters describe banks alike".into());
+        }
+        Ok(FinecombParams {
+            role: c.shape.role,
+            isd: c.shape.isd,
+            banks: c.banks(),
+            buckets: b.buckets,
+            stash_depth: b.stash_depth,
+            bucket_addr_bits: c.bucket_addr_bits,
+            stash_slot_bits: c.stash_slot_bits,
+        })
+    }
+    fn check(&self) -> Result<(), String> {
+        self.config().check().map_err(|e| e.to_string())
+    }
+    fn source(&self, name: &str) -> String {
+        let (p, b) = (self, self.banks);
+        let invocation = format!(
+            "finecomb_core!(role: {:?}, isd: {}, banks: {b} x ({}, {}), ia: {}, sa: {})",
+            p.role, p.isd, p.buckets, p.stash_depth, p.bucket_addr_bits, p.stash_slot_bits
+        );
+        build_source("finecomb", &invocation, name)
+    }
 }
 
 /// What a FineComb core stores: per bank two bucket sets of 2^IA words (a 96-bit `TS | C` table and, unless
@@ -60,12 +134,13 @@ pub fn memories(cfg: &FinecombCoreConfig) -> Vec<MemoryNeed> {
     m
 }
 
-fn build<U: rust_hdl::prelude::Block>(
+/// A build of `cfg` with its constructor `make` (also the generator crates' of [`crate::custom`]).
+pub fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &FinecombCoreConfig,
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
-    Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout())
+    Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
 }
 
 fn description(cfg: &FinecombCoreConfig) -> String {

@@ -4,24 +4,28 @@
 //! computed by golden's `const fn`s.
 
 use super::tally::FridgeTally;
+use crate::custom::{build_source, CoreParams, Custom};
 use crate::registry::{Build, MemoryNeed};
-use golden::fridge::{sizes, tally, FridgeConfig};
+use golden::fridge::{tally, FridgeConfig};
 
 /// `(configuration, constructor)` of a fridge core from its independent parameters: every field of
-/// [`FridgeConfig`] once, the eleven generics of `FridgeCore` derived from them.
+/// [`FridgeConfig`] once, the eleven generics of `FridgeCore` derived from them. Exported: a configuration
+/// `netmeas generate` is asked for is built by this macro in a generator crate ([`crate::custom`]).
+#[macro_export]
 macro_rules! fridge_core {
     (addr_bits: [$($a:literal),+], sig_bits: $s:literal, ts_bits: $t:literal, ts_shift: $sh:literal,
      counter_bits: $c:literal, ports: $p:ident, report_fifo_bits: $f:literal, tally: $tl:literal,
      tally_bins_per_octave: $tb:literal) => {{
         const ADDR: &[usize] = &[$($a),+];
         const N: usize = ADDR.len();
-        let cfg = FridgeConfig {
+        use $crate::golden::fridge::{sizes, tally};
+        let cfg = $crate::golden::fridge::FridgeConfig {
             addr_bits: ADDR.to_vec(),
             sig_bits: $s,
             ts_bits: $t,
             ts_shift: $sh,
             counter_bits: $c,
-            ports: golden::common::sram::RamPorts::$p,
+            ports: $crate::golden::common::sram::RamPorts::$p,
             report_fifo_bits: $f,
             tally: $tl,
             tally_bins_per_octave: $tb,
@@ -76,12 +80,54 @@ fn description(cfg: &FridgeConfig) -> String {
     format!("fridge core: {} fridge(s), {:?}-port table", cfg.fridges(), cfg.ports)
 }
 
-fn build<U: rust_hdl::prelude::Block>(
+/// A build of `cfg` with its constructor `make` (also the generator crates' of [`crate::custom`]).
+pub fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &FridgeConfig,
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
-    Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout())
+    let ii1 = cfg.ports == golden::common::sram::RamPorts::Dual;
+    Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout()).resources(ii1, memories(cfg))
+}
+
+/// `netmeas generate fridge --set name=value` ([`crate::custom`]): the parameters are [`FridgeConfig`]'s.
+pub const PARAMS: Custom = Custom::of::<FridgeConfig>();
+
+impl CoreParams for FridgeConfig {
+    type Config = FridgeConfig;
+    const DOCS: &'static [(&'static str, &'static str)] = &[
+        ("addr_bits", "log2 of each fridge's entries, one per fridge (1..=8 fridges of 2..=16 bits), e.g. 13,12,11,11"),
+        ("sig_bits", "signature width (1..=32)"),
+        ("ts_bits", "stored timestamp width (8..=32)"),
+        ("ts_shift", "timestamp unit: 2^ts_shift ns (0..=48 - ts_bits)"),
+        ("counter_bits", "insertion counter width (8..=32)"),
+        ("ports", "table RAM: Dual (one packet per cycle) or Single (one packet per two cycles)"),
+        ("report_fifo_bits", "log2 of the report FIFO depth (1..=16)"),
+        ("tally", "the in-hardware tally of the delay distribution (true or false)"),
+        ("tally_bins_per_octave", "tally resolution: 4, 8 or 16 delay bins per octave"),
+    ];
+    fn of(config: &FridgeConfig) -> Result<Self, String> {
+        Ok(config.clone())
+    }
+    fn check(&self) -> Result<(), String> {
+        FridgeConfig::check(self).map_err(|e| e.to_string())
+    }
+    fn source(&self, name: &str) -> String {
+        let invocation = format!(
+            "fridge_core!(addr_bits: {:?}, sig_bits: {}, ts_bits: {}, ts_shift: {}, counter_bits: {}, ports: {:?}, \
+             report_fifo_bits: {}, tally: {}, tally_bins_per_octave: {})",
+            self.addr_bits,
+            self.sig_bits,
+            self.ts_bits,
+            self.ts_shift,
+            self.counter_bits,
+            self.ports,
+            self.report_fifo_bits,
+            self.tally,
+            self.tally_bins_per_octave,
+        );
+        build_source("fridge", &invocation, name)
+    }
 }
 
 /// The co-simulated fridge builds: `(name, configuration)`, with their constructors.

@@ -3,18 +3,21 @@
 //! the derived generics computed by golden's `const fn`s ([`golden::heavy_hitters::sizes`]).
 
 use super::Mutant;
+use crate::custom::{build_source, CoreParams, Custom};
 use crate::registry::{Build, MemoryNeed};
-use golden::heavy_hitters::{sizes, HhConfig, ROW_BITS};
+use golden::heavy_hitters::HhConfig;
 
 /// `(configuration, constructor)` of a heavy-hitter core from its independent parameters.
+#[macro_export]
 macro_rules! hh_core {
     (rows: $d:literal, addr_bits: $a:literal, key_bits: $k:literal, count_bits: $c:literal,
      record_fifo_bits: $f:literal) => {
-        hh_core!(rows: $d, addr_bits: $a, key_bits: $k, count_bits: $c, record_fifo_bits: $f,
+        $crate::hh_core!(rows: $d, addr_bits: $a, key_bits: $k, count_bits: $c, record_fifo_bits: $f,
                  mutant: $crate::heavy_hitters::Mutant::None)
     };
     (rows: $d:literal, addr_bits: $a:literal, key_bits: $k:literal, count_bits: $c:literal,
      record_fifo_bits: $f:literal, mutant: $m:expr) => {{
+        use $crate::golden::heavy_hitters::{sizes, HhConfig, ROW_BITS};
         let cfg = HhConfig { rows: $d, addr_bits: $a, key_bits: $k, count_bits: $c, record_fifo_bits: $f };
         let c = cfg.clone();
         let make = move || {
@@ -50,7 +53,36 @@ pub fn memories(cfg: &HhConfig) -> Vec<MemoryNeed> {
     m
 }
 
-fn build<U: rust_hdl::prelude::Block>(
+/// `netmeas generate heavy_hitters --set name=value` ([`crate::custom`]): the parameters are [`HhConfig`]'s.
+pub const PARAMS: Custom = Custom::of::<HhConfig>();
+
+impl CoreParams for HhConfig {
+    type Config = HhConfig;
+    const DOCS: &'static [(&'static str, &'static str)] = &[
+        ("rows", "rows d (1..=4): d-way RAP, PRECISION"),
+        ("addr_bits", "log2 of the buckets per row (2..=16)"),
+        ("key_bits", "key width (1..=128: 104 for an IPv4 5-tuple)"),
+        ("count_bits", "counter width (4..=32; counts saturate)"),
+        ("record_fifo_bits", "log2 of the record FIFO depth (2..=10)"),
+    ];
+    fn of(config: &HhConfig) -> Result<Self, String> {
+        Ok(config.clone())
+    }
+    fn check(&self) -> Result<(), String> {
+        HhConfig::check(self).map_err(|e| e.to_string())
+    }
+    fn source(&self, name: &str) -> String {
+        let c = self;
+        let invocation = format!(
+            "hh_core!(rows: {}, addr_bits: {}, key_bits: {}, count_bits: {}, record_fifo_bits: {})",
+            c.rows, c.addr_bits, c.key_bits, c.count_bits, c.record_fifo_bits
+        );
+        build_source("heavy_hitters", &invocation, name)
+    }
+}
+
+/// A build of `cfg` with its constructor `make` (also the generator crates' of [`crate::custom`]).
+pub fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &HhConfig,
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
@@ -59,7 +91,7 @@ fn build<U: rust_hdl::prelude::Block>(
         "heavy-hitter core: {} row(s) of 2^{} buckets, {}-bit keys, {}-bit counts, two banks",
         cfg.rows, cfg.addr_bits, cfg.key_bits, cfg.count_bits
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
 }
 
 /// The co-simulated builds: `(name, configuration, build)`.

@@ -6,20 +6,23 @@
 //! mode at every reset and rewrites it mid-traffic.
 
 use super::Mutant;
+use crate::custom::{build_source, CoreParams, Custom};
 use crate::registry::{Build, MemoryNeed};
-use golden::ifpd::{sizes, IfpdConfig};
+use golden::ifpd::IfpdConfig;
 
 /// `(configuration, constructor)` of an IFPD core from its independent parameters (`addr_bits`: log2 of
 /// the buckets per row; `bf_addr_bits`: log2 of the bits per Bloom partition).
+#[macro_export]
 macro_rules! ifpd_core {
     (rows: $d:literal, addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal,
      bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal, registered_ram: $rr:literal) => {
-        ifpd_core!(rows: $d, addr_bits: $a, fp_bits: $f, ts_bits: $t, ts_shift: $s, bf_hashes: $k,
+        $crate::ifpd_core!(rows: $d, addr_bits: $a, fp_bits: $f, ts_bits: $t, ts_shift: $s, bf_hashes: $k,
                    bf_addr_bits: $ba, report_fifo_bits: $q, registered_ram: $rr, mutant: $crate::ifpd::Mutant::None)
     };
     (rows: $d:literal, addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal,
      bf_hashes: $k:literal, bf_addr_bits: $ba:literal, report_fifo_bits: $q:literal, registered_ram: $rr:literal,
      mutant: $m:expr) => {{
+        use $crate::golden::ifpd::{sizes, IfpdConfig};
         let cfg = IfpdConfig {
             rows: $d,
             buckets: 1 << $a,
@@ -64,7 +67,56 @@ pub fn memories(cfg: &IfpdConfig) -> Vec<MemoryNeed> {
     m
 }
 
-fn build<U: rust_hdl::prelude::Block>(
+/// `netmeas generate ifpd --set name=value` ([`crate::custom`]): the parameters are [`IfpdConfig`]'s, the
+/// bucket and filter sizes powers of two.
+pub const PARAMS: Custom = Custom::of::<IfpdConfig>();
+
+impl CoreParams for IfpdConfig {
+    type Config = IfpdConfig;
+    const DOCS: &'static [(&'static str, &'static str)] = &[
+        ("rows", "rows d (1..=8)"),
+        ("buckets", "buckets per row w (a power of two, 4..=2^24)"),
+        ("fp_bits", "fingerprint width (1..=32)"),
+        ("ts_bits", "stored timestamp width (8..=32)"),
+        ("ts_shift", "timestamp unit: 2^ts_shift ns (0..=32)"),
+        ("bf_hashes", "CM-BF: Bloom partitions k (1..=8)"),
+        ("bf_bits", "CM-BF: bits per Bloom partition m (a power of two, 64..=2^32)"),
+        ("report_fifo_bits", "log2 of the report FIFO depth (2..=10)"),
+        ("registered_ram", "registered block-RAM reads: three cycles deeper, for large tables (true or false)"),
+    ];
+    fn of(config: &IfpdConfig) -> Result<Self, String> {
+        Ok(config.clone())
+    }
+    fn check(&self) -> Result<(), String> {
+        IfpdConfig::check(self).map_err(|e| e.to_string())?;
+        for (what, v) in [("buckets", self.buckets), ("bf_bits", self.bf_bits)] {
+            if !v.is_power_of_two() {
+                return Err(format!("{what} = {v} is not a power of two (an RTL build's tables are)"));
+            }
+        }
+        Ok(())
+    }
+    fn source(&self, name: &str) -> String {
+        let (c, log2) = (self, |v: usize| v.trailing_zeros());
+        let invocation = format!(
+            "ifpd_core!(rows: {}, addr_bits: {}, fp_bits: {}, ts_bits: {}, ts_shift: {}, bf_hashes: {}, \
+             bf_addr_bits: {}, report_fifo_bits: {}, registered_ram: {})",
+            c.rows,
+            log2(c.buckets),
+            c.fp_bits,
+            c.ts_bits,
+            c.ts_shift,
+            c.bf_hashes,
+            log2(c.bf_bits),
+            c.report_fifo_bits,
+            c.registered_ram
+        );
+        build_source("ifpd", &invocation, name)
+    }
+}
+
+/// A build of `cfg` with its constructor `make` (also the generator crates' of [`crate::custom`]).
+pub fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &IfpdConfig,
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
@@ -74,7 +126,7 @@ fn build<U: rust_hdl::prelude::Block>(
          in units of 2^{} ns, Bloom filter {} x {} bits",
         cfg.rows, cfg.buckets, cfg.fp_bits, cfg.ts_bits, cfg.ts_shift, cfg.bf_hashes, cfg.bf_bits
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
 }
 
 /// The co-simulated builds: `(name, configuration, build)`.

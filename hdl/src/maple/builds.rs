@@ -2,29 +2,30 @@
 //! once — [`maple_core!`] builds both the [`MapleHwConfig`] and the `MapleCore` type.
 
 use super::Mutant;
+use crate::custom::{build_source, CoreParams, Custom};
 use crate::registry::{Build, MemoryNeed};
-use golden::maple::cycle::{sizes, MapleHwConfig, COUNTER_BITS};
+use golden::maple::cycle::{MapleHwConfig, COUNTER_BITS};
 use golden::maple::{MapleConfig, SvbfLayout};
 
 /// `(configuration, constructor)` of a MAPLE core: `hashes` segments of `2^addr_bits` words of `2^word_log2`
 /// bits, `centers` held.
+#[macro_export]
 macro_rules! maple_core {
     (key_bits: $k:literal, hashes: $h:literal, addr_bits: $a:literal, word_log2: $lw:literal, centers: $c:literal,
      sample_fifo_bits: $s:literal, record_fifo_bits: $f:literal, registered_ram: $r:literal,
      mutant: $m:expr) => {{
-        let cfg = MapleHwConfig {
-            store: MapleConfig {
-                key_bits: $k,
-                hashes: $h,
-                svbf_bits: $h << ($a + $lw),
-                layout: SvbfLayout::Partitioned,
-                word_bits: 1 << $lw,
-                sample_fifo_bits: $s,
-            },
-            max_centers: $c,
+        use $crate::golden::maple::cycle::sizes;
+        let cfg = $crate::maple::builds::MapleParams {
+            key_bits: $k,
+            hashes: $h,
+            addr_bits: $a,
+            word_log2: $lw,
+            centers: $c,
+            sample_fifo_bits: $s,
             record_fifo_bits: $f,
             registered_ram: $r,
-        };
+        }
+        .config();
         let c = cfg.clone();
         let make = move || {
             $crate::maple::MapleCore::<
@@ -50,6 +51,92 @@ macro_rules! maple_core {
     }};
 }
 
+/// The generation parameters of a MAPLE core (`netmeas generate maple --set name=value`, [`crate::custom`]):
+/// the independent parameters of [`maple_core!`].
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapleParams {
+    pub key_bits: usize,
+    pub hashes: usize,
+    pub addr_bits: usize,
+    pub word_log2: usize,
+    pub centers: usize,
+    pub sample_fifo_bits: usize,
+    pub record_fifo_bits: usize,
+    pub registered_ram: bool,
+}
+
+impl MapleParams {
+    /// The core configuration: `hashes` segments of `2^addr_bits` words of `2^word_log2` bits, partitioned.
+    pub fn config(&self) -> MapleHwConfig {
+        let (h, a, lw) = (self.hashes, self.addr_bits, self.word_log2);
+        MapleHwConfig {
+            store: MapleConfig {
+                key_bits: self.key_bits,
+                hashes: h,
+                svbf_bits: h.checked_shl((a + lw) as u32).unwrap_or(0),
+                layout: SvbfLayout::Partitioned,
+                word_bits: 1usize.checked_shl(lw as u32).unwrap_or(0),
+                sample_fifo_bits: self.sample_fifo_bits,
+            },
+            max_centers: self.centers,
+            record_fifo_bits: self.record_fifo_bits,
+            registered_ram: self.registered_ram,
+        }
+    }
+}
+
+/// `netmeas generate maple --set name=value`.
+pub const PARAMS: Custom = Custom::of::<MapleParams>();
+
+impl CoreParams for MapleParams {
+    type Config = MapleHwConfig;
+    const DOCS: &'static [(&'static str, &'static str)] = &[
+        ("key_bits", "key width (8..=128)"),
+        ("hashes", "hash functions h = SVBF segments per bank (1..=16)"),
+        ("addr_bits", "log2 of the words per segment (at least 64 bits per segment; 2^addr_bits >= centers)"),
+        ("word_log2", "log2 of the word width w of the burst reads (3..=6: 8..=64 bits)"),
+        ("centers", "delay centers the core holds (1..=64)"),
+        ("sample_fifo_bits", "log2 of the sample FIFO depth (2..=12)"),
+        ("record_fifo_bits", "log2 of the flush record FIFO depth (3..=12)"),
+        ("registered_ram", "registered block-RAM reads: two cycles deeper, for large tables (true or false)"),
+    ];
+    fn of(c: &MapleHwConfig) -> Result<Self, String> {
+        Ok(MapleParams {
+            key_bits: c.store.key_bits,
+            hashes: c.store.hashes,
+            addr_bits: c.addr_bits(),
+            word_log2: c.word_log2(),
+            centers: c.max_centers,
+            sample_fifo_bits: c.store.sample_fifo_bits,
+            record_fifo_bits: c.record_fifo_bits,
+            registered_ram: c.registered_ram,
+        })
+    }
+    fn check(&self) -> Result<(), String> {
+        golden::common::config::check_range("addr_bits (log2 words per segment)", self.addr_bits, 1, 16)
+            .and_then(|_| golden::common::config::check_range("word_log2", self.word_log2, 3, 6))
+            .and_then(|_| self.config().check())
+            .map_err(|e| e.to_string())
+    }
+    fn source(&self, name: &str) -> String {
+        let c = self;
+        let invocation = format!(
+            "maple_core!(key_bits: {}, hashes: {}, addr_bits: {}, word_log2: {}, centers: {}, sample_fifo_bits: {}, \
+             record_fifo_bits: {}, registered_ram: {}, mutant: hdl::maple::Mutant::None)",
+            c.key_bits,
+            c.hashes,
+            c.addr_bits,
+            c.word_log2,
+            c.centers,
+            c.sample_fifo_bits,
+            c.record_fifo_bits,
+            c.registered_ram
+        );
+        build_source("maple", &invocation, name)
+    }
+}
+
 /// What a configuration stores: per bank `h` segment RAMs of `w`-bit words and the counter RAM; the FIFOs.
 pub fn memories(cfg: &MapleHwConfig) -> Vec<MemoryNeed> {
     let words = 1u64 << cfg.addr_bits();
@@ -65,7 +152,8 @@ pub fn memories(cfg: &MapleHwConfig) -> Vec<MemoryNeed> {
     m
 }
 
-fn build<U: rust_hdl::prelude::Block>(
+/// A build of `cfg` with its constructor `make` (also the generator crates' of [`crate::custom`]).
+pub fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &MapleHwConfig,
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
@@ -80,7 +168,7 @@ fn build<U: rust_hdl::prelude::Block>(
         cfg.store.key_bits,
         cfg.ram_timing(cfg.addr_bits(), cfg.store.word_bits).tag()
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
 }
 
 /// The test-only mutants of `maple_k8`: build name, mistake, what it is.

@@ -3,19 +3,22 @@
 //! `ReorderCore` type, the derived generics computed by golden's `const fn`s ([`golden::reordering::sizes`]).
 
 use super::Mutant;
+use crate::custom::{build_source, CoreParams, Custom};
 use crate::registry::{Build, MemoryNeed};
 use golden::reordering::hybrid_cycle::HybridConfig;
 use golden::reordering::{sizes, ReorderConfig};
 
 /// `(configuration, constructor)` of a reordering core from its independent parameters.
+#[macro_export]
 macro_rules! reorder_core {
     (addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal, n_bits: $n:literal,
      o_bits: $o:literal, report_fifo_bits: $q:literal) => {
-        reorder_core!(addr_bits: $a, fp_bits: $f, ts_bits: $t, ts_shift: $s, n_bits: $n, o_bits: $o,
+        $crate::reorder_core!(addr_bits: $a, fp_bits: $f, ts_bits: $t, ts_shift: $s, n_bits: $n, o_bits: $o,
                       report_fifo_bits: $q, mutant: $crate::reordering::Mutant::None)
     };
     (addr_bits: $a:literal, fp_bits: $f:literal, ts_bits: $t:literal, ts_shift: $s:literal, n_bits: $n:literal,
      o_bits: $o:literal, report_fifo_bits: $q:literal, mutant: $m:expr) => {{
+        use $crate::golden::reordering::{sizes, ReorderConfig};
         let cfg = ReorderConfig {
             addr_bits: $a,
             fp_bits: $f,
@@ -154,7 +157,40 @@ pub fn memories(cfg: &ReorderConfig) -> Vec<MemoryNeed> {
     ]
 }
 
-fn build<U: rust_hdl::prelude::Block>(
+/// `netmeas generate reordering --set name=value` ([`crate::custom`]): the parameters are [`ReorderConfig`]'s
+/// (the flow-sampling core; the hybrid with heavy hitters is its registered build `ro_hy`).
+pub const PARAMS: Custom = Custom::of::<ReorderConfig>();
+
+impl CoreParams for ReorderConfig {
+    type Config = ReorderConfig;
+    const DOCS: &'static [(&'static str, &'static str)] = &[
+        ("addr_bits", "log2 of the buckets of the flow-sampling array (2..=20)"),
+        ("fp_bits", "flow fingerprint width (1..=32)"),
+        ("ts_bits", "stored timestamp width (8..=32)"),
+        ("ts_shift", "timestamp unit: 2^ts_shift ns (0..=32)"),
+        ("n_bits", "flow-size counter width n (2..=32; saturates)"),
+        ("o_bits", "out-of-order counter width o (2..=n_bits; saturates)"),
+        ("report_fifo_bits", "log2 of the report FIFO depth (2..=10)"),
+    ];
+    fn of(config: &ReorderConfig) -> Result<Self, String> {
+        Ok(config.clone())
+    }
+    fn check(&self) -> Result<(), String> {
+        ReorderConfig::check(self).map_err(|e| e.to_string())
+    }
+    fn source(&self, name: &str) -> String {
+        let c = self;
+        let invocation = format!(
+            "reorder_core!(addr_bits: {}, fp_bits: {}, ts_bits: {}, ts_shift: {}, n_bits: {}, o_bits: {}, \
+             report_fifo_bits: {})",
+            c.addr_bits, c.fp_bits, c.ts_bits, c.ts_shift, c.n_bits, c.o_bits, c.report_fifo_bits
+        );
+        build_source("reordering", &invocation, name)
+    }
+}
+
+/// A build of `cfg` with its constructor `make` (also the generator crates' of [`crate::custom`]).
+pub fn build<U: rust_hdl::prelude::Block>(
     name: &str,
     cfg: &ReorderConfig,
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
@@ -164,7 +200,7 @@ fn build<U: rust_hdl::prelude::Block>(
          {}/{}-bit n/o, two banks",
         cfg.addr_bits, cfg.fp_bits, cfg.ts_bits, cfg.ts_shift, cfg.n_bits, cfg.o_bits
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout())
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
 }
 
 /// The co-simulated builds: `(name, configuration, build)`.

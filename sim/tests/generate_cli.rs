@@ -1,0 +1,140 @@
+//! `netmeas generate <core> --set name=value`: any configuration of every core, through the generator
+//! crates (`hdl::custom`). The default parameters reproduce the registered default build byte for byte; a
+//! configuration of each core that no build registers is generated and lints clean; a bad parameter is a
+//! clear error that compiles and writes nothing.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Every file of a directory: `(name, contents)`, sorted.
+fn files(dir: &Path) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The default build of each core, and the parameters of a configuration no build registers.
+const CORES: &[(&str, &str, &[&str])] = &[
+    ("fridge", "fridge_dp", &["addr_bits=12,11,10,10", "ts_bits=24", "ts_shift=8", "tally_bins_per_octave=8"]),
+    (
+        "finecomb",
+        "finecomb_tx",
+        &["role=Receiver", "banks=2", "buckets=100", "stash_depth=4", "bucket_addr_bits=7", "stash_slot_bits=3"],
+    ),
+    ("heavy_hitters", "hh_d1", &["rows=3", "addr_bits=7", "key_bits=32", "count_bits=20"]),
+    ("reordering", "ro_a4", &["addr_bits=8", "n_bits=12", "o_bits=6", "fp_bits=12"]),
+    ("ifpd", "ifpd_d4", &["rows=2", "buckets=64", "bf_bits=128", "bf_hashes=2", "ts_bits=24"]),
+    ("maple", "maple_k8", &["hashes=2", "addr_bits=7", "centers=16", "key_bits=96", "word_log2=4"]),
+];
+
+/// The default parameters, named like the default build, give exactly the files of the registered build:
+/// each core's parameters map to its configuration and its build macro as the registry's own builds do.
+#[test]
+fn generate_with_default_parameters_equals_the_registered_default_build() {
+    for (core, build, _) in CORES {
+        let (a, b) = (out_dir(&format!("gen_reg_{core}")), out_dir(&format!("gen_any_{core}")));
+        let o = netmeas(&["generate", core, "--out", a.to_str().unwrap()]);
+        assert!(o.status.success(), "{core}: {}", String::from_utf8_lossy(&o.stderr));
+        let o = netmeas(&["generate", core, "--name", build, "--out", b.to_str().unwrap()]);
+        assert!(o.status.success(), "{core} --name {build}: {}", String::from_utf8_lossy(&o.stderr));
+        let (fa, fb) = (files(&a), files(&b));
+        assert_eq!(fa.iter().map(|f| &f.0).collect::<Vec<_>>(), fb.iter().map(|f| &f.0).collect::<Vec<_>>());
+        for ((name, x), (_, y)) in fa.iter().zip(&fb) {
+            assert!(x == y, "{core}: {name} differs between --build {build} and the same parameters");
+        }
+    }
+}
+
+/// A configuration of every core that no build registers: generated with the asked-for parameters in its
+/// manifest, its AXI flavour `verilator -Wall` clean under the project's waivers.
+#[test]
+fn generate_any_configuration_of_every_core_lints_clean() {
+    let dir = out_dir("gen_any_config");
+    let mut tops = Vec::new();
+    for (core, _, settings) in CORES {
+        let name = format!("{core}_custom");
+        let mut args = vec!["generate", core, "--name", &name, "--out", dir.to_str().unwrap()];
+        for s in *settings {
+            args.extend(["--set", s]);
+        }
+        let o = netmeas(&args);
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(format!("{name}_axi.json"))).unwrap()).unwrap();
+        assert_eq!(m["module"], format!("{name}_axi"));
+        assert_eq!(m["initiation_interval"], 1, "{core}");
+        assert!(m["memory_bits"].as_u64().unwrap() > 0, "{core}");
+        tops.push((dir.join(format!("{name}_axi.v")), format!("{name}_axi"), m));
+    }
+    // The settings reached the configuration (the manifest's parameters are the core's configuration).
+    let p = |i: usize, k: &str| tops[i].2["params"][k].clone();
+    assert_eq!(p(0, "addr_bits"), serde_json::json!([12, 11, 10, 10]));
+    assert_eq!((p(0, "ts_bits"), p(0, "tally_bins_per_octave")), (24.into(), 8.into()));
+    assert_eq!(p(1, "shape")["banks"].as_array().map(Vec::len), Some(2));
+    assert_eq!(p(1, "shape")["role"], "Receiver");
+    assert_eq!((p(2, "rows"), p(2, "key_bits")), (3.into(), 32.into()));
+    assert_eq!((p(3, "addr_bits"), p(3, "o_bits")), (8.into(), 6.into()));
+    assert_eq!((p(4, "buckets"), p(4, "bf_bits")), (64.into(), 128.into()));
+    assert_eq!((p(5, "store")["hashes"].clone(), p(5, "store")["word_bits"].clone()), (2.into(), 16.into()));
+    let files: Vec<(PathBuf, &str)> = tops.iter().map(|(f, t, _)| (f.clone(), t.as_str())).collect();
+    for r in hdl::lint::lint_files(&files).expect("Verilator runs") {
+        assert!(r.clean, "lint of {} failed:\n{}", r.top, r.messages);
+    }
+}
+
+/// A bad parameter is an error naming it (and its range), before anything is compiled or written.
+#[test]
+fn generate_bad_parameters_write_nothing() {
+    let base = out_dir("gen_bad");
+    let cases: &[(&[&str], &str)] = &[
+        (&["fridge", "--set", "ts_bits=40"], "ts_bits = 40 is outside 8..=32"),
+        (&["fridge", "--set", "addr_bits=12,17"], "= 17 is outside 2..=16"),
+        (&["fridge", "--set", "ports=Triple"], "parameter ports = Triple"),
+        (&["fridge", "--set", "fridges=2"], "no parameter `fridges`; its parameters: addr_bits"),
+        (&["fridge", "--set", "ts_bits"], "name=value"),
+        (&["fridge", "--name", "9lives"], "module name"),
+        (&["fridge", "--build", "fridge_sp", "--set", "ts_bits=24"], "cannot be used with"),
+        (&["finecomb", "--set", "banks=9"], "number of banks = 9 is outside 1..=8"),
+        (&["finecomb", "--set", "bucket_addr_bits=17"], "bucket address bits = 17 is outside 1..=16"),
+        (&["heavy_hitters", "--set", "rows=5"], "rows = 5 is outside 1..=4"),
+        (&["heavy_hitters", "--set", "key_bits=x"], "parameter key_bits = x"),
+        (&["reordering", "--set", "o_bits=20"], "o_bits (out-of-order counter, at most n_bits) = 20"),
+        (&["ifpd", "--set", "buckets=100"], "buckets = 100 is not a power of two"),
+        (&["ifpd", "--set", "rows=0"], "rows (d) = 0 is outside 1..=8"),
+        (&["maple", "--set", "word_log2=7"], "word_log2 = 7 is outside 3..=6"),
+        (&["maple", "--set", "centers=65"], "max_centers = 65 is outside 1..=64"),
+        (&["fifo", "--set", "a=1"], "no generation parameters"),
+    ];
+    for (args, says) in cases {
+        let out = base.join(args[0]);
+        let mut a = vec!["generate"];
+        a.extend(args.iter());
+        a.extend(["--out", out.to_str().unwrap()]);
+        let e = error(&a);
+        assert!(e.contains(says), "{a:?}: {e}");
+        assert!(!e.contains("compiling"), "{a:?} compiled a generator: {e}");
+        assert!(!out.exists(), "{a:?} wrote {}", out.display());
+    }
+}
+
+/// `--params` lists every parameter with its default (the default build's) and meaning.
+#[test]
+fn generate_params_lists_the_defaults() {
+    let v = json(&["generate", "maple", "--params", "--json"]);
+    let names: Vec<&str> = v.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let want = ["key_bits", "hashes", "addr_bits", "word_log2", "centers", "sample_fifo_bits", "record_fifo_bits"];
+    assert_eq!(names, [&want[..], &["registered_ram"]].concat());
+    assert_eq!(v[2]["default"], 6, "maple_k8 has 2^6 words per segment");
+    assert!(v[0]["meaning"].as_str().unwrap().contains("8..=128"));
+}
