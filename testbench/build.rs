@@ -31,15 +31,17 @@
 
 #[path = "build/codegen.rs"]
 mod codegen;
+#[path = "build/shim.rs"]
+#[allow(dead_code)]
+mod shim;
 
-use codegen::{parse_classes_mk, parse_ports, rust_model, shim_cpp};
+use codegen::rust_model;
+use shim::{parse_classes_mk, parse_ports, shim_cpp, VERILATOR_FLAGS};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Bump when the generated C++ or the compile flags change in a way the stamp does not see.
 const CACHE_VERSION: &str = "netmeas-model-cache-2";
-/// Verilator flags of every model.
-const VERILATOR_FLAGS: &[&str] = &["--cc", "-O3", "--trace", "--x-initial", "unique", "--x-assign", "unique"];
 
 /// FNV-1a, 64 bits: a stable digest for the cache stamps (std's hasher may change between Rust releases).
 fn digest(parts: &[&str]) -> String {
@@ -118,6 +120,7 @@ fn run(cmd: &mut Command, what: &str) -> String {
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/codegen.rs");
+    println!("cargo:rerun-if-changed=build/shim.rs");
     println!("cargo:rerun-if-env-changed=VERILATOR");
     println!("cargo:rerun-if-env-changed=NETMEAS_MODEL_CACHE");
     println!("cargo:rerun-if-env-changed=NETMEAS_MODEL_ONLY");

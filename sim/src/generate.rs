@@ -13,8 +13,10 @@ use hdl::ip::{self, Bus};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[derive(clap::Args, Debug)]
-pub struct GenerateArgs {
+/// Which configuration of which core: a registered build, or any (`--set`). Shared by `generate` and
+/// `verify`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Which {
     /// The core (fridge, finecomb, heavy_hitters, reordering, ifpd, maple; `--list` shows every build).
     pub core: String,
     /// The build (configuration) of the core; default: its first (`--list` shows them with their
@@ -28,9 +30,26 @@ pub struct GenerateArgs {
     /// The top module's name for `--set` (default: `<core>_<8 hex digits of the parameters' hash>`).
     #[arg(long)]
     pub name: Option<String>,
-    /// List the core's generation parameters (for `--set`) with their defaults and ranges; write nothing.
-    #[arg(long)]
-    pub params: bool,
+}
+
+impl Which {
+    /// The IP's files and summary (a bad request is an error before anything is compiled or written).
+    pub fn files(&self, bus: Bus, initial: bool) -> Result<(Vec<(String, String)>, String), String> {
+        if self.set.is_empty() && self.name.is_none() {
+            let build = ip::find_build(&self.core, self.build.as_deref())?;
+            let ip = ip::generate(&build, bus, initial)?;
+            Ok((ip.files(), ip.summary()))
+        } else {
+            let r = custom::resolve(&self.core, &self.set, self.name.as_deref())?;
+            generate_custom(&r, bus, initial)
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub which: Which,
     /// axi: AXI4-Lite registers (s_axil_*) and AXI4-Stream descriptors and reports (s_axis_*, m_axis_*), the
     /// conventions of verilog-ethernet/corundum; native: the core's own ports (valid/ready, 8-bit CSR port).
     #[arg(long, default_value = "axi", value_parser = ["axi", "native"])]
@@ -44,21 +63,25 @@ pub struct GenerateArgs {
     /// List the core's builds with their parameters; write nothing.
     #[arg(long)]
     pub list: bool,
+    /// List the core's generation parameters (for `--set`) with their defaults and ranges; write nothing.
+    #[arg(long)]
+    pub params: bool,
     /// Print the manifest (JSON) on stdout instead of the summary.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(a: &GenerateArgs) -> Result<(), String> {
+    let core = &a.which.core;
     if a.list {
-        for b in ip::builds(&a.core)? {
+        for b in ip::builds(core)? {
             let params = serde_json::to_string(&b.params).unwrap_or_default();
             println!("{:<16} {}\n{:<16} {params}", b.name, b.description, "");
         }
         return Ok(());
     }
     if a.params {
-        let params = custom::parameters(&a.core)?;
+        let params = custom::parameters(core)?;
         if a.json {
             let rows = params.iter().map(|(n, d, m)| serde_json::json!({"name": n, "default": d, "meaning": m}));
             println!("{}", serde_json::Value::Array(rows.collect()));
@@ -71,14 +94,7 @@ pub fn run(a: &GenerateArgs) -> Result<(), String> {
     }
     let bus = if a.bus == "native" { Bus::Native } else { Bus::Axi };
     // Everything is generated before anything is written: a bad request writes nothing.
-    let (files, summary) = if a.set.is_empty() && a.name.is_none() {
-        let build = ip::find_build(&a.core, a.build.as_deref())?;
-        let ip = ip::generate(&build, bus, !a.no_initial)?;
-        (ip.files(), ip.summary())
-    } else {
-        let r = custom::resolve(&a.core, &a.set, a.name.as_deref())?;
-        generate_custom(&r, bus, !a.no_initial)?
-    };
+    let (files, summary) = a.which.files(bus, !a.no_initial)?;
     let paths = ip::Ip::write(&a.out, &files)?;
     if a.json {
         let (_, manifest) = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;

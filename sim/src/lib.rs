@@ -81,6 +81,7 @@ pub mod mutate;
 pub mod plot;
 pub mod reordering;
 pub mod traffic;
+pub mod verify;
 
 /// The cores with an experiment (`netmeas run <core>`, a section of `netmeas demo`, `netmeas figures`): a
 /// new core adds one line here and its own folder in sim/src.

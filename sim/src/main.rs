@@ -43,8 +43,13 @@ enum Cmd {
     /// One configuration of a core as IP: a self-contained Verilog file whose top has AXI4-Lite registers and
     /// AXI4-Stream descriptors and reports (or the native ports), its manifest (ports, stream fields,
     /// registers, parameters), the register map as Markdown, C header and SystemRDL, and a FuseSoC .core file.
-    /// The configurations are the core's registered builds (`--list`).
+    /// A registered build (`--build`, `--list`) or any configuration (`--set name=value`, `--params`).
     Generate(sim::generate::GenerateArgs),
+    /// Co-simulate exactly the configuration `generate` writes (a registered build or `--set …`) against
+    /// the golden model, cycle by cycle, on the core's randomized traffic: its Verilog is Verilated at run
+    /// time (Verilator and a C++ compiler on PATH) and loaded, cached per configuration. Exits non-zero on
+    /// a mismatch, naming the seed, cycle and signal.
+    Verify(sim::verify::VerifyArgs),
     /// Run a core's experiment (the paper's evaluation) on golden or RTL.
     Run {
         #[command(subcommand)]
@@ -274,6 +279,7 @@ fn main() -> ExitCode {
         Cmd::Bench(a) => bench(&a),
         Cmd::Mutate(a) => sim::mutate::run(&a),
         Cmd::Generate(a) => sim::generate::run(&a),
+        Cmd::Verify(a) => sim::verify::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

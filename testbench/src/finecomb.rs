@@ -20,6 +20,7 @@
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, Stall, TraceSim};
+use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport, Scoreboard};
 use crate::axi_core::{check_tlast, pack, run_through_axi, CsrAnswer};
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx, FinecombTxAxi};
@@ -37,6 +38,9 @@ crate::coverage_names! {
     record_fifo_drops, bucket_rewrites_in_readout, stash_fill_below, stash_fill_at, stash_fill_above,
 }
 
+/// Marks this core's run-time model, `DynTop<Runtime>` (`netmeas verify`: `crate::runtime_model`).
+pub enum Runtime {}
+
 crate::top_outputs! {
     /// Outputs of a FineComb top during one cycle.
     pub struct FinecombOutputs {
@@ -47,7 +51,7 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with golden::finecomb::cycle::FinecombOutputs;
-    read from FinecombTx, FinecombRx, Finecomb, FinecombLda
+    read from FinecombTx, FinecombRx, Finecomb, FinecombLda, DynTop<Runtime>
 }
 
 crate::top_trait!(
@@ -71,7 +75,8 @@ macro_rules! drive_descriptor {
 pub(crate) use drive_descriptor;
 
 crate::core_top! {
-    FinecombTx, FinecombRx, Finecomb, FinecombLda => FinecombInputs, Descriptor, GoldenOutputs, FinecombOutputs;
+    FinecombTx, FinecombRx, Finecomb, FinecombLda, DynTop<Runtime>
+        => FinecombInputs, Descriptor, GoldenOutputs, FinecombOutputs;
     |m, i, garbage| {
         drive_descriptor!(&mut *m, i.reset, i.in_valid, &i.desc.unwrap_or(*garbage));
         m.set_rec_ready(i.rec_ready as u64);

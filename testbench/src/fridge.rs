@@ -22,6 +22,7 @@
 use crate::blocks::Run;
 use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, MidReset, Stall, TraceSim};
+use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
 use crate::axi_core::{check_tlast, pack, run_through_axi, CsrAnswer};
 use crate::models::{Fridge4Dp, FridgeDp, FridgeDpAxi, FridgeSp};
@@ -40,6 +41,9 @@ crate::coverage_names! {
     zero_signature_on_empty_entry, expiry_rewrites, empty_entry_within_expiry,
 }
 
+/// Marks this core's run-time model, `DynTop<Runtime>` (`netmeas verify`: `crate::runtime_model`).
+pub enum Runtime {}
+
 crate::top_outputs! {
     /// Outputs of a fridge top during one cycle.
     pub struct FridgeOutputs {
@@ -52,7 +56,7 @@ crate::top_outputs! {
         tally_data: u128 [when tally_valid],
     }
     compared with golden::fridge::cycle::FridgeOutputs;
-    read from FridgeDp, FridgeSp, Fridge4Dp
+    read from FridgeDp, FridgeSp, Fridge4Dp, DynTop<Runtime>
 }
 
 crate::top_trait!(
@@ -61,7 +65,7 @@ crate::top_trait!(
 );
 
 crate::core_top! {
-    FridgeDp, FridgeSp, Fridge4Dp => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
+    FridgeDp, FridgeSp, Fridge4Dp, DynTop<Runtime> => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
     |m, i, garbage| {
         let d = i.desc.unwrap_or(*garbage);
         m.set_reset(i.reset as u64);

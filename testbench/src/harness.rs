@@ -41,12 +41,28 @@ pub fn manifest() -> &'static serde_json::Value {
 /// The generation-time configuration of top `name` (its `params` in [`MANIFEST`], e.g. a
 /// `golden::fridge::FridgeConfig`); panics naming the top if it is not there or its parameters are not a `C`.
 pub fn top_config<C: serde::de::DeserializeOwned>(name: &str) -> C {
-    let top = manifest()["tops"]
-        .as_array()
-        .and_then(|t| t.iter().find(|t| t["name"] == name))
-        .unwrap_or_else(|| panic!("no top {name} in the manifest"));
-    serde_json::from_value(top["params"].clone())
+    let registered = runtime_tops().lock().unwrap_or_else(|e| e.into_inner()).get(name).cloned();
+    let params = registered.unwrap_or_else(|| {
+        let top = manifest()["tops"]
+            .as_array()
+            .and_then(|t| t.iter().find(|t| t["name"] == name))
+            .unwrap_or_else(|| panic!("no top {name} in the manifest"));
+        top["params"].clone()
+    });
+    serde_json::from_value(params)
         .unwrap_or_else(|e| panic!("top {name}: its parameters are not a {}: {e}", std::any::type_name::<C>()))
+}
+
+fn runtime_tops() -> &'static std::sync::Mutex<std::collections::HashMap<String, serde_json::Value>> {
+    static TOPS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, serde_json::Value>>> =
+        std::sync::OnceLock::new();
+    TOPS.get_or_init(Default::default)
+}
+
+/// Declares a top that is not in [`MANIFEST`] (a configuration Verilated at run time,
+/// `crate::runtime_model`) with its generation parameters, for [`top_config`].
+pub fn register_top(name: &str, params: serde_json::Value) {
+    runtime_tops().lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), params);
 }
 
 /// A model plus its cycle counter and waveform switch.

@@ -9,6 +9,7 @@
 //! (the walk waits for FIFO room and never drops); seed rewrites; resets in the middle.
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
 use crate::axi_core::{check_tlast, pack128, run_through_axi, unpack, CsrAnswer};
 use crate::models::{HhD1, HhD2, HhD2Axi, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
@@ -69,6 +70,9 @@ impl crate::core_run::GoldenCycle for HhGolden {
     }
 }
 
+/// Marks this core's run-time model, `DynTop<Runtime>` (`netmeas verify`: `crate::runtime_model`).
+pub enum Runtime {}
+
 crate::top_outputs! {
     /// Outputs of a heavy-hitter top during one cycle.
     pub struct HhOutputs {
@@ -84,11 +88,11 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with HhExpected;
-    read from HhD1, HhD2, HhD4, HhD2MutAdmit, HhD2MutTies, HhD2MutFwd
+    read from HhD1, HhD2, HhD4, HhD2MutAdmit, HhD2MutTies, HhD2MutFwd, DynTop<Runtime>
 }
 
 crate::core_top! {
-    HhD1, HhD2, HhD4, HhD2MutAdmit, HhD2MutTies, HhD2MutFwd => HhInputs, u128, HhExpected, HhOutputs;
+    HhD1, HhD2, HhD4, HhD2MutAdmit, HhD2MutTies, HhD2MutFwd, DynTop<Runtime> => HhInputs, u128, HhExpected, HhOutputs;
     |m, i, garbage| {
         m.set_reset(i.reset as u64);
         m.set_in_valid(i.in_valid as u64);

@@ -16,6 +16,7 @@
 //! while `in_valid` is low; random CSR reads.
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
 use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, CsrAnswer};
 use crate::models::{
@@ -36,6 +37,9 @@ crate::coverage_names! {
     reports, report_drops, reader_stalls, idle_cycles, stored_time_zero, cm_same_flow_after_time_zero,
 }
 
+/// Marks this core's run-time model, `DynTop<Runtime>` (`netmeas verify`: `crate::runtime_model`).
+pub enum Runtime {}
+
 crate::top_outputs! {
     /// Outputs of an IFPD top during one cycle.
     pub struct IfpdTopOutputs {
@@ -51,11 +55,12 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with IfpdOutputs;
-    read from IfpdD1, IfpdD2, IfpdD4, IfpdD4Reg, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
+    read from IfpdD1, IfpdD2, IfpdD4, IfpdD4Reg, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14,
+        DynTop<Runtime>
 }
 
 crate::core_top! {
-    IfpdD1, IfpdD2, IfpdD4, IfpdD4Reg, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14
+    IfpdD1, IfpdD2, IfpdD4, IfpdD4Reg, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4MutFwd, IfpdD4A14, DynTop<Runtime>
         => IfpdInputs, Descriptor, IfpdOutputs, IfpdTopOutputs;
     |m, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };

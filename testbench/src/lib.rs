@@ -30,6 +30,10 @@ pub mod maple;
 pub mod reordering;
 pub mod reordering_hybrid;
 pub mod ports;
+pub mod runtime_model;
+pub mod verify;
+#[path = "../build/shim.rs"]
+pub mod shim;
 
 /// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its
 /// `ALL` here.

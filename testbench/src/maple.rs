@@ -21,6 +21,7 @@
 
 use crate::axi_core::{check_tlast, pack128, run_through_axi, unpack, CsrAnswer};
 use crate::core_run::{count_boundary, CoreRun, Held, MidReset, Stall};
+use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{
     MapleK64, MapleK8, MapleK8Axi, MapleK8MutAnd, MapleK8MutBurst, MapleK8MutFwd, MapleK8MutOffset,
@@ -41,6 +42,9 @@ crate::coverage_names! {
     lookup_no_center, lookups_during_flush, lookups_during_traffic, answer_stalls, flush_commands,
     sample_below, sample_at, sample_above, aimed_thresholds, idle_reseeds,
 }
+
+/// Marks this core's run-time model, `DynTop<Runtime>` (`netmeas verify`: `crate::runtime_model`).
+pub enum Runtime {}
 
 crate::top_outputs! {
     /// Outputs of a MAPLE top during one cycle.
@@ -66,7 +70,7 @@ crate::top_outputs! {
     }
     compared with MapleOutputs;
     read from MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies, MapleK8MutBurst,
-        MapleK8MutAnd
+        MapleK8MutAnd, DynTop<Runtime>
 }
 
 /// A descriptor (the garbage type too).
@@ -78,7 +82,7 @@ pub struct Desc {
 
 crate::core_top! {
     MapleK8, MapleK64, MapleK8MutOffset, MapleK8MutSegment, MapleK8MutFwd, MapleK8MutTies, MapleK8MutBurst,
-    MapleK8MutAnd
+    MapleK8MutAnd, DynTop<Runtime>
         => MapleInputs, Desc, MapleOutputs, MapleTopOutputs;
     |m, i, garbage| {
         let d = if i.in_valid { Desc { key: i.key, latency: i.latency } } else { *garbage };
@@ -158,6 +162,11 @@ crate::impl_for! { impl KeyBits => MapleK8, MapleK8MutOffset, MapleK8MutSegment,
     fn key_bits(&self) -> usize { 64 }
 } }
 crate::impl_for! { impl KeyBits => MapleK64; { fn key_bits(&self) -> usize { 128 } } }
+impl KeyBits for DynTop<Runtime> {
+    fn key_bits(&self) -> usize {
+        self.port_width("in_key")
+    }
+}
 
 crate::top_trait!(
     /// A Verilated MAPLE top.

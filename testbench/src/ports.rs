@@ -43,6 +43,42 @@ impl<const N: usize> FromPort<[u32; N]> for [u32; N] {
     }
 }
 
+/// Words of a port of a run-time model (`crate::runtime_model::DynTop`), least significant first: converts
+/// into every field type of the typed outputs structs, so one model type serves every runner.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PortBits(pub [u32; PORT_WORDS]);
+
+/// The widest port a run-time model reads: 512 bits.
+pub const PORT_WORDS: usize = 16;
+
+impl PortBits {
+    fn low128(&self) -> u128 {
+        self.0.iter().take(4).enumerate().fold(0u128, |a, (k, w)| a | (*w as u128) << (32 * k))
+    }
+}
+
+macro_rules! from_port_bits {
+    ($($t:ty),*) => {$(
+        impl FromPort<PortBits> for $t {
+            fn from_port(raw: PortBits) -> $t {
+                raw.low128() as $t
+            }
+        }
+    )*};
+}
+from_port_bits!(u32, u64, u128);
+
+impl FromPort<PortBits> for bool {
+    fn from_port(raw: PortBits) -> bool {
+        raw.low128() != 0
+    }
+}
+impl<const N: usize> FromPort<PortBits> for [u32; N] {
+    fn from_port(raw: PortBits) -> [u32; N] {
+        std::array::from_fn(|k| raw.0.get(k).copied().unwrap_or(0))
+    }
+}
+
 /// A field of a typed outputs struct as the scoreboard compares it: scalars in one check, wide words in
 /// 128-bit slices (`name[127:0]`, `name[255:128]`, …). `expected = None`: undefined in golden, not compared.
 pub trait PortValue {

@@ -13,6 +13,7 @@
 //! stalls (the eviction FIFO fills and drops; the walk waits and never drops); resets in the middle.
 
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
+use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
 use crate::period_end::PeriodEnd;
 use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, CsrAnswer};
@@ -34,6 +35,9 @@ crate::coverage_names! {
     flushed_reports, saturated_n, saturated_o, reader_stalls, setting_writes,
 }
 
+/// Marks this core's run-time model, `DynTop<Runtime>` (`netmeas verify`: `crate::runtime_model`).
+pub enum Runtime {}
+
 crate::top_outputs! {
     /// Outputs of a reordering top during one cycle.
     pub struct RoOutputs {
@@ -48,11 +52,11 @@ crate::top_outputs! {
         csr_rd_data: u32,
     }
     compared with GoldenOutputs;
-    read from RoA4, RoA6, RoA4MutSeq, RoA4MutCond
+    read from RoA4, RoA6, RoA4MutSeq, RoA4MutCond, DynTop<Runtime>
 }
 
 crate::core_top! {
-    RoA4, RoA6, RoA4MutSeq, RoA4MutCond => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs;
+    RoA4, RoA6, RoA4MutSeq, RoA4MutCond, DynTop<Runtime> => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs;
     |m, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };
         m.set_reset(i.reset as u64);
