@@ -32,6 +32,21 @@ pub trait CoreParams: Serialize + DeserializeOwned + Sized {
     fn source(&self, name: &str) -> String;
 }
 
+/// The [`CoreParams`] items of a core whose parameters are its configuration type `$config` itself (its
+/// fields are the build macro's parameters): `type Config`, `of` (the identity) and `check` (golden's).
+#[macro_export]
+macro_rules! params_are_the_config {
+    ($config:ty) => {
+        type Config = $config;
+        fn of(config: &$config) -> Result<Self, String> {
+            Ok(config.clone())
+        }
+        fn check(&self) -> Result<(), String> {
+            <$config>::check(self).map_err(|e| e.to_string())
+        }
+    };
+}
+
 /// A core's [`CoreParams`], type-erased for the registry ([`registry::Core::custom`]).
 #[derive(Clone, Copy)]
 pub struct Custom {

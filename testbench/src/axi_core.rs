@@ -333,23 +333,7 @@ impl<M: Model> AxiTop<M> {
     }
 }
 
-impl<M: Model> Model for AxiTop<M> {
-    fn name(&self) -> &'static str {
-        self.m.name()
-    }
-    fn set_clock(&mut self, level: bool) {
-        self.m.set_clock(level)
-    }
-    fn eval(&mut self) {
-        self.m.eval()
-    }
-    fn trace_open(&mut self, path: &std::path::Path) -> bool {
-        self.m.trace_open(path)
-    }
-    fn dump(&mut self, t: u64) {
-        self.m.dump(t)
-    }
-}
+crate::model_via!(impl<M: Model> AxiTop<M> => m);
 
 #[cfg(test)]
 mod tests {

@@ -27,6 +27,31 @@ pub trait Model {
     fn dump(&mut self, t: u64);
 }
 
+/// Implements [`Model`] for a wrapper around a model by delegating to its field `$f`:
+/// `model_via!(impl<M: Model> AxiTop<M> => m);`.
+#[macro_export]
+macro_rules! model_via {
+    (impl<$($g:ident $(: $b:path)?),*> $t:ty => $f:ident) => {
+        impl<$($g $(: $b)?),*> $crate::harness::Model for $t {
+            fn name(&self) -> &'static str {
+                self.$f.name()
+            }
+            fn set_clock(&mut self, level: bool) {
+                self.$f.set_clock(level)
+            }
+            fn eval(&mut self) {
+                self.$f.eval()
+            }
+            fn trace_open(&mut self, path: &std::path::Path) -> bool {
+                self.$f.trace_open(path)
+            }
+            fn dump(&mut self, t: u64) {
+                self.$f.dump(t)
+            }
+        }
+    };
+}
+
 /// The manifest that build.rs wrote beside the Verilog the models were built from (`hdl::emit`): every
 /// top's ports and generation parameters. The testbench reads a top's configuration from it rather than
 /// linking the RTL crate, so a co-simulation build compiles `hdl` once, as the build script's dependency.

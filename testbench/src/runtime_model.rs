@@ -495,20 +495,4 @@ impl<K> DynTop<K> {
     }
 }
 
-impl<K> Model for DynTop<K> {
-    fn name(&self) -> &'static str {
-        self.m.name()
-    }
-    fn set_clock(&mut self, level: bool) {
-        self.m.set_clock(level)
-    }
-    fn eval(&mut self) {
-        self.m.eval()
-    }
-    fn trace_open(&mut self, path: &Path) -> bool {
-        self.m.trace_open(path)
-    }
-    fn dump(&mut self, t: u64) {
-        self.m.dump(t)
-    }
-}
+crate::model_via!(impl<K> DynTop<K> => m);

@@ -94,7 +94,7 @@ pub fn build<U: rust_hdl::prelude::Block>(
 pub const PARAMS: Custom = Custom::of::<FridgeConfig>();
 
 impl CoreParams for FridgeConfig {
-    type Config = FridgeConfig;
+    crate::params_are_the_config!(FridgeConfig);
     const DOCS: &'static [(&'static str, &'static str)] = &[
         ("addr_bits", "log2 of each fridge's entries, one per fridge (1..=8 fridges of 2..=16 bits), e.g. 13,12,11,11"),
         ("sig_bits", "signature width (1..=32)"),
@@ -106,12 +106,6 @@ impl CoreParams for FridgeConfig {
         ("tally", "the in-hardware tally of the delay distribution (true or false)"),
         ("tally_bins_per_octave", "tally resolution: 4, 8 or 16 delay bins per octave"),
     ];
-    fn of(config: &FridgeConfig) -> Result<Self, String> {
-        Ok(config.clone())
-    }
-    fn check(&self) -> Result<(), String> {
-        FridgeConfig::check(self).map_err(|e| e.to_string())
-    }
     fn source(&self, name: &str) -> String {
         let invocation = format!(
             "fridge_core!(addr_bits: {:?}, sig_bits: {}, ts_bits: {}, ts_shift: {}, counter_bits: {}, ports: {:?}, \

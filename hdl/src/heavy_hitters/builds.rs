@@ -57,7 +57,7 @@ pub fn memories(cfg: &HhConfig) -> Vec<MemoryNeed> {
 pub const PARAMS: Custom = Custom::of::<HhConfig>();
 
 impl CoreParams for HhConfig {
-    type Config = HhConfig;
+    crate::params_are_the_config!(HhConfig);
     const DOCS: &'static [(&'static str, &'static str)] = &[
         ("rows", "rows d (1..=4): d-way RAP, PRECISION"),
         ("addr_bits", "log2 of the buckets per row (2..=16)"),
@@ -65,12 +65,6 @@ impl CoreParams for HhConfig {
         ("count_bits", "counter width (4..=32; counts saturate)"),
         ("record_fifo_bits", "log2 of the record FIFO depth (2..=10)"),
     ];
-    fn of(config: &HhConfig) -> Result<Self, String> {
-        Ok(config.clone())
-    }
-    fn check(&self) -> Result<(), String> {
-        HhConfig::check(self).map_err(|e| e.to_string())
-    }
     fn source(&self, name: &str) -> String {
         let c = self;
         let invocation = format!(

@@ -162,7 +162,7 @@ pub fn memories(cfg: &ReorderConfig) -> Vec<MemoryNeed> {
 pub const PARAMS: Custom = Custom::of::<ReorderConfig>();
 
 impl CoreParams for ReorderConfig {
-    type Config = ReorderConfig;
+    crate::params_are_the_config!(ReorderConfig);
     const DOCS: &'static [(&'static str, &'static str)] = &[
         ("addr_bits", "log2 of the buckets of the flow-sampling array (2..=20)"),
         ("fp_bits", "flow fingerprint width (1..=32)"),
@@ -172,12 +172,6 @@ impl CoreParams for ReorderConfig {
         ("o_bits", "out-of-order counter width o (2..=n_bits; saturates)"),
         ("report_fifo_bits", "log2 of the report FIFO depth (2..=10)"),
     ];
-    fn of(config: &ReorderConfig) -> Result<Self, String> {
-        Ok(config.clone())
-    }
-    fn check(&self) -> Result<(), String> {
-        ReorderConfig::check(self).map_err(|e| e.to_string())
-    }
     fn source(&self, name: &str) -> String {
         let c = self;
         let invocation = format!(
