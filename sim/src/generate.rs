@@ -60,6 +60,10 @@ pub struct GenerateArgs {
     /// Without `initial` values (the flavour the co-simulation models are built from).
     #[arg(long)]
     pub no_initial: bool,
+    /// Write only the register map (`<build>.regs.md`, `<build>_regs.h`, `<build>.rdl`): e.g. for the
+    /// software side.
+    #[arg(long, conflicts_with = "json")]
+    pub regs_only: bool,
     /// List the core's builds with their parameters; write nothing.
     #[arg(long)]
     pub list: bool,
@@ -94,14 +98,22 @@ pub fn run(a: &GenerateArgs) -> Result<(), String> {
     }
     let bus = if a.bus == "native" { Bus::Native } else { Bus::Axi };
     // Everything is generated before anything is written: a bad request writes nothing.
-    let (files, summary) = a.which.files(bus, !a.no_initial)?;
+    let (mut files, summary) = a.which.files(bus, !a.no_initial)?;
+    if a.regs_only {
+        files.retain(|(n, _)| n.ends_with(".regs.md") || n.ends_with("_regs.h") || n.ends_with(".rdl"));
+        if files.is_empty() {
+            return Err(format!("{core}: this configuration has no register map"));
+        }
+    }
     let paths = ip::Ip::write(&a.out, &files)?;
     if a.json {
         let (_, manifest) = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;
         print!("{manifest}");
         return Ok(());
     }
-    print!("{summary}");
+    if !a.regs_only {
+        print!("{summary}");
+    }
     for f in &paths {
         println!("wrote {}", f.display());
     }
@@ -141,7 +153,7 @@ fn generate_custom(r: &Resolved, bus: Bus, initial: bool) -> Result<(Vec<(String
         write(&dir.join("Cargo.lock"), &lock)?;
     }
     let target = cache.join("ipgen-target");
-    eprintln!("netmeas generate: compiling the generator of {} (the first one takes about a minute)", r.name);
+    eprintln!("netmeas generate: building the generator of {} (cargo: ~1 min the first time, then seconds)", r.name);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args(["build", "--offline", "--quiet", "--manifest-path"])

@@ -62,7 +62,7 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
         }
     };
     let generate_s = t0.elapsed().as_secs_f64();
-    eprintln!("netmeas verify: Verilating and compiling {module} (cached per configuration; a new one takes ~1 min)");
+    eprintln!("netmeas verify: Verilating and compiling {module} unless cached (a new configuration: 10-30 s)");
     let cache = crate::generate::cache_dir().join("models");
     let built = testbench::runtime_model::build(&module, &verilog, &cache)?;
     let lib = testbench::runtime_model::DynLib::load(&built)?;
@@ -111,6 +111,18 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
                 r.scoreboard.mismatches,
                 r.cycles_per_second() / 1e6
             );
+        }
+    }
+    if !a.json {
+        // What the traffic exercised at this configuration: a counter at 0 is a behaviour this run did not
+        // reach (e.g. collisions in a table much larger than the traffic's working set, a stash in a sender).
+        let all = testbench::verify::COVERAGE.iter().find(|c| c.0 == core.as_str()).map_or(&[][..], |c| c.1);
+        for (label, r) in &runs {
+            let zero: Vec<&str> = all.iter().copied().filter(|k| r.coverage.get(k) == 0).collect();
+            println!("\n{label}: {} of {} coverage counters reached", all.len() - zero.len(), all.len());
+            if !zero.is_empty() {
+                println!("  not exercised: {}", zero.join(", "));
+            }
         }
     }
     let bad: Vec<_> = runs.iter().filter(|(_, r)| !r.scoreboard.is_clean() || r.scoreboard.checks == 0).collect();

@@ -25,6 +25,8 @@ macro_rules! coverage_names {
         #[allow(non_upper_case_globals)]
         pub mod cov {
             $( pub const $name: &str = stringify!($name); )*
+            /// Every counter, in declaration order.
+            pub const ALL: &[&str] = &[$(stringify!($name)),*];
         }
     };
 }

@@ -10,6 +10,16 @@ use std::sync::Arc;
 /// One co-simulation of a core's run-time model: `(top name, model library, run)`.
 pub type VerifyRun = fn(&str, &Arc<DynLib>, &RunConfig) -> RunReport;
 
+/// The coverage counters each core's runner declares (what `netmeas verify` reports as reached or not).
+pub const COVERAGE: &[(&str, &[&str])] = &[
+    ("fridge", crate::fridge::cov::ALL),
+    ("finecomb", crate::finecomb::cov::ALL),
+    ("heavy_hitters", crate::heavy_hitters::cov::ALL),
+    ("reordering", crate::reordering::cov::ALL),
+    ("ifpd", crate::ifpd::cov::ALL),
+    ("maple", crate::maple::cov::ALL),
+];
+
 /// The runs of each core (`(core, what the run covers, run)`); the fridge's three modes are three runs.
 pub const RUNS: &[(&str, &str, VerifyRun)] = &[
     ("fridge", "fridge mode", |n, lib, cfg| {
