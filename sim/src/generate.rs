@@ -141,12 +141,20 @@ fn generate_custom(r: &Resolved, bus: Bus, initial: bool) -> Result<(Vec<(String
             hdl.display()
         ));
     }
-    let (toml, main) = r.generator_crate(&hdl);
-    let key = custom::fnv1a(&format!("{toml}{main}"));
+    let (package, toml, main) = r.generator_crate(&hdl);
     let cache = cache_dir();
-    let dir = cache.join("ipgen").join(format!("{}-{key:016x}", r.name));
-    let write = |p: &Path, t: &str| std::fs::write(p, t).map_err(|e| format!("cannot write {}: {e}", p.display()));
+    let dir = cache.join("ipgen").join(&package);
     std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // Written only when different (cargo then rebuilds nothing), atomically (a parallel run of the same
+    // configuration reads a whole file).
+    let write = |p: &Path, t: &str| -> Result<(), String> {
+        if std::fs::read_to_string(p).is_ok_and(|old| old == t) {
+            return Ok(());
+        }
+        let tmp = p.with_extension(format!("tmp-{}", std::process::id()));
+        let done = std::fs::write(&tmp, t).and_then(|_| std::fs::rename(&tmp, p));
+        done.map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
     write(&dir.join("Cargo.toml"), &toml)?;
     write(&dir.join("src/main.rs"), &main)?;
     if let Ok(lock) = std::fs::read_to_string(tree.join("Cargo.lock")) {
@@ -158,7 +166,9 @@ fn generate_custom(r: &Resolved, bus: Bus, initial: bool) -> Result<(Vec<(String
     let out = Command::new(cargo)
         .args(["build", "--offline", "--quiet", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
+        .current_dir(&dir)
         .env("CARGO_TARGET_DIR", &target)
+        .env_remove("CARGO_BUILD_TARGET")
         .output()
         .map_err(|e| format!("cannot run cargo (needed for --set): {e}"))?;
     if !out.status.success() {
@@ -167,7 +177,7 @@ fn generate_custom(r: &Resolved, bus: Bus, initial: bool) -> Result<(Vec<(String
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(format!("the generator of {} did not compile ({}):\n{}", r.name, dir.display(), tail.join("\n")));
     }
-    let bin = target.join("debug").join(format!("netmeas-ipgen-{}", r.name.replace('_', "-")));
+    let bin = target.join("debug").join(&package);
     let mut cmd = Command::new(&bin);
     cmd.arg(bus.name());
     if !initial {

@@ -55,7 +55,12 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
         None => generated.1.clone(),
         Some(f) => {
             let v = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            if !v.contains(&format!("module {module}(")) {
+            let declares = |l: &str| {
+                let rest = l.trim_start().strip_prefix("module").filter(|r| r.starts_with(char::is_whitespace));
+                let rest = rest.map(str::trim_start).and_then(|r| r.strip_prefix(module.as_str()));
+                rest.is_some_and(|r| r.trim_start().starts_with(['(', '#', ';']) || r.trim().is_empty())
+            };
+            if !v.lines().any(declares) {
                 return Err(format!("{} has no module {module} (the configuration's top)", f.display()));
             }
             v
@@ -66,6 +71,31 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
     let cache = crate::generate::cache_dir().join("models");
     let built = testbench::runtime_model::build(&module, &verilog, &cache)?;
     let lib = testbench::runtime_model::DynLib::load(&built)?;
+    // The model's ports are the configuration's (an edited file must keep them: a missing port would read 0).
+    let mut want: Vec<(String, bool, usize)> = manifest["ports"]
+        .as_array()
+        .map(|ps| {
+            let port = |p: &serde_json::Value| {
+                let name = p["name"].as_str().unwrap_or_default().to_string();
+                (name, p["dir"] == "input", p["width"].as_u64().unwrap_or(0) as usize)
+            };
+            ps.iter().map(port).collect()
+        })
+        .unwrap_or_default();
+    let mut have = lib.ports();
+    want.sort();
+    have.sort();
+    if want != have {
+        let only = |a: &[(String, bool, usize)], b: &[(String, bool, usize)]| -> Vec<String> {
+            a.iter().filter(|p| !b.contains(p)).map(|p| format!("{} ({} bits)", p.0, p.2)).collect()
+        };
+        let (diff, extra) = (only(&want, &have), only(&have, &want));
+        return Err(format!(
+            "{module}: the Verilog's ports differ from the configuration's: missing or changed {}; unexpected {}",
+            if diff.is_empty() { "none".into() } else { diff.join(", ") },
+            if extra.is_empty() { "none".into() } else { extra.join(", ") }
+        ));
+    }
     let first_cycle_s = t0.elapsed().as_secs_f64();
     let seed = a.seed.unwrap_or_else(testbench::harness::fresh_seed);
     let cfg = RunConfig { seed, x_seed: seed ^ 0x5eed, transactions: a.packets, vcd: a.vcd.clone() };

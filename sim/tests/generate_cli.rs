@@ -69,7 +69,7 @@ fn generate_any_configuration_of_every_core_lints_clean() {
     assert_eq!((p(0, "ts_bits"), p(0, "tally_bins_per_octave")), (24.into(), 8.into()));
     assert_eq!(p(1, "shape")["banks"].as_array().map(Vec::len), Some(2));
     assert_eq!(p(1, "shape")["role"], "Receiver");
-    assert_eq!((p(2, "rows"), p(2, "key_bits")), (3.into(), 32.into()));
+    assert_eq!((p(2, "rows"), p(2, "key_bits")), (3.into(), 128.into()));
     assert_eq!((p(3, "addr_bits"), p(3, "o_bits")), (8.into(), 6.into()));
     assert_eq!((p(4, "buckets"), p(4, "bf_bits")), (64.into(), 128.into()));
     assert_eq!((p(5, "store")["hashes"].clone(), p(5, "store")["word_bits"].clone()), (2.into(), 16.into()));
@@ -101,6 +101,8 @@ fn generate_bad_parameters_write_nothing() {
         (&["reordering", "--set", "o_bits=20"], "o_bits (out-of-order counter, at most n_bits) = 20"),
         (&["ifpd", "--set", "buckets=100"], "buckets = 100 is not a power of two"),
         (&["ifpd", "--set", "rows=0"], "rows (d) = 0 is outside 1..=8"),
+        (&["ifpd", "--set", "bf_bits=0"], "RTL builds have a filter"),
+        (&["ifpd", "--name", "module"], "not a Verilog keyword"),
         (&["maple", "--set", "word_log2=7"], "word_log2 = 7 is outside 3..=6"),
         (&["maple", "--set", "centers=65"], "max_centers = 65 is outside 1..=64"),
         (&["fifo", "--set", "a=1"], "no generation parameters"),

@@ -84,4 +84,10 @@ fn verify_bad_requests_are_clear_errors() {
         assert!(e.contains(says), "{args:?}: {e}");
         assert!(!e.contains("Verilating"), "{args:?} Verilated: {e}");
     }
+    // The configuration's top with other ports: Verilated, then refused before any cycle runs.
+    let ports = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("verify_ports.v");
+    std::fs::write(&ports, "module ifpd_d4 (input clock, output in_ready);\n  assign in_ready = 1'b1;\nendmodule\n")
+        .unwrap();
+    let e = error(&["verify", "ifpd", "--verilog", ports.to_str().unwrap()]);
+    assert!(e.contains("ports differ from the configuration's") && e.contains(" reset (1 bits)"), "{e}");
 }

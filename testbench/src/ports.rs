@@ -37,9 +37,12 @@ impl FromPort<u128> for u128 {
         raw
     }
 }
-impl<const N: usize> FromPort<[u32; N]> for [u32; N] {
-    fn from_port(raw: [u32; N]) -> [u32; N] {
-        raw
+/// Words into words: the same count, or zero-extended to a wider field (a build-time top whose port is
+/// narrower than the widest configuration the field is declared for).
+impl<const N: usize, const M: usize> FromPort<[u32; N]> for [u32; M] {
+    fn from_port(raw: [u32; N]) -> [u32; M] {
+        assert!(N <= M, "a {N}-word port does not fit a {M}-word field");
+        std::array::from_fn(|k| raw.get(k).copied().unwrap_or(0))
     }
 }
 

@@ -17,8 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-/// Bump when the compiled shared object changes in a way the digest does not see.
+/// Bump when the compiled shared object changes in a way the digest does not see (the shim's source and
+/// the compile flags are part of the digest).
 const CACHE_VERSION: &str = "netmeas-runtime-model-1";
+
+/// C++ flags of every unit (with `-O0`/`-O2` per unit); part of the cache digest.
+const CXX_FLAGS: &[&str] = &["-c", "-fPIC", "-std=c++17", "-faligned-new", "-w", "-DVM_SC=0"];
 
 /// How a model was obtained: its shared object and the seconds spent (0 on a cache hit).
 #[derive(Debug, Clone)]
@@ -68,10 +72,19 @@ pub fn build(top: &str, verilog: &str, cache: &Path) -> Result<Built, String> {
     let include = Path::new(root.trim()).join("include");
     let compiler = run(Command::new(cxx()).arg("--version"), &format!("{} --version", cxx()))
         .map_err(|e| format!("{e}\nnetmeas verify needs a C++ compiler: apt-get install -y g++"))?;
-    let base = format!("{CACHE_VERSION}|{}|{}|{:?}|{}", version.trim(), root.trim(), shim::VERILATOR_FLAGS, compiler);
+    let base = format!(
+        "{CACHE_VERSION}|{}|{}|{:?}|{}|{CXX_FLAGS:?}|{:016x}",
+        version.trim(),
+        root.trim(),
+        shim::VERILATOR_FLAGS,
+        compiler,
+        digest(&[include_str!("../build/shim.rs")])
+    );
     let dir = cache.join(format!("{top}-{:016x}", digest(&[&base, top, verilog])));
     let lib = dir.join(format!("lib{top}.so"));
     let stamp = dir.join("netmeas.stamp");
+    // One build of an entry at a time (parallel runs of the same configuration wait, then hit).
+    let _lock = lock(&dir)?;
     if lib.is_file() && stamp.is_file() {
         return Ok(Built { lib, top: top.into(), cached: true, verilate_seconds: 0.0, compile_seconds: 0.0 });
     }
@@ -88,6 +101,17 @@ pub fn build(top: &str, verilog: &str, cache: &Path) -> Result<Built, String> {
     };
     publish(&tmp, &dir)?;
     Ok(Built { lib, top: top.into(), cached: false, verilate_seconds, compile_seconds })
+}
+
+/// An exclusive lock on `<dir>.lock` (held until the returned file is dropped).
+pub fn lock(dir: &Path) -> Result<std::fs::File, String> {
+    if let Some(parent) = dir.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    let path = dir.with_extension("lock");
+    let f = std::fs::File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    f.lock().map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+    Ok(f)
 }
 
 /// A fresh scratch directory beside `dir`, unique to this process and call.
@@ -188,7 +212,8 @@ fn compile_all(
                 };
                 let o = out.join(src.file_name().unwrap_or_default()).with_extension("o");
                 let mut c = Command::new(cxx());
-                c.args(["-c", "-fPIC", "-std=c++17", "-faligned-new", "-w", "-DVM_SC=0", &format!("-O{opt}")])
+                c.args(CXX_FLAGS)
+                    .arg(format!("-O{opt}"))
                     .arg(format!("-I{}", include.display()))
                     .arg(format!("-I{}", include.join("vltstd").display()))
                     .arg(format!("-I{}", out.display()));
@@ -214,6 +239,7 @@ fn runtime_objects(
 ) -> Result<Vec<PathBuf>, String> {
     let dir = cache.join(format!("runtime-{:016x}", digest(&[base, &format!("{globals:?}{switches:?}")])));
     let objects: Vec<PathBuf> = globals.iter().map(|g| dir.join(format!("{g}.o"))).collect();
+    let _lock = lock(&dir)?;
     if dir.join("netmeas.stamp").is_file() && objects.iter().all(|o| o.is_file()) {
         return Ok(objects);
     }
@@ -278,6 +304,13 @@ impl DynLib {
         let mut ports = Vec::new();
         for decl in shim::parse_ports(&header) {
             let n = &decl.name;
+            if decl.words > crate::ports::PORT_WORDS || decl.width > 32 * crate::ports::PORT_WORDS {
+                return Err(format!(
+                    "{top}: port {n} has {} bits; run-time models take ports of up to {}",
+                    decl.width,
+                    32 * crate::ports::PORT_WORDS
+                ));
+            }
             // SAFETY (all transmutes): the shim defines these functions with exactly these signatures.
             let port = if decl.storage == 0 {
                 Port {
@@ -316,6 +349,10 @@ impl DynLib {
     /// Width of port `i`.
     pub fn width(&self, i: usize) -> usize {
         self.ports[i].decl.width
+    }
+    /// Every port: `(name, input, width)`.
+    pub fn ports(&self) -> Vec<(String, bool, usize)> {
+        self.ports.iter().map(|p| (p.decl.name.clone(), p.decl.input, p.decl.width)).collect()
     }
 }
 

@@ -89,6 +89,11 @@ impl CoreParams for IfpdConfig {
     }
     fn check(&self) -> Result<(), String> {
         IfpdConfig::check(self).map_err(|e| e.to_string())?;
+        if self.bf_bits == 0 {
+            return Err("bf_bits = 0 (no Bloom filter) is a golden-model configuration; RTL builds have a filter \
+                        (bf_bits a power of two, 64..=2^32)"
+                .into());
+        }
         for (what, v) in [("buckets", self.buckets), ("bf_bits", self.bf_bits)] {
             if !v.is_power_of_two() {
                 return Err(format!("{what} = {v} is not a power of two (an RTL build's tables are)"));
