@@ -43,16 +43,9 @@ use std::process::Command;
 /// Bump when the generated C++ or the compile flags change in a way the stamp does not see.
 const CACHE_VERSION: &str = "netmeas-model-cache-2";
 
-/// FNV-1a, 64 bits: a stable digest for the cache stamps (std's hasher may change between Rust releases).
+/// The cache stamp of `parts` (`golden::common::digest`, in hex).
 fn digest(parts: &[&str]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for b in p.bytes().chain(std::iter::once(0xff)) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    format!("{h:016x}")
+    format!("{:016x}", hdl::golden::common::digest::fnv1a(parts))
 }
 
 /// A cached build step: `dir` holds its outputs and `netmeas.stamp` (the key, written last), and

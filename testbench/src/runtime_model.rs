@@ -11,6 +11,7 @@
 //! and Verilog>/`, a stamp written last; a hit only loads.
 
 use crate::harness::Model;
+use golden::common::digest::fnv1a as digest;
 use crate::shim::{self, PortDecl};
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -32,17 +33,6 @@ pub struct Built {
     pub cached: bool,
     pub verilate_seconds: f64,
     pub compile_seconds: f64,
-}
-
-/// FNV-1a, 64 bits, over `parts` (a stable digest for the cache).
-fn digest(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for b in p.bytes().chain(std::iter::once(0xff)) {
-            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    h
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<String, String> {

@@ -5,6 +5,7 @@ pub mod axil;
 pub mod config;
 pub mod csr;
 pub mod delay;
+pub mod digest;
 pub mod fifo;
 pub mod handover;
 pub mod hash;
