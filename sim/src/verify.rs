@@ -1,10 +1,12 @@
-//! `netmeas verify <core> [--build B | --set name=value … [--name N]] [--packets N] [--seed S] [--vcd FILE]`:
-//! co-simulates exactly the configuration `netmeas generate` writes — registered or not — against the golden
-//! model, cycle by cycle, on the core's randomized traffic. Its Verilog (native ports, no `initial` values:
-//! the co-simulation flavour) is Verilated at run time with the test build's flags, compiled into a shared
-//! object and loaded (`testbench::runtime_model`, cached per configuration under `NETMEAS_CACHE`), and run
-//! by the core's own test runner (`testbench::verify`). Prints the table of `netmeas demo`; exits non-zero
-//! on a mismatch, naming the seed, the cycle and the signal.
+//! `netmeas verify <core> [--build B | --set name=value … [--name N]] [--bus axi|native] [--packets N]
+//! [--seed S] [--vcd FILE]`: co-simulates exactly the configuration `netmeas generate` writes — registered or
+//! not, its AXI flavour (the default, as `generate`'s) or its native ports — against the golden model, cycle
+//! by cycle, on the core's randomized traffic. Its Verilog (without `initial` values: the co-simulation
+//! flavour) is Verilated at run time with the test build's flags, compiled into a shared object and loaded
+//! (`testbench::runtime_model`, cached per configuration under `NETMEAS_CACHE`), and run by the core's own
+//! test runner (`testbench::verify`; the AXI flavour behind the randomized AXI4-Lite master and the golden
+//! slave of the test suite's AXI runs). Prints the table of `netmeas demo`; exits non-zero on a mismatch,
+//! naming the seed, the cycle and the signal.
 
 use crate::generate::Which;
 use std::path::PathBuf;
@@ -13,6 +15,11 @@ use std::path::PathBuf;
 pub struct VerifyArgs {
     #[command(flatten)]
     pub which: Which,
+    /// The flavour to verify, as `netmeas generate --bus` writes it: axi (AXI4-Lite registers, AXI4-Stream
+    /// descriptors and reports; the register traffic goes through a randomized AXI4-Lite master with delays
+    /// on every channel) or native (the core's own ports).
+    #[arg(long, default_value = "axi", value_parser = ["axi", "native"])]
+    pub bus: String,
     /// Packets per run (the fridge has three runs: fridge, simple and expiry mode).
     #[arg(long, default_value_t = 200_000)]
     pub packets: u64,
@@ -23,8 +30,9 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub vcd: Option<PathBuf>,
     /// Verify this Verilog file instead of the generated one (e.g. the generated file after your own edits
-    /// or tool passes): its top module must be the configuration's (`<build>` or `--name`), with the same
-    /// native ports, and without `initial` values mattering (reset must initialise everything).
+    /// or tool passes): its top module must be the configuration's (`<build>` or `--name`, `_axi` appended
+    /// for the AXI flavour), with the same ports, and without `initial` values mattering (reset must
+    /// initialise everything).
     #[arg(long, value_name = "FILE")]
     pub verilog: Option<PathBuf>,
     /// Print the result as JSON on stdout.
@@ -46,9 +54,16 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
     }
     testbench::verify::runs_of(&a.which.core)?;
     let t0 = std::time::Instant::now();
-    let (files, _) = a.which.files(Bus::Native, false)?;
-    let manifest = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;
-    let manifest: serde_json::Value = serde_json::from_str(&manifest.1).map_err(|e| e.to_string())?;
+    let axi = a.bus == "axi";
+    let (files, _) = a.which.files(if axi { Bus::Axi } else { Bus::Native }, false)?;
+    let manifest_of = |files: &[(String, String)]| -> Result<serde_json::Value, String> {
+        let m = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;
+        serde_json::from_str(&m.1).map_err(|e| e.to_string())
+    };
+    let manifest = manifest_of(&files)?;
+    // The native top's entry (its parameters, and its ports: the AXI flavour's `tdata` layouts follow them).
+    let native = if axi { manifest_of(&a.which.files(Bus::Native, false)?.0)? } else { manifest.clone() };
+    let native_name = native["module"].as_str().ok_or("the manifest names no module")?.to_string();
     let module = manifest["module"].as_str().ok_or("the manifest names no module")?.to_string();
     let generated = files.iter().find(|(n, _)| *n == format!("{module}.v")).ok_or("no Verilog generated")?;
     let verilog = match &a.verilog {
@@ -100,7 +115,7 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
     let seed = a.seed.unwrap_or_else(testbench::harness::fresh_seed);
     let cfg = RunConfig { seed, x_seed: seed ^ 0x5eed, transactions: a.packets, vcd: a.vcd.clone() };
     let core = &a.which.core;
-    let runs = testbench::verify::run(core, &module, manifest["params"].clone(), &lib, &cfg)?;
+    let runs = testbench::verify::run(core, &native_name, native, &lib, axi, &cfg)?;
     let model = if built.cached {
         "cached".to_string()
     } else {
@@ -123,7 +138,7 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
             })
             .collect();
         let v = serde_json::json!({
-            "module": module, "core": core, "params": manifest["params"], "seed": seed,
+            "module": module, "core": core, "bus": a.bus, "params": manifest["params"], "seed": seed,
             "model": {"cached": built.cached, "verilate_seconds": built.verilate_seconds,
                       "compile_seconds": built.compile_seconds, "library": built.lib},
             "seconds_to_first_cycle": first_cycle_s, "generate_seconds": generate_s, "runs": rows,
@@ -150,6 +165,10 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
         for (label, r) in &runs {
             let zero: Vec<&str> = all.iter().copied().filter(|k| r.coverage.get(k) == 0).collect();
             println!("\n{label}: {} of {} coverage counters reached", all.len() - zero.len(), all.len());
+            if axi {
+                let (w, r) = (r.coverage.get("axil_writes"), r.coverage.get("axil_reads"));
+                println!("  AXI4-Lite: {w} writes and {r} reads completed (random delays on every channel)");
+            }
             if !zero.is_empty() {
                 println!("  not exercised: {}", zero.join(", "));
             }

@@ -1,17 +1,18 @@
 //! `netmeas verify`: a configuration of every core that no build registers, generated, Verilated at run time
-//! and co-simulated against golden by the core's runner (the round trip of `generate` + `verify`); a
-//! deliberately broken Verilog file is caught, naming the seed, cycle and signal; bad requests are clear
-//! errors that Verilate nothing. (`verify` needs the `rtl` feature: without it these tests are not built.)
+//! and co-simulated against golden by the core's runner (the round trip of `generate` + `verify`): the AXI
+//! flavour (the default of both) of every core, the native ports of two; deliberately broken Verilog files
+//! (native and AXI) are caught, naming the seed, cycle and signal; bad requests are clear errors that
+//! Verilate nothing. (`verify` needs the `rtl` feature: without it these tests are not built.)
 #![cfg(feature = "rtl")]
 
 mod common;
 use common::*;
 
-/// `netmeas verify <core> --set … --json` for the cores `which` of [`CORES`]: every run compares cycles and
-/// finds no mismatch.
-fn round_trip(which: std::ops::Range<usize>) {
-    for (core, _, settings) in &CORES[which] {
-        let mut args = vec!["verify", core, "--packets", "20000", "--seed", "11", "--json"];
+/// `netmeas verify <core> --set … --bus <bus> --json` for the cores `which` of [`CORES`]: every run compares
+/// cycles and finds no mismatch (the AXI flavour: with AXI4-Lite transactions completed).
+fn round_trip(which: &[usize], bus: &str) {
+    for (core, _, settings) in which.iter().map(|&k| &CORES[k]) {
+        let mut args = vec!["verify", core, "--bus", bus, "--packets", "20000", "--seed", "11", "--json"];
         for s in *settings {
             args.extend(["--set", s]);
         }
@@ -22,11 +23,17 @@ fn round_trip(which: std::ops::Range<usize>) {
             assert_eq!(r["mismatches"], 0, "{core}: {r}");
             assert!(r["checks"].as_u64().unwrap() > 100_000, "{core}: {r}");
             assert!(r["transactions"].as_u64().unwrap() >= 20_000, "{core}: {r}");
+            let axil = ["axil_writes", "axil_reads"].map(|k| r["coverage"][k].as_u64().unwrap_or(0));
+            match bus {
+                "axi" => assert!(axil.iter().all(|&n| n >= 5), "{core}: AXI4-Lite transactions {axil:?}"),
+                _ => assert_eq!(axil, [0, 0], "{core}"),
+            }
         }
+        assert!(v["module"].as_str().unwrap().ends_with("_axi") == (bus == "axi"), "{v}");
         assert!(v["seconds_to_first_cycle"].as_f64().unwrap() > 0.0);
         let s = |k: &serde_json::Value| k.as_f64().unwrap_or(0.0);
         eprintln!(
-            "[verify {core}] model cached {}, Verilated {:.1} s, compiled {:.1} s, first cycle after {:.1} s",
+            "[verify {core} {bus}] model cached {}, Verilated {:.1} s, compiled {:.1} s, first cycle after {:.1} s",
             v["model"]["cached"],
             s(&v["model"]["verilate_seconds"]),
             s(&v["model"]["compile_seconds"]),
@@ -37,12 +44,18 @@ fn round_trip(which: std::ops::Range<usize>) {
 
 #[test]
 fn verify_new_configurations_of_fridge_finecomb_heavy_hitters() {
-    round_trip(0..3);
+    round_trip(&[0, 1, 2], "axi");
 }
 
 #[test]
 fn verify_new_configurations_of_reordering_ifpd_maple() {
-    round_trip(3..6);
+    round_trip(&[3, 4, 5], "axi");
+}
+
+/// The native flavour (the core's own ports) of the two cores with the most ports.
+#[test]
+fn verify_new_configurations_native() {
+    round_trip(&[0, 5], "native");
 }
 
 /// The generated Verilog with one line broken (the report FIFO's valid tied low) fails verification: a
@@ -60,8 +73,29 @@ fn verify_catches_a_broken_verilog_file() {
     assert_eq!(v.matches(good).count(), 1, "the line to break is not in ifpd_d4.v once");
     std::fs::write(&file, v.replace(good, "        rep_valid = 1'b0;\n")).unwrap();
     let f = file.to_str().unwrap();
-    let e = error(&["verify", "ifpd", "--build", "ifpd_d4", "--verilog", f, "--packets", "20000", "--seed", "5"]);
+    let args = ["verify", "ifpd", "--build", "ifpd_d4", "--bus", "native", "--verilog", f, "--packets", "20000"];
+    let e = error(&[&args[..], &["--seed", "5"]].concat());
     for says in ["differs from golden", "--seed 5", "first at cycle", "signal `rep_valid`"] {
+        assert!(e.contains(says), "{says}: {e}");
+    }
+}
+
+/// The AXI flavour with its AXI4-Lite slave's write response stuck at SLVERR fails verification on the bus.
+#[test]
+fn verify_catches_a_broken_axi_wrapper() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("verify_broken_axi");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let o = netmeas(&["generate", "ifpd", "--build", "ifpd_d4", "--no-initial", "--out", d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = dir.join("ifpd_d4_axi.v");
+    let v = std::fs::read_to_string(&file).unwrap();
+    let good = "        s_axil_bresp = b_resp$q;\n";
+    assert_eq!(v.matches(good).count(), 1, "the line to break is not in ifpd_d4_axi.v once");
+    std::fs::write(&file, v.replace(good, "        s_axil_bresp = 2'd2;\n")).unwrap();
+    let f = file.to_str().unwrap();
+    let e = error(&["verify", "ifpd", "--build", "ifpd_d4", "--verilog", f, "--packets", "20000", "--seed", "6"]);
+    for says in ["ifpd_d4_axi differs from golden", "--seed 6", "first at cycle", "signal `s_axil_bresp`"] {
         assert!(e.contains(says), "{says}: {e}");
     }
 }
@@ -77,7 +111,7 @@ fn verify_bad_requests_are_clear_errors() {
         (&["verify", "ifpd", "--set", "rows=9"], "rows (d) = 9 is outside 1..=8"),
         (&["verify", "ifpd", "--packets", "0"], "--packets must be at least 1"),
         (&["verify", "ifpd", "--verilog", missing.to_str().unwrap()], "cannot read"),
-        (&["verify", "ifpd", "--verilog", other.to_str().unwrap()], "has no module ifpd_d4"),
+        (&["verify", "ifpd", "--verilog", other.to_str().unwrap()], "no module ifpd_d4_axi (the configuration's top)"),
     ];
     for (args, says) in cases {
         let e = error(args);
@@ -88,6 +122,6 @@ fn verify_bad_requests_are_clear_errors() {
     let ports = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("verify_ports.v");
     std::fs::write(&ports, "module ifpd_d4 (input clock, output in_ready);\n  assign in_ready = 1'b1;\nendmodule\n")
         .unwrap();
-    let e = error(&["verify", "ifpd", "--verilog", ports.to_str().unwrap()]);
+    let e = error(&["verify", "ifpd", "--bus", "native", "--verilog", ports.to_str().unwrap()]);
     assert!(e.contains("ports differ from the configuration's") && e.contains(" reset (1 bits)"), "{e}");
 }

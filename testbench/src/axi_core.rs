@@ -14,6 +14,7 @@
 use crate::axil_master::{AxilMaster, Done, Write};
 use crate::csr_driver::CsrPort;
 use crate::harness::{Model, Scoreboard};
+use crate::ports::{port, FromPort, PortBits, PORT_WORDS};
 use golden::common::axil::{AxilCsrModel, AxilInputs, AxilOutputs, RESP_OKAY};
 use golden::common::csr::CsrLayout;
 use rand::rngs::SmallRng;
@@ -51,7 +52,7 @@ pub fn run_through_axi<M: Model + 'static>(
     native: &str,
     groups: &[&str],
     layout: &CsrLayout,
-    model: fn(u64) -> M,
+    model: impl Fn(u64) -> M + 'static,
     run: impl FnOnce(Box<dyn FnOnce(u64) -> AxiTop<M>>) -> crate::harness::RunReport,
 ) -> crate::harness::RunReport {
     let streams: Vec<_> = groups.iter().map(|g| tdata_layout(native, g)).collect();
@@ -61,8 +62,11 @@ pub fn run_through_axi<M: Model + 'static>(
 }
 
 /// The `tlast` of a master stream whose every beat is a record: high whenever `tvalid` is.
-pub fn check_tlast(sb: &mut Scoreboard, c: u64, name: &'static str, valid: bool, last: u64) {
-    sb.check(c, name, Some(1), (last != 0 || !valid) as u128);
+pub fn check_tlast<R>(sb: &mut Scoreboard, c: u64, name: &'static str, valid: bool, last: R)
+where
+    bool: FromPort<R>,
+{
+    sb.check(c, name, Some(1), (port::<R, bool>(last) || !valid) as u128);
 }
 
 /// Implements [`AxilPins`] for generated AXI-flavour models.
@@ -82,15 +86,16 @@ macro_rules! axil_pins {
                 self.set_s_axil_rready(i.rready as u64);
             }
             fn axil(&self) -> golden::common::axil::AxilOutputs {
+                use $crate::ports::port;
                 golden::common::axil::AxilOutputs {
-                    awready: self.s_axil_awready() != 0,
-                    wready: self.s_axil_wready() != 0,
-                    bvalid: self.s_axil_bvalid() != 0,
-                    bresp: self.s_axil_bresp() as u8,
-                    arready: self.s_axil_arready() != 0,
-                    rvalid: self.s_axil_rvalid() != 0,
-                    rdata: self.s_axil_rdata() as u32,
-                    rresp: self.s_axil_rresp() as u8,
+                    awready: port(self.s_axil_awready()),
+                    wready: port(self.s_axil_wready()),
+                    bvalid: port(self.s_axil_bvalid()),
+                    bresp: port::<_, u32>(self.s_axil_bresp()) as u8,
+                    arready: port(self.s_axil_arready()),
+                    rvalid: port(self.s_axil_rvalid()),
+                    rdata: port(self.s_axil_rdata()),
+                    rresp: port::<_, u32>(self.s_axil_rresp()) as u8,
                     ..Default::default()
                 }
             }
@@ -119,7 +124,15 @@ pub fn compare_axil(sb: &mut Scoreboard, c: u64, e: &AxilOutputs, rtl: &AxilOutp
 #[macro_export]
 macro_rules! axi_core_top {
     (
-        $model:ty => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty;
+        $($model:ty),+ => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty;
+        drive |$m:ident, $l:ident, $i:ident, $g:ident| $drive:block
+        read |$rm:ident, $rl:ident, $sb:ident, $c:ident, $e:ident| $read:block
+    ) => {$(
+        $crate::axi_core_top!(@one $model => $inputs, $garbage, $expected, $outputs;
+            drive |$m, $l, $i, $g| $drive read |$rm, $rl, $sb, $c, $e| $read);
+    )+};
+    (
+        @one $model:ty => $inputs:ty, $garbage:ty, $expected:ty, $outputs:ty;
         drive |$m:ident, $l:ident, $i:ident, $g:ident| $drive:block
         read |$rm:ident, $rl:ident, $sb:ident, $c:ident, $e:ident| $read:block
     ) => {
@@ -255,11 +268,11 @@ impl AxiCsrSide {
 }
 
 /// The `tdata` layout of stream `group` of native top `native`, by the wrapper's rule (`hdl::axi`),
-/// re-derived here from the native top's ports in the manifest: the group's fields (`<group>_*` but its
+/// re-derived here from the native top's ports ([`crate::harness::top_entry`]): the group's fields (`<group>_*` but its
 /// valid and ready) in port order, the first at bit 0. `(port, lsb, width)`.
 pub fn tdata_layout(native: &str, group: &str) -> Vec<(String, usize, usize)> {
-    let top = crate::harness::manifest()["tops"].as_array().and_then(|t| t.iter().find(|t| t["name"] == native));
-    let ports = top.and_then(|t| t["ports"].as_array()).unwrap_or_else(|| panic!("no top {native} in the manifest"));
+    let top = crate::harness::top_entry(native);
+    let ports = top["ports"].as_array().unwrap_or_else(|| panic!("top {native}: no ports declared"));
     let mut lsb = 0;
     let mut out = Vec::new();
     for p in ports {
@@ -274,9 +287,12 @@ pub fn tdata_layout(native: &str, group: &str) -> Vec<(String, usize, usize)> {
     out
 }
 
-/// `values` (by port name) packed into `tdata` words by `layout` (see [`tdata_layout`]).
-pub fn pack<const N: usize>(layout: &[(String, usize, usize)], values: &[(&str, u128)]) -> [u32; N] {
-    let mut w = [0u32; N];
+/// `values` (by port name) packed into `tdata` words by `layout` (see [`tdata_layout`]); `.to()` gives
+/// the setter's argument type (`u64`, `u128`, `[u32; N]` or the run-time model's `PortBits`).
+pub fn pack(layout: &[(String, usize, usize)], values: &[(&str, u128)]) -> PortBits {
+    let mut w = [0u32; PORT_WORDS];
+    let bits = layout.iter().map(|(_, lsb, width)| lsb + width).max().unwrap_or(0);
+    assert!(bits <= 32 * PORT_WORDS, "a {bits}-bit tdata is wider than {} bits", 32 * PORT_WORDS);
     for (name, lsb, width) in layout {
         let v = values.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| *v);
         // A piece at a time: up to the end of the field or of the 32-bit word it lands in.
@@ -288,16 +304,16 @@ pub fn pack<const N: usize>(layout: &[(String, usize, usize)], values: &[(&str, 
             done += n;
         }
     }
-    w
+    PortBits(w)
 }
 
-/// [`pack`] for a `tdata` of at most 128 bits (a `u128` port).
-pub fn pack128(layout: &[(String, usize, usize)], values: &[(&str, u128)]) -> u128 {
-    pack::<4>(layout, values).iter().rev().fold(0u128, |a, w| a << 32 | *w as u128)
-}
-
-/// Field `name` of `tdata` (as `u128`: fields are at most 128 bits) by `layout`.
-pub fn unpack(layout: &[(String, usize, usize)], tdata: &[u32], name: &str) -> u128 {
+/// Field `name` of `tdata` (as `u128`: fields are at most 128 bits) by `layout`; `tdata` is any raw port
+/// value (`u64`, `u128`, `[u32; N]`, `PortBits`).
+pub fn unpack<R>(layout: &[(String, usize, usize)], tdata: R, name: &str) -> u128
+where
+    PortBits: FromPort<R>,
+{
+    let tdata = PortBits::from_port(tdata).0;
     let (_, lsb, width) = layout.iter().find(|(n, _, _)| n == name).unwrap_or_else(|| panic!("no field {name}"));
     let (mut v, mut done) = (0u128, 0);
     while done < *width {
@@ -347,7 +363,7 @@ mod tests {
         let layout: Vec<(String, usize, usize)> = fields.map(|(n, l, w)| (n.to_string(), l, w)).to_vec();
         let c = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
         let values = [("a", 3u128), ("b", u128::MAX - 5), ("c", c), ("d", 0x5a)];
-        let w: [u32; 6] = pack(&layout, &values);
+        let w: [u32; 6] = pack(&layout, &values).to();
         let mut bits = [0u32; 6];
         for ((_, lsb, width), (_, v)) in layout.iter().zip(values) {
             for b in 0..*width {
@@ -356,8 +372,13 @@ mod tests {
         }
         assert_eq!(w, bits);
         for ((name, _, width), (_, v)) in layout.iter().zip(values) {
-            assert_eq!(unpack(&layout, &w, name), v & golden::common::mask128(*width), "{name}");
+            assert_eq!(unpack(&layout, w, name), v & golden::common::mask128(*width), "{name}");
         }
-        assert_eq!(pack128(&layout[..2], &values[..2]), (values[1].1 & golden::common::mask128(40)) << 1 | 1);
+        let low: u128 = pack(&layout[..2], &values[..2]).to();
+        assert_eq!(low, (values[1].1 & golden::common::mask128(40)) << 1 | 1);
+        // The same words through every raw port type unpack alike.
+        assert_eq!(unpack(&layout, PortBits::from_port(w), "d"), 0x5a);
+        assert_eq!(unpack(&layout[..2], low, "b"), values[1].1 & golden::common::mask128(40));
+        assert_eq!(unpack(&layout[..1], low as u64, "a"), 1);
     }
 }

@@ -22,7 +22,9 @@ use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, Stall, TraceSim};
 use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport, Scoreboard};
-use crate::axi_core::{check_tlast, pack, run_through_axi, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, AxiTop, CsrAnswer};
+use crate::harness::Model;
+use crate::ports::port;
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx, FinecombTxAxi};
 use golden::finecomb::cycle::{
     FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs as GoldenOutputs, Record, RecordKind,
@@ -87,7 +89,7 @@ crate::core_top! {
 // `finecomb_tx_axi`, the generated AXI flavour of `finecomb_tx` (see `crate::axi_core`): descriptors packed
 // into `s_axis_in_tdata`, records read from `m_axis_rec_tdata` (the record at bit 0, zero above).
 crate::axi_core_top! {
-    FinecombTxAxi => FinecombInputs, Descriptor, GoldenOutputs, FinecombOutputs;
+    FinecombTxAxi, DynTop<Runtime> => FinecombInputs, Descriptor, GoldenOutputs, FinecombOutputs;
     drive |m, layouts, i, garbage| {
         let d = i.desc.unwrap_or(*garbage);
         let fields = [
@@ -97,17 +99,17 @@ crate::axi_core_top! {
             ("in_end", d.end as u128),
         ];
         m.set_s_axis_in_tvalid(i.in_valid as u64);
-        m.set_s_axis_in_tdata(pack(&layouts[0], &fields));
+        m.set_s_axis_in_tdata(pack(&layouts[0], &fields).to());
         m.set_m_axis_rec_tready(i.rec_ready as u64);
     }
     read |m, layouts, sb, c, e| {
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
-        let rec_valid = m.m_axis_rec_tvalid() != 0;
+        let rec_valid = port(m.m_axis_rec_tvalid());
         check_tlast(sb, c, "m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast());
         FinecombOutputs {
-            in_ready: m.s_axis_in_tready() != 0,
+            in_ready: port(m.s_axis_in_tready()),
             rec_valid,
-            rec_data: m.m_axis_rec_tdata(),
+            rec_data: port(m.m_axis_rec_tdata()),
             csr_rd_valid,
             csr_rd_data,
         }
@@ -405,8 +407,15 @@ pub fn run_finecomb_tx(cfg: &RunConfig) -> RunReport {
 }
 /// `finecomb_tx`'s traffic through its AXI flavour `finecomb_tx_axi` (registers over AXI4-Lite).
 pub fn run_finecomb_tx_axi(cfg: &RunConfig) -> RunReport {
-    let layout = top_config("finecomb_tx").csr_layout();
-    run_through_axi("finecomb_tx", &["in"], &layout, FinecombTxAxi::new, |make| run_top("finecomb_tx", cfg, make))
+    run_axi("finecomb_tx", cfg, FinecombTxAxi::new)
+}
+/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
+pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
+where
+    AxiTop<M>: FinecombTop,
+{
+    let layout = top_config(native).csr_layout();
+    run_through_axi(native, &["in"], &layout, model, |make| run_top(native, cfg, make))
 }
 pub fn run_finecomb_rx(cfg: &RunConfig) -> RunReport {
     run_top("finecomb_rx", cfg, FinecombRx::new)

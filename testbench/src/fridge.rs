@@ -24,7 +24,9 @@ use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, MidReset, Stall, TraceSim};
 use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{check_tlast, pack, run_through_axi, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, AxiTop, CsrAnswer};
+use crate::harness::Model;
+use crate::ports::port;
 use crate::models::{Fridge4Dp, FridgeDp, FridgeDpAxi, FridgeSp};
 use golden::fridge::cycle::{
     FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
@@ -82,29 +84,29 @@ crate::core_top! {
 // `fridge_dp_axi`, the generated AXI flavour of `fridge_dp` (see `crate::axi_core`): descriptors packed into
 // `s_axis_in_tdata`, reports and tally records read from `m_axis_rep_tdata` and `m_axis_tally_tdata`.
 crate::axi_core_top! {
-    FridgeDpAxi => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
+    FridgeDpAxi, DynTop<Runtime> => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
     drive |m, layouts, i, garbage| {
         let d = i.desc.unwrap_or(*garbage);
         let request = (d.kind == PacketKind::Request) as u128;
         m.set_s_axis_in_tvalid(i.in_valid as u64);
         let fields = [("in_request", request), ("in_id", d.id), ("in_ts", d.timestamp as u128)];
-        m.set_s_axis_in_tdata(pack(&layouts[0], &fields));
+        m.set_s_axis_in_tdata(pack(&layouts[0], &fields).to());
         m.set_m_axis_rep_tready(i.rep_ready as u64);
         m.set_m_axis_tally_tready(i.tally_ready as u64);
     }
     read |m, layouts, sb, c, e| {
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
-        let (rep_valid, tally_valid) = (m.m_axis_rep_tvalid() != 0, m.m_axis_tally_tvalid() != 0);
+        let (rep_valid, tally_valid): (bool, bool) = (port(m.m_axis_rep_tvalid()), port(m.m_axis_tally_tvalid()));
         check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
         check_tlast(sb, c, "m_axis_tally_tlast", tally_valid, m.m_axis_tally_tlast());
         FridgeOutputs {
-            in_ready: m.s_axis_in_tready() != 0,
+            in_ready: port(m.s_axis_in_tready()),
             rep_valid,
-            rep_data: m.m_axis_rep_tdata(),
+            rep_data: port(m.m_axis_rep_tdata()),
             csr_rd_valid,
             csr_rd_data,
             tally_valid,
-            tally_data: m.m_axis_tally_tdata(),
+            tally_data: port(m.m_axis_tally_tdata()),
         }
     }
 }
@@ -429,10 +431,20 @@ pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
 }
 /// `fridge_dp`'s traffic through its AXI flavour `fridge_dp_axi` (registers over AXI4-Lite).
 pub fn run_fridge_dp_axi(cfg: &RunConfig) -> RunReport {
-    let layout = top_config("fridge_dp").csr_layout();
-    run_through_axi("fridge_dp", &["in"], &layout, FridgeDpAxi::new, |make| {
-        run_top("fridge_dp", FridgeMode::Fridge, cfg, make)
-    })
+    run_axi("fridge_dp", FridgeMode::Fridge, cfg, FridgeDpAxi::new)
+}
+/// Native top `native`'s traffic in `mode` through its AXI flavour, built by `model(x_seed)`.
+pub fn run_axi<M: Model + 'static>(
+    native: &str,
+    mode: FridgeMode,
+    cfg: &RunConfig,
+    model: impl Fn(u64) -> M + 'static,
+) -> RunReport
+where
+    AxiTop<M>: FridgeTop,
+{
+    let layout = top_config(native).csr_layout();
+    run_through_axi(native, &["in"], &layout, model, |make| run_top(native, mode, cfg, make))
 }
 pub fn run_fridge_sp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_sp", FridgeMode::Fridge, cfg, FridgeSp::new)

@@ -63,18 +63,21 @@ pub fn manifest() -> &'static serde_json::Value {
     TOPS.get_or_init(|| serde_json::from_str(MANIFEST).expect("build.rs writes a JSON manifest"))
 }
 
-/// The generation-time configuration of top `name` (its `params` in [`MANIFEST`], e.g. a
+/// Top `name`'s entry (`name`, `ports`, `params`, …): one declared with [`register_top`], else the one in
+/// [`MANIFEST`]; panics naming the top if neither has it.
+pub fn top_entry(name: &str) -> serde_json::Value {
+    let registered = runtime_tops().lock().unwrap_or_else(|e| e.into_inner()).get(name).cloned();
+    registered.unwrap_or_else(|| {
+        let tops = manifest()["tops"].as_array();
+        let top = tops.and_then(|t| t.iter().find(|t| t["name"] == name));
+        top.unwrap_or_else(|| panic!("no top {name} in the manifest")).clone()
+    })
+}
+
+/// The generation-time configuration of top `name` (its `params` in [`top_entry`], e.g. a
 /// `golden::fridge::FridgeConfig`); panics naming the top if it is not there or its parameters are not a `C`.
 pub fn top_config<C: serde::de::DeserializeOwned>(name: &str) -> C {
-    let registered = runtime_tops().lock().unwrap_or_else(|e| e.into_inner()).get(name).cloned();
-    let params = registered.unwrap_or_else(|| {
-        let top = manifest()["tops"]
-            .as_array()
-            .and_then(|t| t.iter().find(|t| t["name"] == name))
-            .unwrap_or_else(|| panic!("no top {name} in the manifest"));
-        top["params"].clone()
-    });
-    serde_json::from_value(params)
+    serde_json::from_value(top_entry(name)["params"].clone())
         .unwrap_or_else(|e| panic!("top {name}: its parameters are not a {}: {e}", std::any::type_name::<C>()))
 }
 
@@ -85,9 +88,10 @@ fn runtime_tops() -> &'static std::sync::Mutex<std::collections::HashMap<String,
 }
 
 /// Declares a top that is not in [`MANIFEST`] (a configuration Verilated at run time,
-/// `crate::runtime_model`) with its generation parameters, for [`top_config`].
-pub fn register_top(name: &str, params: serde_json::Value) {
-    runtime_tops().lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), params);
+/// `crate::runtime_model`) with its manifest entry — at least its generation parameters (`params`), and its
+/// `ports` for an AXI flavour's `tdata` layouts ([`crate::axi_core::tdata_layout`]) — for [`top_entry`].
+pub fn register_top(name: &str, entry: serde_json::Value) {
+    runtime_tops().lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), entry);
 }
 
 /// A model plus its cycle counter and waveform switch.

@@ -11,7 +11,9 @@
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{check_tlast, pack128, run_through_axi, unpack, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
+use crate::harness::Model;
+use crate::ports::{port, PortBits};
 use crate::models::{HhD1, HhD2, HhD2Axi, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
 use golden::heavy_hitters::cycle::{
     HhCycleModel, HhInputs, HhOutputs as GoldenOutputs, CSR_ADMISSION, CSR_BANK, CSR_DUMP, CSR_METHOD, CSR_PRNG_SEED,
@@ -103,28 +105,28 @@ crate::core_top! {
 // `hh_d2_axi`, the generated AXI flavour of `hh_d2` (see `crate::axi_core`): keys into `s_axis_in_tdata`,
 // results (no tready) and records read from `m_axis_res_tdata` and `m_axis_rec_tdata`.
 crate::axi_core_top! {
-    HhD2Axi => HhInputs, u128, HhExpected, HhOutputs;
+    HhD2Axi, DynTop<Runtime> => HhInputs, u128, HhExpected, HhOutputs;
     drive |m, layouts, i, garbage| {
         let key = if i.in_valid { i.in_key } else { *garbage };
         m.set_s_axis_in_tvalid(i.in_valid as u64);
-        m.set_s_axis_in_tdata(pack128(&layouts[0], &[("in_key", key)]));
+        m.set_s_axis_in_tdata(pack(&layouts[0], &[("in_key", key)]).to());
         m.set_m_axis_rec_tready(i.rec_ready as u64);
     }
     read |m, layouts, sb, c, e| {
-        let words = [m.m_axis_res_tdata() as u32, (m.m_axis_res_tdata() >> 32) as u32];
-        let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
+        let words: PortBits = port(m.m_axis_res_tdata());
+        let res = |f: &str| unpack(&layouts[1], words, f) as u64;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
-        let rec_valid = m.m_axis_rec_tvalid() != 0;
+        let rec_valid = port(m.m_axis_rec_tvalid());
         check_tlast(sb, c, "m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast());
         HhOutputs {
-            in_ready: m.s_axis_in_tready() != 0,
-            swept: m.swept() != 0,
-            res_valid: m.m_axis_res_tvalid() != 0,
+            in_ready: port(m.s_axis_in_tready()),
+            swept: port(m.swept()),
+            res_valid: port(m.m_axis_res_tvalid()),
             res_outcome: res("res_outcome"),
             res_row: res("res_row"),
             res_count: res("res_count"),
             rec_valid,
-            rec_data: crate::ports::FromPort::from_port(m.m_axis_rec_tdata()),
+            rec_data: port(m.m_axis_rec_tdata()),
             csr_rd_valid,
             csr_rd_data,
         }
@@ -268,8 +270,15 @@ pub fn run_hh_d2(cfg: &RunConfig) -> RunReport {
 }
 /// `hh_d2`'s traffic through its AXI flavour `hh_d2_axi` (registers over AXI4-Lite).
 pub fn run_hh_d2_axi(cfg: &RunConfig) -> RunReport {
-    let layout = top_config("hh_d2").csr_layout();
-    run_through_axi("hh_d2", &["in", "res"], &layout, HhD2Axi::new, |make| run_top("hh_d2", cfg, make))
+    run_axi("hh_d2", cfg, HhD2Axi::new)
+}
+/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
+pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
+where
+    AxiTop<M>: HhTop,
+{
+    let layout = top_config(native).csr_layout();
+    run_through_axi(native, &["in", "res"], &layout, model, |make| run_top(native, cfg, make))
 }
 pub fn run_hh_d4(cfg: &RunConfig) -> RunReport {
     run_top("hh_d4", cfg, HhD4::new)

@@ -18,7 +18,9 @@
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
+use crate::harness::Model;
+use crate::ports::{port, PortBits};
 use crate::models::{
     IfpdD1, IfpdD2, IfpdD4, IfpdD4A14, IfpdD4Axi, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4Reg,
 };
@@ -77,28 +79,28 @@ crate::core_top! {
 // `s_axis_in_tdata`, results and reports unpacked from `m_axis_res_tdata` and `m_axis_rep_tdata`, by the
 // wrapper's layout rule re-derived from `ifpd_d4`'s ports.
 crate::axi_core_top! {
-    IfpdD4Axi => IfpdInputs, Descriptor, IfpdOutputs, IfpdTopOutputs;
+    IfpdD4Axi, DynTop<Runtime> => IfpdInputs, Descriptor, IfpdOutputs, IfpdTopOutputs;
     drive |m, layouts, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };
         m.set_s_axis_in_tvalid(i.in_valid as u64);
-        m.set_s_axis_in_tdata(pack(&layouts[0], &[("in_flow", d.flow), ("in_ts", d.ts as u128)]));
+        m.set_s_axis_in_tdata(pack(&layouts[0], &[("in_flow", d.flow), ("in_ts", d.ts as u128)]).to());
         m.set_m_axis_rep_tready(i.rep_ready as u64);
     }
     read |m, layouts, sb, c, e| {
-        let words = [m.m_axis_res_tdata() as u32];
-        let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
+        let words: PortBits = port(m.m_axis_res_tdata());
+        let res = |f: &str| unpack(&layouts[1], words, f) as u64;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
-        let rep_valid = m.m_axis_rep_tvalid() != 0;
+        let rep_valid = port(m.m_axis_rep_tvalid());
         check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
         IfpdTopOutputs {
-            in_ready: m.s_axis_in_tready() != 0,
-            swept: m.swept() != 0,
-            res_valid: m.m_axis_res_tvalid() != 0,
+            in_ready: port(m.s_axis_in_tready()),
+            swept: port(m.swept()),
+            res_valid: port(m.m_axis_res_tvalid()),
             res_case: res("res_case"),
             res_row: res("res_row"),
             res_d_est: res("res_d_est"),
             rep_valid,
-            rep_data: m.m_axis_rep_tdata() as u128,
+            rep_data: port(m.m_axis_rep_tdata()),
             csr_rd_valid,
             csr_rd_data,
         }
@@ -386,8 +388,15 @@ pub fn run_ifpd_d4(cfg: &RunConfig) -> RunReport {
 }
 /// `ifpd_d4`'s traffic through its AXI flavour `ifpd_d4_axi` (registers over AXI4-Lite).
 pub fn run_ifpd_d4_axi(cfg: &RunConfig) -> RunReport {
-    let layout = top_config("ifpd_d4").csr_layout();
-    run_through_axi("ifpd_d4", &["in", "res"], &layout, IfpdD4Axi::new, |make| run_top("ifpd_d4", cfg, make))
+    run_axi("ifpd_d4", cfg, IfpdD4Axi::new)
+}
+/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
+pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
+where
+    AxiTop<M>: IfpdTop,
+{
+    let layout = top_config(native).csr_layout();
+    run_through_axi(native, &["in", "res"], &layout, model, |make| run_top(native, cfg, make))
 }
 pub fn run_ifpd_d4_reg(cfg: &RunConfig) -> RunReport {
     run_top("ifpd_d4_reg", cfg, IfpdD4Reg::new)

@@ -19,7 +19,9 @@
 //! next packet draws or one either side (coverage `sample_below/at/above`), a third of the time after a
 //! reseed with F1 empty (`idle_reseeds`).
 
-use crate::axi_core::{check_tlast, pack128, run_through_axi, unpack, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
+use crate::harness::Model;
+use crate::ports::{port, PortBits};
 use crate::core_run::{count_boundary, CoreRun, Held, MidReset, Stall};
 use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
@@ -105,24 +107,24 @@ crate::core_top! {
 // into `s_axis_in_tdata` and `s_axis_lk_tdata`; results, samples, records and answers read from the master
 // streams (`m_axis_res_*` has no tready: one result per packet).
 crate::axi_core_top! {
-    MapleK8Axi => MapleInputs, Desc, MapleOutputs, MapleTopOutputs;
+    MapleK8Axi, DynTop<Runtime> => MapleInputs, Desc, MapleOutputs, MapleTopOutputs;
     drive |m, layouts, i, garbage| {
         let d = if i.in_valid { Desc { key: i.key, latency: i.latency } } else { *garbage };
         let lk_key = if i.lk_valid { i.lk_key } else { garbage.key.rotate_left(61) ^ garbage.latency as u128 };
         m.set_s_axis_in_tvalid(i.in_valid as u64);
-        m.set_s_axis_in_tdata(pack128(&layouts[0], &[("in_key", d.key), ("in_latency", d.latency as u128)]));
+        m.set_s_axis_in_tdata(pack(&layouts[0], &[("in_key", d.key), ("in_latency", d.latency as u128)]).to());
         m.set_m_axis_smp_tready(i.smp_ready as u64);
         m.set_m_axis_rec_tready(i.rec_ready as u64);
         m.set_s_axis_lk_tvalid(i.lk_valid as u64);
-        m.set_s_axis_lk_tdata((lk_key & golden::common::mask128(64)) as u64);
+        m.set_s_axis_lk_tdata(PortBits::from(lk_key).to());
         m.set_m_axis_ans_tready(i.ans_ready as u64);
     }
     read |m, layouts, sb, c, e| {
-        let ans_words = m.m_axis_ans_tdata();
-        let ans = |f: &str| unpack(&layouts[1], &ans_words, f);
+        let ans_words: PortBits = port(m.m_axis_ans_tdata());
+        let ans = |f: &str| unpack(&layouts[1], ans_words, f);
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
-        let (smp_valid, rec_valid, ans_valid) =
-            (m.m_axis_smp_tvalid() != 0, m.m_axis_rec_tvalid() != 0, m.m_axis_ans_tvalid() != 0);
+        let (smp_valid, rec_valid, ans_valid): (bool, bool, bool) =
+            (port(m.m_axis_smp_tvalid()), port(m.m_axis_rec_tvalid()), port(m.m_axis_ans_tvalid()));
         for (name, valid, last) in [
             ("m_axis_smp_tlast", smp_valid, m.m_axis_smp_tlast()),
             ("m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast()),
@@ -131,17 +133,17 @@ crate::axi_core_top! {
             check_tlast(sb, c, name, valid, last);
         }
         MapleTopOutputs {
-            in_ready: m.s_axis_in_tready() != 0,
-            swept: m.swept() != 0,
-            res_valid: m.m_axis_res_tvalid() != 0,
-            res_center: m.m_axis_res_tdata(),
+            in_ready: port(m.s_axis_in_tready()),
+            swept: port(m.swept()),
+            res_valid: port(m.m_axis_res_tvalid()),
+            res_center: port(m.m_axis_res_tdata()),
             smp_valid,
-            smp_data: m.m_axis_smp_tdata() as u32,
+            smp_data: port(m.m_axis_smp_tdata()),
             rec_valid,
-            rec_data: m.m_axis_rec_tdata(),
+            rec_data: port(m.m_axis_rec_tdata()),
             csr_rd_valid,
             csr_rd_data,
-            lk_ready: m.s_axis_lk_tready() != 0,
+            lk_ready: port(m.s_axis_lk_tready()),
             ans_valid,
             ans_kind: ans("ans_kind") as u64,
             ans_cand: ans("ans_cand") as u64,
@@ -457,8 +459,15 @@ pub fn run_maple_k8(cfg: &RunConfig) -> RunReport {
 }
 /// `maple_k8`'s traffic through its AXI flavour `maple_k8_axi` (registers over AXI4-Lite).
 pub fn run_maple_k8_axi(cfg: &RunConfig) -> RunReport {
-    let layout = top_config("maple_k8").csr_layout();
-    run_through_axi("maple_k8", &["in", "ans"], &layout, MapleK8Axi::new, |make| run_top("maple_k8", cfg, make))
+    run_axi("maple_k8", cfg, MapleK8Axi::new)
+}
+/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
+pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
+where
+    AxiTop<M>: MapleTop,
+{
+    let layout = top_config(native).csr_layout();
+    run_through_axi(native, &["in", "ans"], &layout, model, |make| run_top(native, cfg, make))
 }
 pub fn run_maple_k64(cfg: &RunConfig) -> RunReport {
     run_top("maple_k64", cfg, MapleK64::new)

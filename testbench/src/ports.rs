@@ -82,6 +82,51 @@ impl<const N: usize> FromPort<PortBits> for [u32; N] {
     }
 }
 
+/// Any raw port value as words (the form `crate::axi_core::unpack` reads `tdata` fields from), and words
+/// back into any setter's argument type (`PortBits::to`): a core's AXI mapping is written once for its
+/// build-time models (`u64`, `u128`, `[u32; N]` ports) and its run-time ones (`PortBits`).
+impl FromPort<PortBits> for PortBits {
+    fn from_port(raw: PortBits) -> PortBits {
+        raw
+    }
+}
+impl FromPort<u64> for PortBits {
+    fn from_port(raw: u64) -> PortBits {
+        PortBits::from(raw as u128)
+    }
+}
+impl FromPort<u128> for PortBits {
+    fn from_port(raw: u128) -> PortBits {
+        PortBits::from(raw)
+    }
+}
+impl<const N: usize> FromPort<[u32; N]> for PortBits {
+    fn from_port(raw: [u32; N]) -> PortBits {
+        assert!(N <= PORT_WORDS, "a {N}-word port is wider than {PORT_WORDS} words");
+        PortBits(std::array::from_fn(|k| raw.get(k).copied().unwrap_or(0)))
+    }
+}
+
+impl From<u128> for PortBits {
+    fn from(v: u128) -> PortBits {
+        PortBits(std::array::from_fn(|k| if k < 4 { (v >> (32 * k)) as u32 } else { 0 }))
+    }
+}
+
+impl PortBits {
+    /// These words as the argument type of a port's setter (or any field type): `u64`/`u128` take the low
+    /// bits, `[u32; N]` the first `N` words.
+    pub fn to<T: FromPort<PortBits>>(self) -> T {
+        T::from_port(self)
+    }
+}
+
+/// A raw port value converted into field type `T` (`bool`: non-zero) — `port(m.rep_valid())` reads the same
+/// for a build-time model and a run-time one.
+pub fn port<R, T: FromPort<R>>(raw: R) -> T {
+    T::from_port(raw)
+}
+
 /// A field of a typed outputs struct as the scoreboard compares it: scalars in one check, wide words in
 /// 128-bit slices (`name[127:0]`, `name[255:128]`, …). `expected = None`: undefined in golden, not compared.
 pub trait PortValue {

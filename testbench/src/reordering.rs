@@ -16,7 +16,9 @@ use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
 use crate::period_end::PeriodEnd;
-use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
+use crate::harness::Model;
+use crate::ports::{port, PortBits};
 use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6, RoA6Axi};
 use golden::common::rmw::RmwStage;
 use golden::reordering::cycle::Op;
@@ -79,7 +81,7 @@ crate::core_top! {
 // `ro_a6_axi`, the generated AXI flavour of `ro_a6` (see `crate::axi_core`): descriptors and the side-table
 // ports into `s_axis_in_tdata`; results (no tready) and reports read from the master streams.
 crate::axi_core_top! {
-    RoA6Axi => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs;
+    RoA6Axi, DynTop<Runtime> => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs;
     drive |m, layouts, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };
         let (index, force) =
@@ -94,23 +96,23 @@ crate::axi_core_top! {
             ("in_force", force as u128),
         ];
         m.set_s_axis_in_tvalid(i.in_valid as u64);
-        m.set_s_axis_in_tdata(pack(&layouts[0], &fields));
+        m.set_s_axis_in_tdata(pack(&layouts[0], &fields).to());
         m.set_m_axis_rep_tready(i.rep_ready as u64);
     }
     read |m, layouts, sb, c, e| {
-        let words = [m.m_axis_res_tdata() as u32];
-        let res = |f: &str| unpack(&layouts[1], &words, f) as u64;
+        let words: PortBits = port(m.m_axis_res_tdata());
+        let res = |f: &str| unpack(&layouts[1], words, f) as u64;
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
-        let rep_valid = m.m_axis_rep_tvalid() != 0;
+        let rep_valid = port(m.m_axis_rep_tvalid());
         check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
         RoOutputs {
-            in_ready: m.s_axis_in_tready() != 0,
-            swept: m.swept() != 0,
-            res_valid: m.m_axis_res_tvalid() != 0,
+            in_ready: port(m.s_axis_in_tready()),
+            swept: port(m.swept()),
+            res_valid: port(m.m_axis_res_tvalid()),
             res_outcome: res("res_outcome"),
             res_ooo: res("res_ooo") != 0,
             rep_valid,
-            rep_data: m.m_axis_rep_tdata(),
+            rep_data: port(m.m_axis_rep_tdata()),
             csr_rd_valid,
             csr_rd_data,
         }
@@ -392,8 +394,15 @@ pub fn run_ro_a6(cfg: &RunConfig) -> RunReport {
 }
 /// `ro_a6`'s traffic through its AXI flavour `ro_a6_axi` (registers over AXI4-Lite).
 pub fn run_ro_a6_axi(cfg: &RunConfig) -> RunReport {
-    let layout = top_config("ro_a6").csr_layout();
-    run_through_axi("ro_a6", &["in", "res"], &layout, RoA6Axi::new, |make| run_top("ro_a6", cfg, make))
+    run_axi("ro_a6", cfg, RoA6Axi::new)
+}
+/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
+pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
+where
+    AxiTop<M>: RoTop,
+{
+    let layout = top_config(native).csr_layout();
+    run_through_axi(native, &["in", "res"], &layout, model, |make| run_top(native, cfg, make))
 }
 
 /// The test-only mutants of `ro_a4` (`hdl::reordering::builds::MUTANTS`), each run against golden's ro_a4

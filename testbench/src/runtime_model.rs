@@ -332,6 +332,10 @@ impl DynLib {
             }))
         }
     }
+    /// The top module's name.
+    pub fn top(&self) -> &str {
+        self.top
+    }
     /// The index of port `name`, if the top has it.
     pub fn port(&self, name: &str) -> Option<usize> {
         self.ports.iter().position(|p| p.decl.name == name)
@@ -393,6 +397,23 @@ impl DynModel {
         }
         crate::ports::PortBits(w)
     }
+    /// Sets input `i` to words `w` (least significant first; bits above its width dropped).
+    pub fn set_words(&mut self, i: usize, w: crate::ports::PortBits) {
+        let port = &self.lib.ports[i];
+        if port.decl.storage != 0 {
+            return self.set(i, w.to());
+        }
+        let mut w = w.0;
+        let width = port.decl.width;
+        for (k, x) in w.iter_mut().enumerate() {
+            let lo = 32 * k;
+            *x &= if lo >= width { 0 } else if width - lo >= 32 { u32::MAX } else { (1 << (width - lo)) - 1 };
+        }
+        // SAFETY: the shim's setter reads the port's words (at most PORT_WORDS, checked at load).
+        if let Some(s) = port.set_w {
+            unsafe { s(self.p, w.as_ptr()) }
+        }
+    }
     /// Sets input `i` to `v` (bits above its width dropped).
     pub fn set(&mut self, i: usize, v: u128) {
         let port = &self.lib.ports[i];
@@ -452,7 +473,9 @@ impl Model for DynModel {
 
 /// [`DynTop`]: a struct with one port index per method and the methods, from the lists of names.
 macro_rules! dyn_top {
-    (set u64: $($s:ident),* ; set u128: $($w:ident),* ; get: $($g:ident),* $(,)?) => {
+    (
+        set u64: $($s:ident),* ; set u128: $($w:ident),* ; set words: $($b:ident),* ; get: $($g:ident),* $(,)?
+    ) => {
         /// A run-time model with the port methods of every core runner — `set_<input>` (`u64`, or `u128` for
         /// keys and ids) and `<output>()` (as [`PortBits`](crate::ports::PortBits), which converts into the
         /// runner's field types) — so it takes the place of a build-time model in any runner. A method whose
@@ -463,6 +486,7 @@ macro_rules! dyn_top {
             _kind: std::marker::PhantomData<K>,
             $($s: Option<usize>,)*
             $($w: Option<usize>,)*
+            $($b: Option<usize>,)*
             $($g: Option<usize>,)*
         }
 
@@ -475,6 +499,7 @@ macro_rules! dyn_top {
                     _kind: std::marker::PhantomData,
                     $($s: port(stringify!($s)),)*
                     $($w: port(stringify!($w)),)*
+                    $($b: port(stringify!($b)),)*
                     $($g: port(stringify!($g)),)*
                 }
             }
@@ -496,6 +521,14 @@ macro_rules! dyn_top {
             )*
             $(
                 #[inline]
+                pub fn $b(&mut self, v: crate::ports::PortBits) {
+                    if let Some(i) = self.$b {
+                        self.m.set_words(i, v)
+                    }
+                }
+            )*
+            $(
+                #[inline]
                 pub fn $g(&self) -> crate::ports::PortBits {
                     self.$g.map_or_else(Default::default, |i| self.m.get_words(i))
                 }
@@ -508,11 +541,22 @@ dyn_top! {
     set u64: set_reset, set_in_valid, set_in_request, set_in_ts, set_rep_ready, set_tally_ready, set_rec_ready,
         set_csr_addr, set_csr_wr_en, set_csr_wr_data, set_csr_rd_en, set_in_start, set_in_end, set_in_addr,
         set_in_seq, set_in_data, set_in_index, set_in_force, set_in_latency, set_smp_ready, set_lk_valid,
-        set_ans_ready;
+        set_ans_ready,
+        // The AXI flavour (`hdl::axi`): reset, AXI4-Lite master signals, stream valids and readies.
+        set_rst, set_s_axil_awvalid, set_s_axil_awaddr, set_s_axil_wvalid, set_s_axil_wdata, set_s_axil_wstrb,
+        set_s_axil_bready, set_s_axil_arvalid, set_s_axil_araddr, set_s_axil_rready, set_s_axis_in_tvalid,
+        set_s_axis_lk_tvalid, set_m_axis_rep_tready, set_m_axis_tally_tready, set_m_axis_rec_tready,
+        set_m_axis_smp_tready, set_m_axis_ans_tready;
     set u128: set_in_id, set_in_key, set_in_flow, set_lk_key;
+    set words: set_s_axis_in_tdata, set_s_axis_lk_tdata;
     get: in_ready, swept, rep_valid, rep_data, csr_rd_valid, csr_rd_data, tally_valid, tally_data, rec_valid,
         rec_data, res_valid, res_case, res_row, res_d_est, res_outcome, res_count, res_ooo, res_center, smp_valid,
         smp_data, lk_ready, ans_valid, ans_kind, ans_cand, ans_center_valid, ans_center, ans_latency, ans_refined,
+        s_axil_awready, s_axil_wready, s_axil_bvalid, s_axil_bresp, s_axil_arready, s_axil_rvalid, s_axil_rdata,
+        s_axil_rresp, s_axis_in_tready, s_axis_lk_tready, m_axis_rep_tvalid, m_axis_rep_tlast, m_axis_rep_tdata,
+        m_axis_tally_tvalid, m_axis_tally_tlast, m_axis_tally_tdata, m_axis_rec_tvalid, m_axis_rec_tlast,
+        m_axis_rec_tdata, m_axis_res_tvalid, m_axis_res_tdata, m_axis_smp_tvalid, m_axis_smp_tlast,
+        m_axis_smp_tdata, m_axis_ans_tvalid, m_axis_ans_tlast, m_axis_ans_tdata,
 }
 
 impl<K> DynTop<K> {

@@ -7,7 +7,7 @@ use crate::harness::{RunConfig, RunReport};
 use crate::runtime_model::{DynLib, DynTop};
 use std::sync::Arc;
 
-/// One co-simulation of a core's run-time model: `(top name, model library, run)`.
+/// One co-simulation of a core's run-time model: `(native top name, model library, run)`.
 pub type VerifyRun = fn(&str, &Arc<DynLib>, &RunConfig) -> RunReport;
 
 /// The coverage counters each core's runner declares (what `netmeas verify` reports as reached or not).
@@ -20,38 +20,43 @@ pub const COVERAGE: &[(&str, &[&str])] = &[
     ("maple", crate::maple::cov::ALL),
 ];
 
-/// The runs of each core (`(core, what the run covers, run)`); the fridge's three modes are three runs.
-pub const RUNS: &[(&str, &str, VerifyRun)] = &[
-    ("fridge", "fridge mode", |n, lib, cfg| {
-        crate::fridge::run_top(n, golden::fridge::FridgeMode::Fridge, cfg, |x| {
-            DynTop::<crate::fridge::Runtime>::new(lib, x)
-        })
-    }),
-    ("fridge", "simple mode", |n, lib, cfg| {
-        crate::fridge::run_top(n, golden::fridge::FridgeMode::Simple, cfg, |x| {
-            DynTop::<crate::fridge::Runtime>::new(lib, x)
-        })
-    }),
-    ("fridge", "expiry mode", |n, lib, cfg| {
-        crate::fridge::run_top(n, golden::fridge::FridgeMode::Expiry, cfg, |x| {
-            DynTop::<crate::fridge::Runtime>::new(lib, x)
-        })
-    }),
-    ("finecomb", "", |n, lib, cfg| {
-        crate::finecomb::run_top(n, cfg, |x| DynTop::<crate::finecomb::Runtime>::new(lib, x))
-    }),
-    ("heavy_hitters", "", |n, lib, cfg| {
-        crate::heavy_hitters::run_top(n, cfg, |x| DynTop::<crate::heavy_hitters::Runtime>::new(lib, x))
-    }),
-    ("reordering", "", |n, lib, cfg| {
-        crate::reordering::run_top(n, cfg, |x| DynTop::<crate::reordering::Runtime>::new(lib, x))
-    }),
-    ("ifpd", "", |n, lib, cfg| crate::ifpd::run_top(n, cfg, |x| DynTop::<crate::ifpd::Runtime>::new(lib, x))),
-    ("maple", "", |n, lib, cfg| crate::maple::run_top(n, cfg, |x| DynTop::<crate::maple::Runtime>::new(lib, x))),
+/// `$core`'s run-time model of library `$lib` (a closure building one per `x_seed`).
+macro_rules! dyn_model {
+    ($core:ident, $lib:expr) => {{
+        let lib = $lib.clone();
+        move |x| DynTop::<crate::$core::Runtime>::new(&lib, x)
+    }};
+}
+
+/// One run of a core (`$core::run_top` on the native top, `$core::run_axi` on its AXI flavour; `$($mode)?`:
+/// the fridge's mode argument), as `(native, axi)` [`VerifyRun`]s.
+macro_rules! runs {
+    ($core:ident $(, $mode:expr)?) => {
+        (
+            |n, lib, cfg| crate::$core::run_top(n, $($mode,)? cfg, dyn_model!($core, lib)),
+            |n, lib, cfg| crate::$core::run_axi(n, $($mode,)? cfg, dyn_model!($core, lib)),
+        )
+    };
+}
+
+/// The runs of each core (`(core, what the run covers, (native, AXI flavour))`); the fridge's three modes
+/// are three runs.
+pub const RUNS: &[VerifyEntry] = &[
+    ("fridge", "fridge mode", runs!(fridge, golden::fridge::FridgeMode::Fridge)),
+    ("fridge", "simple mode", runs!(fridge, golden::fridge::FridgeMode::Simple)),
+    ("fridge", "expiry mode", runs!(fridge, golden::fridge::FridgeMode::Expiry)),
+    ("finecomb", "", runs!(finecomb)),
+    ("heavy_hitters", "", runs!(heavy_hitters)),
+    ("reordering", "", runs!(reordering)),
+    ("ifpd", "", runs!(ifpd)),
+    ("maple", "", runs!(maple)),
 ];
 
+/// One entry of [`RUNS`].
+pub type VerifyEntry = (&'static str, &'static str, (VerifyRun, VerifyRun));
+
 /// The runs of `core`, or an error naming the cores that have runs.
-pub fn runs_of(core: &str) -> Result<Vec<&'static (&'static str, &'static str, VerifyRun)>, String> {
+pub fn runs_of(core: &str) -> Result<Vec<&'static VerifyEntry>, String> {
     let runs: Vec<_> = RUNS.iter().filter(|r| r.0 == core).collect();
     if runs.is_empty() {
         let mut cores: Vec<&str> = RUNS.iter().map(|r| r.0).collect();
@@ -61,27 +66,31 @@ pub fn runs_of(core: &str) -> Result<Vec<&'static (&'static str, &'static str, V
     Ok(runs)
 }
 
-/// Co-simulates top `name` of `core` (its generation parameters `params`, the core's configuration type as
-/// JSON) from `lib`: every run of the core, each seeded `cfg.seed + k`. A runner's panic (e.g. a
-/// configuration its traffic cannot drive) becomes an error naming the run.
+/// Co-simulates a configuration of `core` from `lib`: the native top `native` (its manifest entry `entry`:
+/// `params`, the core's configuration type as JSON, and `ports`), or with `axi` its AXI flavour (`lib`'s
+/// top; the `tdata` layouts come from `entry`'s ports); every run of the core, each seeded `cfg.seed + k`. A
+/// runner's panic (e.g. a configuration its traffic cannot drive) becomes an error naming the run.
 pub fn run(
     core: &str,
-    name: &str,
-    params: serde_json::Value,
+    native: &str,
+    entry: serde_json::Value,
     lib: &Arc<DynLib>,
+    axi: bool,
     cfg: &RunConfig,
 ) -> Result<Vec<(String, RunReport)>, String> {
     let runs = runs_of(core)?;
-    crate::harness::register_top(name, params);
+    crate::harness::register_top(native, entry);
+    let name = lib.top().to_string();
     let mut out = Vec::new();
-    for (k, (_, what, f)) in runs.into_iter().enumerate() {
+    for (k, (_, what, (on_native, on_axi))) in runs.into_iter().enumerate() {
         let mut c = cfg.clone();
         c.seed = cfg.seed.wrapping_add(k as u64);
         if let (Some(v), false) = (&cfg.vcd, what.is_empty()) {
             c.vcd = Some(v.with_file_name(format!("{}-{}.vcd", name, what.replace(' ', "_"))));
         }
-        let label = if what.is_empty() { name.to_string() } else { format!("{name} ({what})") };
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(name, lib, &c))).map_err(|p| {
+        let label = if what.is_empty() { name.clone() } else { format!("{name} ({what})") };
+        let f = if axi { on_axi } else { on_native };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(native, lib, &c))).map_err(|p| {
             let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
             format!("{label}: the run stopped: {}", msg.unwrap_or_default())
         })?;
