@@ -44,6 +44,8 @@ pub struct Ip {
     /// states them ([`crate::registry::Resources`]).
     pub ii: Option<u32>,
     pub memory_bits: Option<u64>,
+    /// Latency paths (measured on the golden cycle model; [`crate::registry::Resources::latency`]).
+    pub latency: Vec<golden::common::latency::Latency>,
 }
 
 /// The builds `netmeas generate <core>` offers: the emitted, non-test builds of `core`.
@@ -97,6 +99,7 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
         plan,
         ii: res.map(|s| if s.ii1 { 1 } else { 2 }),
         memory_bits: res.map(|s| s.memories.iter().map(|m| m.bits()).sum()),
+        latency: res.map(|s| s.latency.clone()).unwrap_or_default(),
     })
 }
 
@@ -173,6 +176,10 @@ impl Ip {
     pub fn summary(&self) -> String {
         use std::fmt::Write;
         let mut o = format!("{} ({} bus): {}\n", self.module, self.bus.name(), self.core.description);
+        for l in &self.latency {
+            let (from, to) = self.stream_names(l);
+            let _ = writeln!(o, "  latency {from} → {to}: {} cycles ({})", l.cycles, l.note);
+        }
         let Some(plan) = &self.plan else { return o };
         if plan.csr {
             let n = self.core.csr.as_ref().map_or(0, |l| l.registers().len());
@@ -191,6 +198,13 @@ impl Ip {
             let _ = writeln!(o, "  {:<18} {} (passed through)", p.name, p.dir);
         }
         o
+    }
+    /// A latency path's streams as this flavour names them (`in`, or `s_axis_in` for the AXI flavour).
+    fn stream_names(&self, l: &golden::common::latency::Latency) -> (String, String) {
+        match self.bus {
+            Bus::Axi => (format!("s_axis_{}", l.from), format!("m_axis_{}", l.to)),
+            Bus::Native => (l.from.to_string(), l.to.to_string()),
+        }
     }
     /// Writes `files` (from [`Self::files`]) into `dir` (created if missing); returns their paths.
     pub fn write(dir: &std::path::Path, files: &[(String, String)]) -> Result<Vec<std::path::PathBuf>, String> {
@@ -215,6 +229,14 @@ impl Ip {
                 })
                 .collect()
         });
+        let latency: Vec<serde_json::Value> = self
+            .latency
+            .iter()
+            .map(|l| {
+                let (from, to) = self.stream_names(l);
+                json!({"from": from, "to": to, "cycles": l.cycles, "note": l.note})
+            })
+            .collect();
         let m = json!({
             "generator": format!("netmeas {} (rust-hdl 0.46)", env!("CARGO_PKG_VERSION")),
             "module": self.module,
@@ -227,6 +249,7 @@ impl Ip {
             "streams": self.plan.as_ref().map(|p| &p.streams),
             "registers": registers,
             "initiation_interval": self.ii,
+            "latency": latency,
             "memory_bits": self.memory_bits,
             "reset": "synchronous, active high",
             "files": files,
@@ -257,5 +280,46 @@ mod tests {
         let e = find_build("fridge", Some("fridge_x")).err().unwrap();
         assert!(e.contains("no build `fridge_x`") && e.contains("fridge_dp"), "{e}");
         assert!(find_build("nope", None).err().unwrap().contains("fridge"));
+    }
+
+    /// Every build `generate` offers states its latency paths (measured on golden's cycle model), the
+    /// manifest lists them in the flavour's stream names — but FineComb's, whose records come at readout.
+    /// The default builds' values are pinned: a change of a core's pipeline depth shows here.
+    #[test]
+    fn manifests_state_the_latency_of_every_core_but_finecomb() {
+        let expected: &[(&str, &[(&str, &str, u64)])] = &[
+            ("fridge", &[("in", "rep", 5)]),
+            ("finecomb", &[]),
+            ("heavy_hitters", &[("in", "res", 4)]),
+            ("reordering", &[("in", "res", 4)]), // (the hybrid builds: two paths, checked below)
+            ("ifpd", &[("in", "res", 7)]),
+            ("maple", &[("in", "res", 4), ("lk", "ans", 8)]),
+        ];
+        for (core, paths) in expected {
+            // (Blocks a core offers as tops of their own — the fridge's tally, FineComb's stages — state none.)
+            let single = |b: &Build| b.resources.is_some() && !b.name.starts_with("ro_hy");
+            for b in builds(core).unwrap().into_iter().filter(single) {
+                let latency = &b.resources.as_ref().unwrap().latency;
+                assert_eq!(latency.len(), paths.len(), "{}", b.name);
+                for (l, (from, to, _)) in latency.iter().zip(*paths) {
+                    assert_eq!((l.from, l.to), (*from, *to), "{}", b.name);
+                    assert!((1..=32).contains(&l.cycles), "{}: {l:?}", b.name);
+                }
+            }
+            let ip = generate(&find_build(core, None).unwrap(), Bus::Axi, false).unwrap();
+            let cycles: Vec<u64> = ip.latency.iter().map(|l| l.cycles).collect();
+            assert_eq!(cycles, paths.iter().map(|p| p.2).collect::<Vec<_>>(), "{core}");
+            let manifest: serde_json::Value = serde_json::from_str(&ip.manifest(&[])).unwrap();
+            for (m, (from, to, n)) in manifest["latency"].as_array().unwrap().iter().zip(*paths) {
+                let want = json!({"from": format!("s_axis_{from}"), "to": format!("m_axis_{to}"), "cycles": n});
+                assert_eq!([&m["from"], &m["to"], &m["cycles"]], [&want["from"], &want["to"], &want["cycles"]]);
+            }
+        }
+        for b in ["ro_hy4", "ro_hy"] {
+            let l = &find_build("reordering", Some(b)).unwrap().resources.unwrap().latency;
+            let paths: Vec<_> = l.iter().map(|l| (l.from, l.to, l.cycles)).collect();
+            assert_eq!(paths.iter().map(|p| p.1).collect::<Vec<_>>(), ["hh_res", "side_res"], "{b}");
+            assert!(paths.iter().all(|p| (1..=32).contains(&p.2)), "{b}: {paths:?}");
+        }
     }
 }

@@ -62,6 +62,9 @@ pub struct Resources {
     pub ii1: bool,
     /// Memories the algorithm needs.
     pub memories: Vec<MemoryNeed>,
+    /// Latency paths, measured on the core's golden cycle model (`<core>::cycle::latency`; empty for a core
+    /// without a per-packet output, e.g. FineComb, whose records come at readout).
+    pub latency: Vec<golden::common::latency::Latency>,
 }
 
 /// Stack of the thread that generates a top's Verilog ([`Build::generate`]); only the touched pages are
@@ -136,7 +139,14 @@ impl Build {
     }
     /// States the build's initiation interval (`ii1`: one packet per cycle) and memories.
     pub fn resources(mut self, ii1: bool, memories: Vec<MemoryNeed>) -> Self {
-        self.resources = Some(Resources { ii1, memories });
+        self.resources = Some(Resources { ii1, memories, latency: vec![] });
+        self
+    }
+    /// States the build's latency paths (after [`Self::resources`]).
+    pub fn latency(mut self, paths: Vec<golden::common::latency::Latency>) -> Self {
+        if let Some(r) = self.resources.as_mut() {
+            r.latency = paths;
+        }
         self
     }
     /// Replaces the description.
@@ -151,7 +161,7 @@ impl Build {
     }
     /// Also synthesizes the build as configuration `config`.
     pub fn synth(mut self, config: impl Into<String>, ii1: bool, memories: Vec<MemoryNeed>) -> Self {
-        self.resources.get_or_insert(Resources { ii1, memories: memories.clone() });
+        self.resources.get_or_insert(Resources { ii1, memories: memories.clone(), latency: vec![] });
         self.synth = Some(SynthUse { config: config.into(), ii1, memories, ecp5_bram: false });
         self
     }

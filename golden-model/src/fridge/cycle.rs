@@ -18,6 +18,7 @@ use super::*;
 use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::handover::F1Handover;
+use crate::common::latency::{measure, path, Latency};
 use crate::common::rmw::{RmwInputs, RmwModel};
 use tally::{TallyCycleModel, TallyInputs};
 
@@ -205,6 +206,21 @@ impl FridgeCycleModel {
     }
 }
 
+/// The fridge's latency paths ([`crate::common::latency`]): a response accepted → its report (`rep`),
+/// measured on a request and its response back to back with the registers at their reset values (fridge
+/// mode, every request enters).
+pub fn latency(cfg: &FridgeConfig) -> Vec<Latency> {
+    let Ok(mut m) = FridgeCycleModel::new(cfg) else { return vec![] };
+    let idle = FridgeInputs { rep_ready: true, tally_ready: true, ..Default::default() };
+    let packet =
+        |kind, timestamp| FridgeInputs { in_valid: true, desc: Some(Descriptor { kind, id: 1, timestamp }), ..idle };
+    let offers = [packet(PacketKind::Request, 1), packet(PacketKind::Response, 2)];
+    let reset = FridgeInputs { reset: true, ..idle };
+    let cycles =
+        measure(|i| m.step(i), &reset, &idle, &offers, |o| o.in_ready == Some(true), |o| o.rep_valid == Some(true));
+    path("in", "rep", "a response's report (registers at reset values)", cycles).into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,7 +233,9 @@ mod tests {
     fn cycle_model_equals_transaction_model() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
         // Each mode at another tally resolution (4, 8, 16 bins per octave).
-        for (mode, bins) in [FridgeMode::Fridge, FridgeMode::Simple, FridgeMode::Expiry].into_iter().zip(tally::BINS_PER_OCTAVE) {
+        for (mode, bins) in
+            [FridgeMode::Fridge, FridgeMode::Simple, FridgeMode::Expiry].into_iter().zip(tally::BINS_PER_OCTAVE)
+        {
             let cfg = FridgeConfig { addr_bits: vec![6, 5], tally_bins_per_octave: bins, ..FridgeConfig::default() };
             let rt =
                 FridgeRuntime { mode, expiry: 300, seed: 77, thresholds: vec![threshold_for(0.6), threshold_for(0.3)] };

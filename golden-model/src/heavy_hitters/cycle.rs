@@ -29,6 +29,7 @@ use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::handover::F1Handover;
 use crate::common::hash::XorHash;
+use crate::common::latency::{measure, path, Latency};
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
 use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
 use crate::common::sram::RamPorts;
@@ -299,4 +300,15 @@ impl HhOutputs {
         (self.res_valid == Some(true))
             .then(|| (self.res_outcome.unwrap(), self.res_row.unwrap(), self.res_count.unwrap()))
     }
+}
+
+/// The heavy-hitter core's latency paths ([`crate::common::latency`]): a key accepted → its result (`res`).
+pub fn latency(cfg: &HhConfig) -> Vec<Latency> {
+    let Ok(mut m) = HhCycleModel::new(cfg) else { return vec![] };
+    let idle = HhInputs { rec_ready: true, ..Default::default() };
+    let offer = HhInputs { in_valid: true, in_key: 1, ..idle };
+    let reset = HhInputs { reset: true, ..idle };
+    let cycles =
+        measure(|i| m.step(i), &reset, &idle, &[offer], |o| o.in_ready == Some(true), |o| o.res_valid == Some(true));
+    path("in", "res", "every key's result", cycles).into_iter().collect()
 }

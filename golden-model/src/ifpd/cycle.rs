@@ -52,6 +52,7 @@ use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::handover::F1Handover;
 use crate::common::hash::HashBank;
+use crate::common::latency::{measure, path, Latency};
 use crate::common::mask128;
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
 use crate::common::sram::RamPorts;
@@ -295,4 +296,15 @@ impl IfpdCycleModel {
             csr_rd_data: csr_out.map(|o| o.rd_data),
         }
     }
+}
+
+/// The IFPD core's latency paths ([`crate::common::latency`]): a packet accepted → its result (`res`).
+pub fn latency(cfg: &IfpdConfig) -> Vec<Latency> {
+    let Ok(mut m) = IfpdCycleModel::new(cfg) else { return vec![] };
+    let idle = IfpdInputs { rep_ready: true, ..Default::default() };
+    let offer = IfpdInputs { in_valid: true, desc: Descriptor { flow: 1, ts: 1 }, ..idle };
+    let reset = IfpdInputs { reset: true, ..idle };
+    let cycles =
+        measure(|i| m.step(i), &reset, &idle, &[offer], |o| o.in_ready == Some(true), |o| o.res_valid == Some(true));
+    path("in", "res", "every packet's result", cycles).into_iter().collect()
 }

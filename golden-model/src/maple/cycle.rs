@@ -51,6 +51,7 @@ use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::handover::F1Handover;
 use crate::common::hash::XorHash;
+use crate::common::latency::{measure, path, Latency};
 use crate::common::mask128;
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
 use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
@@ -526,4 +527,24 @@ impl MapleCycleModel {
             ans_refined: ans.map(|a| a.refined),
         }
     }
+}
+
+/// MAPLE's latency paths ([`crate::common::latency`]): a packet accepted → its result (`res`), and a lookup
+/// accepted → its answer (`ans`; registers at their reset values, an empty store).
+pub fn latency(cfg: &MapleHwConfig) -> Vec<Latency> {
+    let idle = MapleInputs { smp_ready: true, rec_ready: true, ans_ready: true, ..Default::default() };
+    let reset = MapleInputs { reset: true, ..idle };
+    let insert = MapleInputs { in_valid: true, key: 1, latency: 1, ..idle };
+    let lookup = MapleInputs { lk_valid: true, lk_key: 1, ..idle };
+    let run = |offer: &MapleInputs, ready: fn(&MapleOutputs) -> bool, out: fn(&MapleOutputs) -> bool| {
+        let mut m = MapleCycleModel::new(cfg).ok()?;
+        measure(|i| m.step(i), &reset, &idle, std::slice::from_ref(offer), ready, out)
+    };
+    let res = run(&insert, |o| o.in_ready == Some(true), |o| o.res_valid == Some(true));
+    let ans = run(&lookup, |o| o.lk_ready == Some(true), |o| o.ans_valid == Some(true));
+    let paths = [
+        path("in", "res", "every packet's result", res),
+        path("lk", "ans", "a lookup's answer (registers at reset values, empty store)", ans),
+    ];
+    paths.into_iter().flatten().collect()
 }

@@ -33,6 +33,7 @@ use crate::common::csr::{CsrInputs, CsrModel};
 use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::handover::F1Handover;
 use crate::common::hash::XorHash;
+use crate::common::latency::{measure, path, Latency};
 use crate::common::rmw::{RmwInputs, RmwModel};
 use crate::common::sram::RamPorts;
 use crate::common::walk::BankWalk;
@@ -351,4 +352,16 @@ impl ReorderCycleModel {
             csr_rd_data: csr_out.map(|o| o.rd_data),
         }
     }
+}
+
+/// The reordering core's latency paths ([`crate::common::latency`]): a packet accepted → its result (`res`).
+pub fn latency(cfg: &ReorderConfig) -> Vec<Latency> {
+    let Ok(mut m) = ReorderCycleModel::new(cfg) else { return vec![] };
+    let idle = ReorderInputs { rep_ready: true, ..Default::default() };
+    let desc = Descriptor { addr: 1, flow: 1, seq: 1, ts: 1, data: true };
+    let offer = ReorderInputs { in_valid: true, desc, ..idle };
+    let reset = ReorderInputs { reset: true, ..idle };
+    let cycles =
+        measure(|i| m.step(i), &reset, &idle, &[offer], |o| o.in_ready == Some(true), |o| o.res_valid == Some(true));
+    path("in", "res", "every packet's result", cycles).into_iter().collect()
 }

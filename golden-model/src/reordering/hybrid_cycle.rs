@@ -30,6 +30,7 @@ use super::{Descriptor, ReorderConfig, ReorderRuntime, FLOW_KEY_BITS};
 use crate::common::config::ConfigError;
 use crate::common::csr::CsrRequest;
 use crate::common::hash::XorHash;
+use crate::common::latency::{measure, path, Latency};
 use crate::heavy_hitters::cycle::{
     csr_writes as hh_csr_writes, HhCycleModel, HhInputs, HhOutputs, CSR_BANK as HH_BANK, CSR_DUMP, RESULT_LATENCY,
 };
@@ -256,4 +257,23 @@ fn hh_outcome(code: u64, row: usize) -> HhOutcome {
         3 => HhOutcome::Admit { row },
         _ => HhOutcome::Reject,
     }
+}
+
+/// The hybrid's latency paths ([`crate::common::latency`]): a packet accepted → its heavy-hitter result
+/// (`hh_res`) and its side-table result (`side_res`), for a flow the heavy hitters admit. (A packet reaches
+/// flow sampling, `smp_res`, only when the heavy-hitter table rejects its flow: not measured here.)
+pub fn latency(cfg: &HybridConfig) -> Vec<Latency> {
+    let idle = HybridInputs { rep_ready: true, ..Default::default() };
+    let reset = HybridInputs { reset: true, ..idle };
+    let desc = Descriptor { addr: 1, flow: 1, seq: 1, ts: 1, data: true };
+    let offer = HybridInputs { in_valid: true, desc, ..idle };
+    let run = |out: fn(&HybridOutputs) -> bool| {
+        let mut m = HybridCycleModel::new(cfg).ok()?;
+        measure(|i| m.step(i), &reset, &idle, std::slice::from_ref(&offer), |o| o.in_ready == Some(true), out)
+    };
+    let paths = [
+        path("in", "hh_res", "every packet's heavy-hitter result", run(|o| o.hh_res_valid == Some(true))),
+        path("in", "side_res", "every packet's side-table result", run(|o| o.side_res_valid == Some(true))),
+    ];
+    paths.into_iter().flatten().collect()
 }

@@ -87,7 +87,10 @@ pub fn build<U: rust_hdl::prelude::Block>(
     make: impl Fn() -> Result<U, golden::common::ConfigError> + Send + Sync + 'static,
 ) -> Build {
     let ii1 = cfg.ports == golden::common::sram::RamPorts::Dual;
-    Build::new(name, description(cfg), cfg, make).csr(cfg.csr_layout()).resources(ii1, memories(cfg))
+    Build::new(name, description(cfg), cfg, make)
+        .csr(cfg.csr_layout())
+        .resources(ii1, memories(cfg))
+        .latency(golden::fridge::cycle::latency(cfg))
 }
 
 /// `netmeas generate fridge --set name=value` ([`crate::custom`]): the parameters are [`FridgeConfig`]'s.

@@ -85,7 +85,10 @@ pub fn build<U: rust_hdl::prelude::Block>(
         "heavy-hitter core: {} row(s) of 2^{} buckets, {}-bit keys, {}-bit counts, two banks",
         cfg.rows, cfg.addr_bits, cfg.key_bits, cfg.count_bits
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
+    Build::new(name, desc, cfg, make)
+        .csr(cfg.csr_layout())
+        .resources(true, memories(cfg))
+        .latency(golden::heavy_hitters::cycle::latency(cfg))
 }
 
 /// The co-simulated builds: `(name, configuration, build)`.

@@ -131,7 +131,10 @@ pub fn build<U: rust_hdl::prelude::Block>(
          in units of 2^{} ns, Bloom filter {} x {} bits",
         cfg.rows, cfg.buckets, cfg.fp_bits, cfg.ts_bits, cfg.ts_shift, cfg.bf_hashes, cfg.bf_bits
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
+    Build::new(name, desc, cfg, make)
+        .csr(cfg.csr_layout())
+        .resources(true, memories(cfg))
+        .latency(golden::ifpd::cycle::latency(cfg))
 }
 
 /// The co-simulated builds: `(name, configuration, build)`.

@@ -168,7 +168,10 @@ pub fn build<U: rust_hdl::prelude::Block>(
         cfg.store.key_bits,
         cfg.ram_timing(cfg.addr_bits(), cfg.store.word_bits).tag()
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
+    Build::new(name, desc, cfg, make)
+        .csr(cfg.csr_layout())
+        .resources(true, memories(cfg))
+        .latency(golden::maple::cycle::latency(cfg))
 }
 
 /// The test-only mutants of `maple_k8`: build name, mistake, what it is.

@@ -123,7 +123,8 @@ fn hybrid_build<U: rust_hdl::prelude::Block>(
         cfg.sampling.n_bits,
         cfg.sampling.o_bits
     );
-    Build::new(name, desc, cfg, make)
+    let latency = golden::reordering::hybrid_cycle::latency(cfg);
+    Build::new(name, desc, cfg, make).resources(true, hybrid_memories(cfg)).latency(latency)
 }
 
 /// The co-simulated hybrid builds: `(name, configuration, build)` — `ro_hy4`: ro_a4's narrow widths, a
@@ -194,7 +195,8 @@ pub fn build<U: rust_hdl::prelude::Block>(
          {}/{}-bit n/o, two banks",
         cfg.addr_bits, cfg.fp_bits, cfg.ts_bits, cfg.ts_shift, cfg.n_bits, cfg.o_bits
     );
-    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg))
+    let latency = golden::reordering::cycle::latency(cfg);
+    Build::new(name, desc, cfg, make).csr(cfg.csr_layout()).resources(true, memories(cfg)).latency(latency)
 }
 
 /// The co-simulated builds: `(name, configuration, build)`.
