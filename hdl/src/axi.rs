@@ -15,8 +15,10 @@
 //!   is the core's `ready` and `tvalid` its `valid`.
 //! - A master stream without `<g>_ready` (per-packet results, which the core produces at line rate and
 //!   cannot hold) has no `tready`: the user must take every beat.
-//! - Other ports keep their names (e.g. `swept`). A top with more than one CSR port is refused (its
-//!   sub-cores would need one slave each).
+//! - Other ports keep their names (e.g. `swept`).
+//! - A top with several CSR ports `<p>_csr_*` (the reordering hybrid: `smp_`, `side_`, `hh_`) gets one
+//!   AXI4-Lite slave per port, `s_axil_<p>_*`, each its own module `<top>_<p>_axil` with that port's
+//!   register map (the sub-cores' maps stay separate, as their software does).
 
 use crate::emit::Port;
 use serde::Serialize;
@@ -58,8 +60,9 @@ impl Stream {
 /// How a top's ports map onto the AXI flavour.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AxiPlan {
-    /// The top has the CSR port (`csr_*`), served by an AXI4-Lite slave.
-    pub csr: bool,
+    /// The top's CSR ports by prefix (`""` for `csr_*`, `"hh_"` for `hh_csr_*`), in port order: each is
+    /// served by an AXI4-Lite slave ([`slave_bus`], [`slave_module`]).
+    pub csrs: Vec<String>,
     pub streams: Vec<Stream>,
     /// Ports passed through under their own names.
     pub passthrough: Vec<Port>,
@@ -73,37 +76,28 @@ pub fn plan(top: &str, ports: &[Port]) -> Result<AxiPlan, String> {
     if find("clock").is_none() || find("reset").is_none() {
         return Err(format!("{top} has no clock and reset ports of a netmeas core (an AXI flavour already?)"));
     }
-    let csr_prefixes: Vec<&str> = ports
+    let csrs: Vec<String> = ports
         .iter()
         .filter_map(|p| p.name.strip_suffix("csr_addr"))
         .filter(|p| p.is_empty() || p.ends_with('_'))
+        .map(String::from)
         .collect();
-    if csr_prefixes.len() > 1 || csr_prefixes.iter().any(|p| !p.is_empty()) {
-        return Err(format!(
-            "{top} has {} CSR ports ({}); the AXI flavour serves one CSR port (use --bus native)",
-            csr_prefixes.len(),
-            csr_prefixes.iter().map(|p| format!("{p}csr_*")).collect::<Vec<_>>().join(", ")
-        ));
-    }
-    let csr = !csr_prefixes.is_empty();
-    if csr {
-        if let Some(missing) = CSR_PINS.iter().find(|n| find(&format!("csr_{n}")).is_none()) {
-            return Err(format!("{top}: CSR port without csr_{missing}"));
+    for p in &csrs {
+        if let Some(missing) = CSR_PINS.iter().find(|n| find(&format!("{p}csr_{n}")).is_none()) {
+            return Err(format!("{top}: CSR port {p}csr_* without {p}csr_{missing}"));
         }
     }
-    // `csr_rd_valid` belongs to the CSR port, not to a stream.
-    let groups: Vec<&str> = ports
-        .iter()
-        .filter(|p| !p.name.ends_with("csr_rd_valid"))
-        .filter_map(|p| p.name.strip_suffix("_valid"))
-        .collect();
+    let in_csr = |name: &str| csrs.iter().any(|p| CSR_PINS.iter().any(|n| name == format!("{p}csr_{n}")));
+    // A CSR port's pins (`csr_rd_valid`) belong to it, not to a stream.
+    let groups: Vec<&str> =
+        ports.iter().filter(|p| !in_csr(&p.name)).filter_map(|p| p.name.strip_suffix("_valid")).collect();
     // A group is a stream unless it is a field of another group (`ans_center` inside `ans`).
     let streams: Vec<&str> =
         groups.iter().copied().filter(|g| !groups.iter().any(|h| h != g && g.starts_with(&format!("{h}_")))).collect();
     let owner = |name: &str| -> Option<&str> {
         streams.iter().copied().filter(|g| name.starts_with(&format!("{g}_"))).max_by_key(|g| g.len())
     };
-    let mut out = AxiPlan { csr, streams: Vec::new(), passthrough: Vec::new() };
+    let mut out = AxiPlan { csrs: csrs.clone(), streams: Vec::new(), passthrough: Vec::new() };
     for g in &streams {
         let valid = find(&format!("{g}_valid")).expect("the group's valid port");
         let input = valid.dir == "input";
@@ -127,8 +121,7 @@ pub fn plan(top: &str, ports: &[Port]) -> Result<AxiPlan, String> {
         out.streams.push(s);
     }
     for p in ports {
-        let in_csr = csr && CSR_PINS.iter().any(|n| p.name == format!("csr_{n}"));
-        if p.name != "clock" && p.name != "reset" && !in_csr && owner(&p.name).is_none() {
+        if p.name != "clock" && p.name != "reset" && !in_csr(&p.name) && owner(&p.name).is_none() {
             out.passthrough.push(p.clone());
         }
     }
@@ -164,24 +157,42 @@ const AXIL_PORTS: [(&str, usize, &str); 17] = [
     ("input", 1, "rready"),
 ];
 
-/// The wrapper module `<top>_axi` around module `top` (and its slave `<top>_axil`, when the plan has a
-/// CSR port), as Verilog text.
+/// The AXI4-Lite bus serving CSR port `<prefix>csr_*`: `s_axil` (ports `s_axil_awaddr`, …), or
+/// `s_axil_<prefix without its '_'>` (`s_axil_hh_awaddr`, …).
+pub fn slave_bus(prefix: &str) -> String {
+    match prefix.trim_end_matches('_') {
+        "" => "s_axil".into(),
+        p => format!("s_axil_{p}"),
+    }
+}
+
+/// The slave module of top `top`'s CSR port `<prefix>csr_*`: `<top>_axil` or `<top>_<prefix>axil`.
+pub fn slave_module(top: &str, prefix: &str) -> String {
+    format!("{top}_{prefix}axil")
+}
+
+/// The wrapper module `<top>_axi` around module `top` (and one slave per CSR port, [`slave_module`]), as
+/// Verilog text.
 pub fn wrapper(top: &str, description: &str, plan: &AxiPlan) -> String {
     let mut ports: Vec<String> = vec!["input wire clk".into(), "input wire rst".into()];
     let mut body = String::new();
     let mut core_conn: Vec<String> = vec![".clock(clk)".into(), ".reset(rst)".into()];
-    if plan.csr {
-        ports.push("// AXI4-Lite slave: the core's registers (byte address 4k = register k)".into());
+    for prefix in &plan.csrs {
+        let bus = slave_bus(prefix);
+        let whose = if prefix.is_empty() { "the core's".to_string() } else { format!("port {prefix}csr_*:") };
+        ports.push(format!("// AXI4-Lite slave: {whose} registers (byte address 4k = register k)"));
         for (dir, w, n) in AXIL_PORTS {
-            ports.push(format!("{dir} wire {}s_axil_{n}", range(w)));
+            ports.push(format!("{dir} wire {}{bus}_{n}", range(w)));
         }
-        body += "wire [7:0] csr_addr;\nwire csr_wr_en;\nwire [31:0] csr_wr_data;\nwire csr_rd_en;\n";
-        body += "wire csr_rd_valid;\nwire [31:0] csr_rd_data;\n";
+        let p = prefix;
+        body += &format!("wire [7:0] {p}csr_addr;\nwire {p}csr_wr_en;\nwire [31:0] {p}csr_wr_data;\n");
+        body += &format!("wire {p}csr_rd_en;\nwire {p}csr_rd_valid;\nwire [31:0] {p}csr_rd_data;\n");
         let mut conn: Vec<String> = vec![".clock(clk)".into(), ".reset(rst)".into()];
-        conn.extend(AXIL_PORTS.iter().map(|(_, _, n)| format!(".s_axil_{n}(s_axil_{n})")));
-        conn.extend(CSR_PINS.iter().map(|n| format!(".csr_{n}(csr_{n})")));
-        body += &format!("{top}_axil axil (\n    {}\n);\n", conn.join(",\n    "));
-        core_conn.extend(CSR_PINS.iter().map(|n| format!(".csr_{n}(csr_{n})")));
+        conn.extend(AXIL_PORTS.iter().map(|(_, _, n)| format!(".s_axil_{n}({bus}_{n})")));
+        conn.extend(CSR_PINS.iter().map(|n| format!(".csr_{n}({p}csr_{n})")));
+        let module = slave_module(top, prefix);
+        body += &format!("{module} {p}axil (\n    {}\n);\n", conn.join(",\n    "));
+        core_conn.extend(CSR_PINS.iter().map(|n| format!(".{p}csr_{n}({p}csr_{n})")));
     }
     for s in &plan.streams {
         let p = s.prefix();
@@ -272,7 +283,7 @@ mod tests {
             p("csr_rd_data", "output", 32),
         ];
         let plan = plan("t", &ports).unwrap();
-        assert!(plan.csr);
+        assert_eq!(plan.csrs, [""]);
         let names: Vec<&str> = plan.streams.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["in", "ans", "res"]);
         let input = &plan.streams[0];
@@ -298,17 +309,34 @@ mod tests {
         );
     }
 
+    /// Several CSR ports: one slave each, named by the port's prefix; their pins are no stream's fields.
     #[test]
-    fn several_csr_ports_are_refused() {
-        let ports = vec![
-            p("clock", "input", 1),
-            p("reset", "input", 1),
-            p("hh_csr_addr", "input", 8),
-            p("smp_csr_addr", "input", 8),
-        ];
-        let e = plan("ro_hy", &ports).unwrap_err();
-        assert!(e.contains("2 CSR ports (hh_csr_*, smp_csr_*)"), "{e}");
-        let e = plan("t_axi", &[p("clk", "input", 1), p("rst", "input", 1)]).unwrap_err();
+    fn several_csr_ports_get_a_slave_each() {
+        let mut ports = vec![p("clock", "input", 1), p("reset", "input", 1), p("in_valid", "input", 1)];
+        for prefix in ["smp_", "hh_"] {
+            for (n, dir, w) in [("addr", "input", 8), ("wr_en", "input", 1), ("wr_data", "input", 32)] {
+                ports.push(p(&format!("{prefix}csr_{n}"), dir, w));
+            }
+            for (n, dir, w) in [("rd_en", "input", 1), ("rd_valid", "output", 1), ("rd_data", "output", 32)] {
+                ports.push(p(&format!("{prefix}csr_{n}"), dir, w));
+            }
+        }
+        let plan = plan("ro_hy", &ports).unwrap();
+        assert_eq!(plan.csrs, ["smp_", "hh_"]);
+        assert_eq!(plan.streams.len(), 1, "{plan:?}");
+        assert!(plan.passthrough.is_empty(), "{plan:?}");
+        let v = wrapper("ro_hy", "test", &plan);
+        for says in ["ro_hy_smp_axil smp_axil (", "ro_hy_hh_axil hh_axil (", ".s_axil_awaddr(s_axil_hh_awaddr)"] {
+            assert!(v.contains(says), "{says}: {v}");
+        }
+        assert!(v.contains(".hh_csr_rd_data(hh_csr_rd_data)") && v.contains("wire [7:0] smp_csr_addr;"), "{v}");
+        let parsed = crate::emit::parse_ports("ro_hy_axi", &v);
+        assert_eq!(parsed.len(), 2 + 2 * 17 + 2, "{parsed:?}");
+        assert!(parsed.contains(&p("s_axil_smp_rdata", "output", 32)), "{parsed:?}");
+        // A port missing a pin is named.
+        ports.retain(|q| q.name != "hh_csr_rd_en");
+        assert!(super::plan("ro_hy", &ports).unwrap_err().contains("hh_csr_* without hh_csr_rd_en"));
+        let e = super::plan("t_axi", &[p("clk", "input", 1), p("rst", "input", 1)]).unwrap_err();
         assert!(e.contains("AXI flavour already"), "{e}");
     }
 }

@@ -35,11 +35,27 @@ pub struct TopInfo {
     /// The top's register map (CSR port), from the core's golden model; `None` for tops without one.
     #[serde(rename = "registers", serialize_with = "registers", skip_serializing_if = "Option::is_none")]
     pub csr: Option<golden::common::csr::CsrLayout>,
+    /// The register maps of prefixed CSR ports (`<prefix>csr_*`, e.g. the reordering hybrid's `hh_`,
+    /// `side_`, `smp_`): `(prefix, map)`.
+    #[serde(rename = "csr_ports", serialize_with = "csr_ports", skip_serializing_if = "Vec::is_empty")]
+    pub csr_ports: Vec<(String, golden::common::csr::CsrLayout)>,
     #[serde(skip)]
     pub verilog: String,
 }
 
 impl TopInfo {
+    /// Every register map of the top: `("", map)` for its CSR port, `(prefix, map)` for each prefixed one.
+    pub fn register_maps(&self) -> Vec<(&str, &golden::common::csr::CsrLayout)> {
+        let own = self.csr.iter().map(|l| ("", l));
+        own.chain(self.csr_ports.iter().map(|(p, l)| (p.as_str(), l))).collect()
+    }
+    /// The file stem of register map `prefix` of this top: `<top>` or `<top>_<prefix without its `_`>`.
+    pub fn map_stem(&self, prefix: &str) -> String {
+        match prefix.trim_end_matches('_') {
+            "" => self.name.clone(),
+            p => format!("{}_{p}", self.name),
+        }
+    }
     /// The top's clock input (one of [`CLOCK_PORTS`]).
     pub fn clock(&self) -> Option<&Port> {
         self.ports.iter().find(|p| p.dir == "input" && CLOCK_PORTS.contains(&p.name.as_str()))
@@ -59,6 +75,14 @@ pub fn generate<U: Block>(name: &str, mut uut: U) -> Result<String, String> {
 
 fn registers<S: serde::Serializer>(csr: &Option<golden::common::csr::CsrLayout>, s: S) -> Result<S::Ok, S::Error> {
     csr.as_ref().map(|l| l.registers()).serialize(s)
+}
+
+fn csr_ports<S: serde::Serializer>(
+    ports: &[(String, golden::common::csr::CsrLayout)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let maps: BTreeMap<&str, _> = ports.iter().map(|(p, l)| (p.as_str(), l.registers())).collect();
+    maps.serialize(s)
 }
 
 /// Parses the port list of module `name` in `verilog`.
@@ -107,9 +131,10 @@ pub fn write_all(dir: &Path, tops: &[TopInfo]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for t in tops {
         std::fs::write(dir.join(format!("{}.v", t.name)), &t.verilog)?;
-        if let Some(l) = &t.csr {
-            std::fs::write(dir.join(format!("{}.regs.md", t.name)), l.markdown(&format!("{} registers", t.name)))?;
-            std::fs::write(dir.join(format!("{}_regs.h", t.name)), l.c_header(&format!("nm_{}", t.name)))?;
+        for (prefix, l) in t.register_maps() {
+            let stem = t.map_stem(prefix);
+            std::fs::write(dir.join(format!("{stem}.regs.md")), l.markdown(&format!("{stem} registers")))?;
+            std::fs::write(dir.join(format!("{stem}_regs.h")), l.c_header(&format!("nm_{stem}")))?;
         }
     }
     let manifest = serde_json::json!({

@@ -76,11 +76,13 @@ pub fn generate(build: &Build, bus: Bus, initial: bool) -> Result<Ip, String> {
         Bus::Axi => {
             let plan = axi::plan(&core.name, &core.ports)?;
             let mut v = core.verilog.clone();
-            if plan.csr {
+            let maps = core.register_maps();
+            for prefix in &plan.csrs {
+                let layout = maps.iter().find(|(p, _)| p == prefix).map(|(_, l)| *l);
                 let layout =
-                    core.csr.as_ref().ok_or_else(|| format!("{}: a CSR port without a register map", core.name))?;
+                    layout.ok_or_else(|| format!("{}: CSR port {prefix}csr_* without a register map", core.name))?;
                 let slave = AxilCsr::new(layout);
-                let name = format!("{}_axil", core.name);
+                let name = axi::slave_module(&core.name, prefix);
                 v += &crate::common::reg::with_initial_values(initial, || crate::emit::generate(&name, slave))?;
             }
             let module = format!("{}_axi", core.name);
@@ -113,7 +115,7 @@ pub fn axi_build(core: &str, inner: &str, synth: bool) -> Result<Build, String> 
 /// the emitted, co-simulated top `<b>_axi`.
 pub fn axi_of(b: Build, synth: bool) -> Build {
     let inner = b.name.clone();
-    let (desc, params, csr) = (b.description.clone(), b.params.clone(), b.csr.clone());
+    let (desc, params, csr, csr_ports) = (b.description.clone(), b.params.clone(), b.csr.clone(), b.csr_ports.clone());
     let synth = if synth { b.synth.clone() } else { None };
     let resources = b.resources.clone();
     let gen = std::sync::Arc::new(b);
@@ -122,6 +124,7 @@ pub fn axi_of(b: Build, synth: bool) -> Build {
         Ok(ip.verilog.replacen(&format!("module {}(", ip.module), &format!("module {module}("), 1))
     });
     out.csr = csr;
+    out.csr_ports = csr_ports;
     out.resources = resources;
     if let Some(s) = synth {
         out = out.synth_only("axi", &inner, s.ii1, s.memories);
@@ -144,12 +147,13 @@ pub fn axi_builds() -> Result<Vec<Build>, String> {
         .map(|(core, inner)| axi_build(core, inner, true))
         // Co-simulated: the report FIFO's AXI flavour (`fifo_axi`: a slave stream without tready, a master
         // stream under backpressure, the level and drop count passed through) and the IFPD, fridge,
-        // FineComb, MAPLE, heavy-hitter and reordering cores', driven through their AXI4-Lite slave and streams by the
-        // cores' own traffic.
+        // FineComb, MAPLE, heavy-hitter and reordering cores' and the reordering hybrid's (three slaves),
+        // driven through their AXI4-Lite slaves and streams by the cores' own traffic.
         .chain(
             [("fifo", "fifo"), ("ifpd", "ifpd_d4"), ("fridge", "fridge_dp"), ("finecomb", "finecomb_tx")]
                 .into_iter()
                 .chain([("maple", "maple_k8"), ("heavy_hitters", "hh_d2"), ("reordering", "ro_a6")])
+                .chain([("reordering", "ro_hy4")])
                 .map(|(core, inner)| axi_build(core, inner, false)),
         )
         .collect()
@@ -161,8 +165,8 @@ impl Ip {
         let m = &self.module;
         let mut files = vec![(format!("{m}.v"), self.verilog.clone())];
         let mut names = vec![format!("{m}.v"), format!("{m}.json"), format!("{m}.core")];
-        if let Some(l) = &self.core.csr {
-            let c = &self.core.name;
+        for (prefix, l) in self.core.register_maps() {
+            let c = self.core.map_stem(prefix);
             files.push((format!("{c}.regs.md"), l.markdown(&format!("{c} registers"))));
             files.push((format!("{c}_regs.h"), l.c_header(&format!("nm_{c}"))));
             files.push((format!("{c}.rdl"), l.systemrdl(&format!("nm_{c}"), &format!("{c} registers"))));
@@ -181,9 +185,11 @@ impl Ip {
             let _ = writeln!(o, "  latency {from} → {to}: {} cycles ({})", l.cycles, l.note);
         }
         let Some(plan) = &self.plan else { return o };
-        if plan.csr {
-            let n = self.core.csr.as_ref().map_or(0, |l| l.registers().len());
-            let _ = writeln!(o, "  {:<18} AXI4-Lite slave, {n} registers (byte offset = 4 × address)", "s_axil_*");
+        let maps = self.core.register_maps();
+        for prefix in &plan.csrs {
+            let n = maps.iter().find(|(p, _)| p == prefix).map_or(0, |(_, l)| l.registers().len());
+            let bus = format!("{}_*", axi::slave_bus(prefix));
+            let _ = writeln!(o, "  {bus:<18} AXI4-Lite slave, {n} registers (byte offset = 4 × address)");
         }
         for s in &plan.streams {
             let dir = if s.input { "in " } else { "out" };
@@ -218,7 +224,7 @@ impl Ip {
         Ok(out)
     }
     fn manifest(&self, files: &[String]) -> String {
-        let registers: Vec<serde_json::Value> = self.core.csr.as_ref().map_or(vec![], |l| {
+        let regs = |l: &golden::common::csr::CsrLayout| -> Vec<serde_json::Value> {
             l.registers()
                 .into_iter()
                 .map(|r| {
@@ -228,7 +234,11 @@ impl Ip {
                     v
                 })
                 .collect()
-        });
+        };
+        let registers = self.core.csr.as_ref().map_or(vec![], regs);
+        // A top with several CSR ports: each prefixed port's map, under its AXI4-Lite bus name.
+        let buses: serde_json::Map<String, serde_json::Value> =
+            self.core.csr_ports.iter().map(|(p, l)| (axi::slave_bus(p), json!(regs(l)))).collect();
         let latency: Vec<serde_json::Value> = self
             .latency
             .iter()
@@ -248,6 +258,7 @@ impl Ip {
             "native_ports": self.core.ports,
             "streams": self.plan.as_ref().map(|p| &p.streams),
             "registers": registers,
+            "csr_ports": buses,
             "initiation_interval": self.ii,
             "latency": latency,
             "memory_bits": self.memory_bits,

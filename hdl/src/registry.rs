@@ -90,6 +90,8 @@ pub struct Build {
     pub resources: Option<Resources>,
     /// The register map of the top's CSR port (from the core's golden model).
     pub csr: Option<golden::common::csr::CsrLayout>,
+    /// The register maps of its prefixed CSR ports (`<prefix>csr_*`): `(prefix, map)`.
+    pub csr_ports: Vec<(String, golden::common::csr::CsrLayout)>,
     generator: Generator,
 }
 
@@ -129,12 +131,19 @@ impl Build {
             synth: None,
             resources: None,
             csr: None,
+            csr_ports: Vec::new(),
             generator: Box::new(make),
         }
     }
     /// Declares the top's register map (published in the manifest, as Markdown and as a C header).
     pub fn csr(mut self, layout: golden::common::csr::CsrLayout) -> Self {
         self.csr = Some(layout);
+        self
+    }
+    /// Declares the register map of the top's CSR port `<prefix>csr_*` (a top with several, e.g. the
+    /// reordering hybrid's `hh_`, `side_`, `smp_`).
+    pub fn csr_port(mut self, prefix: &str, layout: golden::common::csr::CsrLayout) -> Self {
+        self.csr_ports.push((prefix.to_string(), layout));
         self
     }
     /// States the build's initiation interval (`ii1`: one packet per cycle) and memories.
@@ -206,6 +215,7 @@ impl Build {
             test_only: self.test_only,
             params: self.params.clone(),
             csr: self.csr.clone(),
+            csr_ports: self.csr_ports.clone(),
             verilog: String::new(),
         }
     }

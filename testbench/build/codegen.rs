@@ -61,6 +61,7 @@ pub fn rust_model(top: &str, ports: &[PortDecl]) -> String {
             writeln!(methods, "    /// Port `{n}` ({w} bits).\n    #[inline]\n    pub fn {n}(&self) -> u64 {{ unsafe {{ self.a_{n}.read_volatile() as u64 }} }}").unwrap();
         }
     }
+    let axil = axil_pins(&ty, ports);
     let clock = ports.iter().find(|p| p.input && hdl::emit::CLOCK_PORTS.contains(&p.name.as_str()));
     let set_clock = match clock {
         Some(c) => format!("{ty}::set_{}(self, level as u64)", c.name),
@@ -83,6 +84,47 @@ impl Model for {ty} {{\n\
     fn trace_open(&mut self, path: &std::path::Path) -> bool {{\n        let Ok(c) = std::ffi::CString::new(path.to_string_lossy().as_bytes()) else {{ return false }};\n        unsafe {{ nm_{top}_trace_open(self.p, c.as_ptr()) != 0 }}\n    }}\n\
     fn dump(&mut self, t: u64) {{ unsafe {{ nm_{top}_dump(self.p, t) }} }}\n\
 }}\n\n\
-impl Drop for {ty} {{\n    fn drop(&mut self) {{ unsafe {{ nm_{top}_delete(self.p) }} }}\n}}\n\n"
+impl Drop for {ty} {{\n    fn drop(&mut self) {{ unsafe {{ nm_{top}_delete(self.p) }} }}\n}}\n\n{axil}"
+    )
+}
+
+/// The AXI4-Lite signals a master drives (`AxilInputs` fields) and a slave answers (`AxilOutputs`).
+const AXIL_IN: [&str; 9] = ["awvalid", "awaddr", "wvalid", "wdata", "wstrb", "bready", "arvalid", "araddr", "rready"];
+const AXIL_OUT: [(&str, &str); 8] = [
+    ("awready", "!= 0"),
+    ("wready", "!= 0"),
+    ("bvalid", "!= 0"),
+    ("bresp", "as u8"),
+    ("arready", "!= 0"),
+    ("rvalid", "!= 0"),
+    ("rdata", "as u32"),
+    ("rresp", "as u8"),
+];
+
+/// `crate::axi_core::AxilPins` for a model with AXI4-Lite slaves (`s_axil_*`, or `s_axil_<p>_*` per CSR
+/// port of a top with several: bus k = the k-th in port order); nothing for other models.
+fn axil_pins(ty: &str, ports: &[PortDecl]) -> String {
+    let buses: Vec<&str> = ports
+        .iter()
+        .filter_map(|p| p.name.strip_suffix("_awvalid"))
+        .filter(|b| *b == "s_axil" || b.starts_with("s_axil_"))
+        .collect();
+    if buses.is_empty() {
+        return String::new();
+    }
+    let (mut set, mut get, mut names) = (String::new(), String::new(), String::new());
+    for (k, b) in buses.iter().enumerate() {
+        let sets: String = AXIL_IN.iter().map(|n| format!("self.set_{b}_{n}(i.{n} as u64); ")).collect();
+        writeln!(set, "            {k} => {{ {sets}}}").unwrap();
+        let gets: String = AXIL_OUT.iter().map(|(n, conv)| format!("{n}: self.{b}_{n}() {conv}, ")).collect();
+        writeln!(get, "            {k} => AxilOutputs {{ {gets}..Default::default() }},").unwrap();
+        write!(names, "\"{b}\", ").unwrap();
+    }
+    format!(
+        "impl crate::axi_core::AxilPins for {ty} {{\n\
+    fn axil_buses(&self) -> &'static [&'static str] {{ &[{names}] }}\n\
+    fn set_axil(&mut self, bus: usize, i: &golden::common::axil::AxilInputs) {{\n        match bus {{\n{set}            _ => panic!(\"no AXI4-Lite bus {{bus}}\"),\n        }}\n    }}\n\
+    fn axil(&self, bus: usize) -> golden::common::axil::AxilOutputs {{\n        use golden::common::axil::AxilOutputs;\n        match bus {{\n{get}            _ => panic!(\"no AXI4-Lite bus {{bus}}\"),\n        }}\n    }}\n\
+}}\n\n"
     )
 }

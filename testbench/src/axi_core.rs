@@ -30,10 +30,14 @@ pub type AxilDone = Rc<Cell<[u64; 2]>>;
 /// queue stays bounded; writes are always issued.
 const MAX_IN_FLIGHT: usize = 8;
 
-/// The AXI4-Lite pins of an AXI-flavour model (`s_axil_*`).
+/// The AXI4-Lite slaves of an AXI-flavour model: bus `k` of [`Self::axil_buses`] (`s_axil`, or `s_axil_<p>`
+/// per CSR port of a top with several). The build script implements it for every Verilated model with such
+/// ports; the run-time model by name ([`crate::runtime_model::DynTop`]).
 pub trait AxilPins {
-    fn set_axil(&mut self, i: &AxilInputs);
-    fn axil(&self) -> AxilOutputs;
+    /// The buses' signal prefixes, in port order.
+    fn axil_buses(&self) -> &[&'static str];
+    fn set_axil(&mut self, bus: usize, i: &AxilInputs);
+    fn axil(&self, bus: usize) -> AxilOutputs;
 }
 
 /// Adds the AXI4-Lite transactions counted in `done` to `report`'s coverage (`axil_writes`, `axil_reads`).
@@ -69,54 +73,41 @@ where
     sb.check(c, name, Some(1), (port::<R, bool>(last) || !valid) as u128);
 }
 
-/// Implements [`AxilPins`] for generated AXI-flavour models.
-#[macro_export]
-macro_rules! axil_pins {
-    ($($m:ty),+ $(,)?) => {$(
-        impl $crate::axi_core::AxilPins for $m {
-            fn set_axil(&mut self, i: &golden::common::axil::AxilInputs) {
-                self.set_s_axil_awvalid(i.awvalid as u64);
-                self.set_s_axil_awaddr(i.awaddr as u64);
-                self.set_s_axil_wvalid(i.wvalid as u64);
-                self.set_s_axil_wdata(i.wdata as u64);
-                self.set_s_axil_wstrb(i.wstrb as u64);
-                self.set_s_axil_bready(i.bready as u64);
-                self.set_s_axil_arvalid(i.arvalid as u64);
-                self.set_s_axil_araddr(i.araddr as u64);
-                self.set_s_axil_rready(i.rready as u64);
-            }
-            fn axil(&self) -> golden::common::axil::AxilOutputs {
-                use $crate::ports::port;
-                golden::common::axil::AxilOutputs {
-                    awready: port(self.s_axil_awready()),
-                    wready: port(self.s_axil_wready()),
-                    bvalid: port(self.s_axil_bvalid()),
-                    bresp: port::<_, u32>(self.s_axil_bresp()) as u8,
-                    arready: port(self.s_axil_arready()),
-                    rvalid: port(self.s_axil_rvalid()),
-                    rdata: port(self.s_axil_rdata()),
-                    rresp: port::<_, u32>(self.s_axil_rresp()) as u8,
-                    ..Default::default()
-                }
-            }
-        }
-    )+};
+/// The scoreboard names of bus `bus`'s slave outputs (`s_axil_awready`, …; `s_axil_hh_awready`, …),
+/// made once per bus name.
+pub fn axil_signal_names(bus: &str) -> [&'static str; 9] {
+    static NAMES: std::sync::Mutex<Vec<(String, [&'static str; 9])>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, n)) = names.iter().find(|(b, _)| b == bus) {
+        return *n;
+    }
+    let signals = ["awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp", "response"];
+    let n = signals.map(|s| &*Box::leak(format!("{bus}_{s}").into_boxed_str()));
+    names.push((bus.to_string(), n));
+    n
 }
 
-/// Compares an AXI4-Lite slave's bus outputs (`rtl`) with golden's (`e`), signal by signal.
-pub fn compare_axil(sb: &mut Scoreboard, c: u64, e: &AxilOutputs, rtl: &AxilOutputs) {
-    sb.check(c, "s_axil_awready", Some(e.awready as u128), rtl.awready as u128);
-    sb.check(c, "s_axil_wready", Some(e.wready as u128), rtl.wready as u128);
-    sb.check(c, "s_axil_bvalid", Some(e.bvalid as u128), rtl.bvalid as u128);
-    sb.check(c, "s_axil_bresp", Some(e.bresp as u128), rtl.bresp as u128);
-    sb.check(c, "s_axil_arready", Some(e.arready as u128), rtl.arready as u128);
-    sb.check(c, "s_axil_rvalid", Some(e.rvalid as u128), rtl.rvalid as u128);
-    sb.check(c, "s_axil_rdata", Some(e.rdata as u128), rtl.rdata as u128);
-    sb.check(c, "s_axil_rresp", Some(e.rresp as u128), rtl.rresp as u128);
+/// Compares an AXI4-Lite slave's bus outputs (`rtl`) with golden's (`e`), signal by signal (named by
+/// [`axil_signal_names`] of bus `bus`).
+pub fn compare_axil(sb: &mut Scoreboard, c: u64, bus: &str, e: &AxilOutputs, rtl: &AxilOutputs) {
+    let n = axil_signal_names(bus);
+    let pairs = [
+        (e.awready as u128, rtl.awready as u128),
+        (e.wready as u128, rtl.wready as u128),
+        (e.bvalid as u128, rtl.bvalid as u128),
+        (e.bresp as u128, rtl.bresp as u128),
+        (e.arready as u128, rtl.arready as u128),
+        (e.rvalid as u128, rtl.rvalid as u128),
+        (e.rdata as u128, rtl.rdata as u128),
+        (e.rresp as u128, rtl.rresp as u128),
+    ];
+    for (name, (want, got)) in n.iter().zip(pairs) {
+        sb.check(c, name, Some(want), got);
+    }
 }
 
-/// Implements [`crate::core_run::CoreTop`] for [`AxiTop`]`<$model>` (and [`AxilPins`] for the model): the
-/// route through the bus side, the AXI4-Lite pins and the bus comparison come from here; the core gives its
+/// Implements [`crate::core_run::CoreTop`] for [`AxiTop`]`<$model>`: the route through the bus side, the
+/// AXI4-Lite pins (bus 0, [`AxilPins`]) and the bus comparison come from here; the core gives its
 /// stream side — `drive |m, layouts, i, garbage| { … }` sets the model's stream and passthrough inputs
 /// (`rst` and the AXI4-Lite pins are set here), `read |m, layouts, sb, c, e| { … }` returns the typed
 /// outputs read from the streams (the comparison with golden follows; the CSR port is inside the wrapper,
@@ -136,7 +127,6 @@ macro_rules! axi_core_top {
         drive |$m:ident, $l:ident, $i:ident, $g:ident| $drive:block
         read |$rm:ident, $rl:ident, $sb:ident, $c:ident, $e:ident| $read:block
     ) => {
-        $crate::axil_pins!($model);
         impl $crate::core_run::CoreTop for $crate::axi_core::AxiTop<$model> {
             type Inputs = $inputs;
             type Garbage = $garbage;
@@ -145,12 +135,15 @@ macro_rules! axi_core_top {
             fn route(&mut self, cycle: u64, i: &$inputs) -> Option<$inputs> {
                 Some(self.side.route(cycle, i))
             }
+            fn csr_on_bus() -> bool {
+                true
+            }
             fn drive(&mut self, $i: &$inputs, $g: &$garbage) {
                 use $crate::axi_core::AxilPins;
                 let ($m, $l) = (&mut self.m, &self.layouts);
                 $m.set_rst($crate::csr_driver::CsrPort::reset($i) as u64);
                 $drive
-                $m.set_axil(self.side.inputs());
+                $m.set_axil(0, self.side.inputs());
             }
             fn compare(&self, $sb: &mut $crate::harness::Scoreboard, $c: u64, $e: &$expected) -> $outputs {
                 let ($rm, $rl) = (&self.m, &self.layouts);
@@ -161,7 +154,7 @@ macro_rules! axi_core_top {
             }
             fn after(&mut self, sb: &mut $crate::harness::Scoreboard, c: u64, e: &$expected) {
                 use $crate::axi_core::{AxilPins, CsrAnswer};
-                let rtl = self.m.axil();
+                let rtl = self.m.axil(0);
                 self.side.after(sb, c, &rtl, e.csr_answer());
             }
         }
@@ -194,6 +187,8 @@ csr_answer!(
 /// The bus side of an AXI-flavour top: the golden slave, the master, and this cycle's master signals and
 /// golden slave outputs.
 pub struct AxiCsrSide {
+    /// The bus's signal prefix (`s_axil`, `s_axil_hh`): names its mismatches.
+    name: &'static str,
     bus: AxilCsrModel,
     master: AxilMaster,
     rng: SmallRng,
@@ -204,7 +199,12 @@ pub struct AxiCsrSide {
 
 impl AxiCsrSide {
     pub fn new(layout: &CsrLayout, seed: u64, done: AxilDone) -> Self {
+        Self::on_bus("s_axil", layout, seed, done)
+    }
+    /// [`Self::new`] for bus `name` (`s_axil_<p>` of a top with several CSR ports).
+    pub fn on_bus(name: &'static str, layout: &CsrLayout, seed: u64, done: AxilDone) -> Self {
         AxiCsrSide {
+            name,
             done,
             bus: AxilCsrModel::new(layout),
             master: AxilMaster::default(),
@@ -216,8 +216,16 @@ impl AxiCsrSide {
     /// The runner's CSR request of this cycle becomes AXI transactions; returns the inputs golden steps
     /// with: the same, with the slave's request on the core's CSR port.
     pub fn route<I: CsrPort + Clone>(&mut self, cycle: u64, i: &I) -> I {
-        let (addr, wr_en, wr_data, rd_en) = i.csr_request();
-        if i.reset() {
+        let (addr, write, read) = self.route_request(cycle, i.reset(), i.csr_request());
+        let mut routed = i.clone();
+        routed.set_csr(addr, write, read);
+        routed
+    }
+    /// [`Self::route`] for one CSR request `(addr, wr_en, wr_data, rd_en)` in a cycle with reset `reset`:
+    /// the request the slave puts on the core's CSR port instead `(addr, write, read)`.
+    pub fn route_request(&mut self, cycle: u64, reset: bool, req: (u8, bool, u32, bool)) -> (u8, Option<u32>, bool) {
+        let (addr, wr_en, wr_data, rd_en) = req;
+        if reset {
             self.master.reset();
         } else {
             if wr_en {
@@ -229,12 +237,10 @@ impl AxiCsrSide {
             }
         }
         self.now = self.master.drive(cycle, &mut self.rng);
-        self.now.reset = i.reset();
+        self.now.reset = reset;
         self.expected = self.bus.outputs();
         let port = self.expected.unwrap_or_default();
-        let mut routed = i.clone();
-        routed.set_csr(port.csr_addr, port.csr_wr_en.then_some(port.csr_wr_data), port.csr_rd_en);
-        routed
+        (port.csr_addr, port.csr_wr_en.then_some(port.csr_wr_data), port.csr_rd_en)
     }
     /// This cycle's master signals (to drive the model's `s_axil_*` inputs).
     pub fn inputs(&self) -> &AxilInputs {
@@ -244,7 +250,7 @@ impl AxiCsrSide {
     /// CSR answer of the cycle and lets the master see the handshakes.
     pub fn after(&mut self, sb: &mut Scoreboard, c: u64, rtl: &AxilOutputs, answer: (bool, u32)) {
         if let Some(e) = self.expected {
-            compare_axil(sb, c, &e, rtl);
+            compare_axil(sb, c, self.name, &e, rtl);
         }
         let mut i = self.now;
         (i.csr_rd_valid, i.csr_rd_data) = answer;
@@ -260,7 +266,7 @@ impl AxiCsrSide {
                         Done::Unexpected(_) => (u8::MAX, [w, r]),
                     };
                     self.done.set(n);
-                    sb.check(c, "axil_response", Some(RESP_OKAY as u128), resp as u128);
+                    sb.check(c, axil_signal_names(self.name)[8], Some(RESP_OKAY as u128), resp as u128);
                 }
             }
         }

@@ -13,31 +13,33 @@
 //!   read-back check. A core supplies its traffic, its port mapping (`drive` and `top_outputs!`) and its
 //!   coverage names (`coverage_names!`).
 
-pub mod blocks;
-pub mod core_run;
 pub mod axi_core;
 pub mod axil_master;
+pub mod blocks;
+pub mod core_run;
 pub mod csr_driver;
 pub mod finecomb;
 pub mod finecomb_stages;
 pub mod fridge;
 pub mod fridge_tally;
 pub mod harness;
-pub mod period_end;
 pub mod heavy_hitters;
 pub mod ifpd;
 pub mod maple;
+pub mod period_end;
+pub mod ports;
 pub mod reordering;
 pub mod reordering_hybrid;
-pub mod ports;
+pub mod reordering_hybrid_axi;
 pub mod runtime_model;
-pub mod verify;
 #[path = "../build/shim.rs"]
 pub mod shim;
+pub mod verify;
 
 /// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its
 /// `ALL` here.
-pub const GROUPS: &[&[harness::Runner]] = &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL, ifpd::ALL, maple::ALL];
+pub const GROUPS: &[&[harness::Runner]] =
+    &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL, ifpd::ALL, maple::ALL];
 
 /// Every co-simulation runner (what `netmeas demo` and the benchmarks iterate).
 pub fn runners() -> Vec<harness::Runner> {

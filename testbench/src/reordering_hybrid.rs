@@ -13,8 +13,8 @@
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
 use crate::csr_driver::CsrDriver;
 use crate::harness::{RunConfig, RunReport};
-use crate::period_end::PeriodEnd;
 use crate::models::{RoHy, RoHy4};
+use crate::period_end::PeriodEnd;
 use crate::reordering::{settings, Traffic};
 use golden::common::csr::CsrRequest;
 use golden::heavy_hitters::admission::Admission;
@@ -179,7 +179,7 @@ where
             (&mut side_csr, i.csr[1].rd_en, cy.o.side_csr_rd_valid),
             (&mut hh_csr, i.csr[2].rd_en, cy.o.hh_csr_rd_valid),
         ];
-        for (drv, read, rd_valid) in reads {
+        for (drv, read, rd_valid) in reads.into_iter().filter(|_| !M::csr_on_bus()) {
             drv.observe_read(&mut cr.run.sb, cy.c, read && !reset, rd_valid);
         }
         if let Some((code, _)) = cy.e.hh_result() {

@@ -11,8 +11,8 @@
 //! and Verilog>/`, a stamp written last; a hit only loads.
 
 use crate::harness::Model;
-use golden::common::digest::fnv1a as digest;
 use crate::shim::{self, PortDecl};
+use golden::common::digest::fnv1a as digest;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -407,7 +407,13 @@ impl DynModel {
         let width = port.decl.width;
         for (k, x) in w.iter_mut().enumerate() {
             let lo = 32 * k;
-            *x &= if lo >= width { 0 } else if width - lo >= 32 { u32::MAX } else { (1 << (width - lo)) - 1 };
+            *x &= if lo >= width {
+                0
+            } else if width - lo >= 32 {
+                u32::MAX
+            } else {
+                (1 << (width - lo)) - 1
+            };
         }
         // SAFETY: the shim's setter reads the port's words (at most PORT_WORDS, checked at load).
         if let Some(s) = port.set_w {
@@ -484,6 +490,9 @@ macro_rules! dyn_top {
         pub struct DynTop<K> {
             m: DynModel,
             _kind: std::marker::PhantomData<K>,
+            /// The AXI4-Lite slaves' port indices (AXI flavour), in port order, and their names.
+            axil: Vec<AxilBus>,
+            axil_names: Vec<&'static str>,
             $($s: Option<usize>,)*
             $($w: Option<usize>,)*
             $($b: Option<usize>,)*
@@ -497,6 +506,8 @@ macro_rules! dyn_top {
                 DynTop {
                     m: DynModel::new(lib, x_seed),
                     _kind: std::marker::PhantomData,
+                    axil: AxilBus::of(lib),
+                    axil_names: AxilBus::of(lib).iter().map(|b| b.name).collect(),
                     $($s: port(stringify!($s)),)*
                     $($w: port(stringify!($w)),)*
                     $($b: port(stringify!($b)),)*
@@ -542,18 +553,15 @@ dyn_top! {
         set_csr_addr, set_csr_wr_en, set_csr_wr_data, set_csr_rd_en, set_in_start, set_in_end, set_in_addr,
         set_in_seq, set_in_data, set_in_index, set_in_force, set_in_latency, set_smp_ready, set_lk_valid,
         set_ans_ready,
-        // The AXI flavour (`hdl::axi`): reset, AXI4-Lite master signals, stream valids and readies.
-        set_rst, set_s_axil_awvalid, set_s_axil_awaddr, set_s_axil_wvalid, set_s_axil_wdata, set_s_axil_wstrb,
-        set_s_axil_bready, set_s_axil_arvalid, set_s_axil_araddr, set_s_axil_rready, set_s_axis_in_tvalid,
-        set_s_axis_lk_tvalid, set_m_axis_rep_tready, set_m_axis_tally_tready, set_m_axis_rec_tready,
+        // The AXI flavour (`hdl::axi`): reset, stream valids and readies (the AXI4-Lite pins: `AxilPins`).
+        set_rst, set_s_axis_in_tvalid, set_s_axis_lk_tvalid, set_m_axis_rep_tready, set_m_axis_tally_tready, set_m_axis_rec_tready,
         set_m_axis_smp_tready, set_m_axis_ans_tready;
     set u128: set_in_id, set_in_key, set_in_flow, set_lk_key;
     set words: set_s_axis_in_tdata, set_s_axis_lk_tdata;
     get: in_ready, swept, rep_valid, rep_data, csr_rd_valid, csr_rd_data, tally_valid, tally_data, rec_valid,
         rec_data, res_valid, res_case, res_row, res_d_est, res_outcome, res_count, res_ooo, res_center, smp_valid,
         smp_data, lk_ready, ans_valid, ans_kind, ans_cand, ans_center_valid, ans_center, ans_latency, ans_refined,
-        s_axil_awready, s_axil_wready, s_axil_bvalid, s_axil_bresp, s_axil_arready, s_axil_rvalid, s_axil_rdata,
-        s_axil_rresp, s_axis_in_tready, s_axis_lk_tready, m_axis_rep_tvalid, m_axis_rep_tlast, m_axis_rep_tdata,
+        s_axis_in_tready, s_axis_lk_tready, m_axis_rep_tvalid, m_axis_rep_tlast, m_axis_rep_tdata,
         m_axis_tally_tvalid, m_axis_tally_tlast, m_axis_tally_tdata, m_axis_rec_tvalid, m_axis_rec_tlast,
         m_axis_rec_tdata, m_axis_res_tvalid, m_axis_res_tdata, m_axis_smp_tvalid, m_axis_smp_tlast,
         m_axis_smp_tdata, m_axis_ans_tvalid, m_axis_ans_tlast, m_axis_ans_tdata,
@@ -567,3 +575,67 @@ impl<K> DynTop<K> {
 }
 
 crate::model_via!(impl<K> DynTop<K> => m);
+
+/// The port indices of one AXI4-Lite slave of a run-time model (bus `s_axil` or `s_axil_<p>`).
+struct AxilBus {
+    name: &'static str,
+    inputs: [Option<usize>; 9],
+    outputs: [Option<usize>; 8],
+}
+
+impl AxilBus {
+    const IN: [&'static str; 9] =
+        ["awvalid", "awaddr", "wvalid", "wdata", "wstrb", "bready", "arvalid", "araddr", "rready"];
+    const OUT: [&'static str; 8] = ["awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp"];
+    /// Every slave of `lib`'s top, in port order.
+    fn of(lib: &DynLib) -> Vec<AxilBus> {
+        let ports = lib.ports();
+        let buses = ports.iter().filter_map(|(n, _, _)| n.strip_suffix("_awvalid"));
+        buses
+            .filter(|b| *b == "s_axil" || b.starts_with("s_axil_"))
+            .map(|b| AxilBus {
+                name: crate::axi_core::axil_signal_names(b)[0].strip_suffix("_awready").unwrap_or("s_axil"),
+                inputs: Self::IN.map(|n| lib.port(&format!("{b}_{n}"))),
+                outputs: Self::OUT.map(|n| lib.port(&format!("{b}_{n}"))),
+            })
+            .collect()
+    }
+}
+
+impl<K> crate::axi_core::AxilPins for DynTop<K> {
+    fn axil_buses(&self) -> &[&'static str] {
+        &self.axil_names
+    }
+    fn set_axil(&mut self, bus: usize, i: &golden::common::axil::AxilInputs) {
+        let values = [
+            i.awvalid as u128,
+            i.awaddr as u128,
+            i.wvalid as u128,
+            i.wdata as u128,
+            i.wstrb as u128,
+            i.bready as u128,
+            i.arvalid as u128,
+            i.araddr as u128,
+            i.rready as u128,
+        ];
+        for (port, v) in self.axil[bus].inputs.into_iter().zip(values) {
+            if let Some(k) = port {
+                self.m.set(k, v);
+            }
+        }
+    }
+    fn axil(&self, bus: usize) -> golden::common::axil::AxilOutputs {
+        let get = |k: usize| self.axil[bus].outputs[k].map_or(0u32, |p| self.m.get_words(p).0[0]);
+        golden::common::axil::AxilOutputs {
+            awready: get(0) != 0,
+            wready: get(1) != 0,
+            bvalid: get(2) != 0,
+            bresp: get(3) as u8,
+            arready: get(4) != 0,
+            rvalid: get(5) != 0,
+            rdata: get(6),
+            rresp: get(7) as u8,
+            ..Default::default()
+        }
+    }
+}

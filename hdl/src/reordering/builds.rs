@@ -124,7 +124,12 @@ fn hybrid_build<U: rust_hdl::prelude::Block>(
         cfg.sampling.o_bits
     );
     let latency = golden::reordering::hybrid_cycle::latency(cfg);
-    Build::new(name, desc, cfg, make).resources(true, hybrid_memories(cfg)).latency(latency)
+    Build::new(name, desc, cfg, make)
+        .csr_port("smp_", cfg.sampling.csr_layout())
+        .csr_port("side_", cfg.side().csr_layout())
+        .csr_port("hh_", cfg.hh.csr_layout())
+        .resources(true, hybrid_memories(cfg))
+        .latency(latency)
 }
 
 /// The co-simulated hybrid builds: `(name, configuration, build)` — `ro_hy4`: ro_a4's narrow widths, a

@@ -94,11 +94,11 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         let mut i = master.drive(c, r);
         i.reset = reset;
         sim.m.set_rst(i.reset as u64);
-        sim.m.set_axil(&i);
+        sim.m.set_axil(0, &i);
         sim.m.set_status(std::array::from_fn(|k| status[k]));
         sim.settle();
         // The slave's bus outputs (its CSR side is inside the top: left at zero).
-        let o = sim.m.axil();
+        let o = sim.m.axil(0);
         // Golden: the bank's registered outputs feed the slave, the slave's feed the bank.
         if let Some(b) = bank.outputs() {
             (i.csr_rd_valid, i.csr_rd_data) = (b.rd_valid, b.rd_data);
@@ -114,7 +114,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             status: status.clone(),
         });
         if let Some(e) = expected {
-            compare_axil(&mut run.sb, c, &e, &o);
+            compare_axil(&mut run.sb, c, "s_axil", &e, &o);
         }
         if let Some(b) = &e_bank {
             let word = b.config.iter().rev().fold(0u128, |a, v| (a << 32) | *v as u128);
@@ -207,5 +207,3 @@ fn check_done(
         }
     }
 }
-
-crate::axil_pins!(AxilCsrAxi);
