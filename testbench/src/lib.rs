@@ -26,6 +26,7 @@ pub mod harness;
 pub mod heavy_hitters;
 pub mod ifpd;
 pub mod maple;
+pub mod maple_trace;
 pub mod period_end;
 pub mod ports;
 pub mod reordering;

@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod experiment;
 pub mod metrics;
+mod report;
 #[cfg(feature = "rtl")]
 mod rtl;

@@ -1,5 +1,5 @@
 //! MAPLE's RTL engine (`netmeas run maple --engine rtl`, issue 16): the SVBF store of the experiment
-//! co-simulated in a Verilated build through `testbench::maple::run_trace`, checked cycle by cycle against
+//! co-simulated in a Verilated build through `testbench::maple_trace::run_trace`, checked cycle by cycle against
 //! the golden cycle model while it runs and, here, every lookup answer against the golden transaction model's
 //! lookup on the same epoch and every flushed bank against its flush. Only in builds with the `rtl` feature.
 //!
@@ -22,7 +22,8 @@ use golden::maple::{Centers, Descriptor, FlushRecord, MapleModel, MapleRuntime, 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
-use testbench::maple::{flush_record, lookup_of, run_trace, Desc, TraceEpoch};
+use testbench::maple::Desc;
+use testbench::maple_trace::{flush_record, lookup_of, run_trace, TraceEpoch};
 
 /// The co-simulated builds, in the order they are tried.
 const BUILDS: [&str; 2] = ["maple_k64", "maple_k8"];
@@ -220,9 +221,9 @@ impl EpochSink for RtlSink<'_> {
 mod tests {
     use super::*;
     use golden::maple::MatchKind;
+    use rand::{Rng, SeedableRng};
     use testbench::maple::top_config;
     use testbench::models::{MapleK8, MapleK8MutAnd};
-    use rand::{Rng, SeedableRng};
 
     fn trace(cfg: &MapleHwConfig, seed: u64) -> Vec<TraceEpoch> {
         let mut r = rand::rngs::StdRng::seed_from_u64(seed);
@@ -238,7 +239,7 @@ mod tests {
             .collect()
     }
 
-    /// `testbench::maple::run_trace`: a trace of three epochs on `maple_k8`: every answer equals the transaction model's lookup on the same
+    /// `testbench::maple_trace::run_trace`: a trace of three epochs on `maple_k8`: every answer equals the transaction model's lookup on the same
     /// epoch, every flushed bank its flush; no inserted packet is a No-Match, and the loaded SVBF multi-matches.
     #[test]
     fn a_trace_answers_as_the_transaction_model() {
