@@ -7,7 +7,19 @@ use std::process::Command;
 
 #[test]
 fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
-    let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "2", "--fridges", "2", "--json"]);
+    let o = netmeas(&[
+        "run",
+        "fridge",
+        "--samples",
+        "20000",
+        "--max-delay-ms",
+        "10",
+        "--seeds",
+        "2",
+        "--fridges",
+        "2",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
     for method in ["fridge", "multi_fridge", "simple", "expiry"] {
@@ -29,7 +41,19 @@ fn run_fridge_json_has_a_key_per_method_and_the_ground_truth() {
 /// the option it replaces together are an error.
 #[test]
 fn run_fridge_sweep_gives_a_summary_per_value() {
-    let v = json(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--sweep", "memory=256,1024", "--json"]);
+    let v = json(&[
+        "run",
+        "fridge",
+        "--samples",
+        "20000",
+        "--max-delay-ms",
+        "10",
+        "--seeds",
+        "1",
+        "--sweep",
+        "memory=256,1024",
+        "--json",
+    ]);
     assert_eq!(v["param"], "memory");
     let pts = v["points"].as_array().unwrap();
     assert_eq!(pts.len(), 2, "{v}");
@@ -37,10 +61,25 @@ fn run_fridge_sweep_gives_a_summary_per_value() {
         assert_eq!(p["value"].as_f64(), Some(m as f64));
         assert_eq!(p["summary"]["memory"], m, "{p}");
         for method in ["fridge", "simple", "expiry"] {
-            assert!(p["summary"][method]["max_err_5_95"].is_number() && p["summary"][method]["ks"].is_number(), "{method}: {p}");
+            assert!(
+                p["summary"][method]["max_err_5_95"].is_number() && p["summary"][method]["ks"].is_number(),
+                "{method}: {p}"
+            );
         }
     }
-    let single = json(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--memory", "1024", "--json"]);
+    let single = json(&[
+        "run",
+        "fridge",
+        "--samples",
+        "20000",
+        "--max-delay-ms",
+        "10",
+        "--seeds",
+        "1",
+        "--memory",
+        "1024",
+        "--json",
+    ]);
     assert_eq!(pts[1]["summary"]["fridge"], single["fridge"], "the sweep's point is the single run");
     for (args, says) in [
         (&["run", "fridge", "--sweep", "memory", "--memory", "512"][..], "--sweep memory and --memory together"),
@@ -59,7 +98,18 @@ fn run_fridge_plots_png_and_svg() {
     for name in ["cdf.png", "cdf.svg"] {
         let path = dir.join(name);
         let _ = std::fs::remove_file(&path);
-        let o = netmeas(&["run", "fridge", "--samples", "20000", "--max-delay-ms", "10", "--seeds", "1", "--plot", path.to_str().unwrap()]);
+        let o = netmeas(&[
+            "run",
+            "fridge",
+            "--samples",
+            "20000",
+            "--max-delay-ms",
+            "10",
+            "--seeds",
+            "1",
+            "--plot",
+            path.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
         let bytes = std::fs::read(&path).expect("the plot is written");
         if name.ends_with(".png") {
@@ -105,12 +155,25 @@ fn run_finecomb_json_has_the_issue_keys_per_method() {
     for method in ["finecomb", "finecomb_nostash", "lda", "lda_plus"] {
         let m = v[method].as_object().unwrap_or_else(|| panic!("{method} in {v}"));
         assert_eq!(m.len(), 5, "{method}: {v}");
-        for key in ["mean_delay_rel_err", "stddev_rel_err", "loss_rel_err", "useful_samples", "expected_useful_samples"] {
+        for key in ["mean_delay_rel_err", "stddev_rel_err", "loss_rel_err", "useful_samples", "expected_useful_samples"]
+        {
             assert!(m[key].is_number(), "{method}.{key} in {v}");
         }
     }
     // One method, four banks: the combination has no expected-sample formula, so that key is null.
-    let o = netmeas(&["run", "finecomb", "--packets", "200000", "--seeds", "1", "--banks", "4", "--method", "finecomb", "--json"]);
+    let o = netmeas(&[
+        "run",
+        "finecomb",
+        "--packets",
+        "200000",
+        "--seeds",
+        "1",
+        "--banks",
+        "4",
+        "--method",
+        "finecomb",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
@@ -231,7 +294,8 @@ fn generate_writes_axi_ip_whose_c_header_matches_the_register_map() {
     let streams: Vec<&str> = m["streams"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(streams, ["in", "res", "rep"]);
     let ports: Vec<&str> = m["ports"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
-    for p in ["clk", "rst", "s_axil_awaddr", "s_axil_rresp", "s_axis_in_tdata", "s_axis_in_tready", "m_axis_rep_tlast"] {
+    for p in ["clk", "rst", "s_axil_awaddr", "s_axil_rresp", "s_axis_in_tdata", "s_axis_in_tready", "m_axis_rep_tlast"]
+    {
         assert!(ports.contains(&p), "{p} missing from {ports:?}");
     }
     assert!(std::fs::read_to_string(dir.join("ifpd_d2_axi.core")).unwrap().contains("toplevel: ifpd_d2_axi"));
@@ -294,6 +358,36 @@ fn generate_writes_systemrdl_that_elaborates_to_the_register_map() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 }
 
+/// A top with three CSR ports (the reordering hybrid) gets one AXI4-Lite slave and one register map per
+/// port: the manifest lists each map under its bus, and the three C headers compile together (distinct
+/// guards and names).
+#[test]
+fn generate_hybrid_axi_has_a_slave_and_a_map_per_csr_port() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_generate_hybrid");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = netmeas(&["generate", "reordering", "--build", "ro_hy", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = std::fs::read_to_string(dir.join("ro_hy_axi.v")).unwrap();
+    let m: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("ro_hy_axi.json")).unwrap()).unwrap();
+    let ports: Vec<&str> = m["ports"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let mut include = String::new();
+    for p in ["smp", "side", "hh"] {
+        assert!(v.contains(&format!("module ro_hy_{p}_axil(")), "{p}: no slave module");
+        assert!(ports.contains(&format!("s_axil_{p}_awaddr").as_str()), "{p}: no bus in {ports:?}");
+        let regs = m["csr_ports"][format!("s_axil_{p}")].as_array().unwrap_or_else(|| panic!("{p}: no map"));
+        assert!(regs.iter().any(|r| r["name"] == "core_id"), "{p}: {regs:?}");
+        for f in [format!("ro_hy_{p}.regs.md"), format!("ro_hy_{p}.rdl")] {
+            assert!(dir.join(&f).is_file(), "{f} missing");
+        }
+        include += &format!("#include \"ro_hy_{p}_regs.h\"\n");
+    }
+    let c = dir.join("hybrid_check.c");
+    std::fs::write(&c, format!("{include}int main(void) {{ return NM_RO_HY_HH_CORE_ID_ADDR != 0xfe; }}\n")).unwrap();
+    if let Ok(cc) = Command::new("cc").args(["-fsyntax-only", "-Wall", "-Werror"]).arg(&c).current_dir(&dir).output() {
+        assert!(cc.status.success(), "the hybrid's headers: {}", String::from_utf8_lossy(&cc.stderr));
+    }
+}
+
 /// A bad request of `netmeas generate` is a clear error and writes nothing.
 #[test]
 fn generate_bad_requests_write_nothing() {
@@ -303,7 +397,7 @@ fn generate_bad_requests_write_nothing() {
         (vec!["generate", "nosuch"], "fridge"),
         (vec!["generate", "fridge", "--build", "fridge_x"], "fridge_dp"),
         (vec!["generate", "maple", "--bus", "pci"], "possible values"),
-        (vec!["generate", "reordering", "--build", "ro_hy"], "3 CSR ports"),
+        (vec!["generate", "reordering", "--build", "ro_hy", "--set", "addr_bits=5"], "cannot be used with"),
     ] {
         let out = base.join(args[1]);
         let mut a = args.clone();

@@ -65,6 +65,31 @@ pub fn run_through_axi<M: Model + 'static>(
     count_axil(run(Box::new(move |x| AxiTop::new(model(x), &layout, streams, x, d))), &done)
 }
 
+/// A core's `run_axi(native, [mode,] cfg, model)`: the traffic of native top `native` (the core's
+/// `run_top`, its configuration from the core's `top_config`) through its AXI flavour built by
+/// `model(x_seed)` ([`run_through_axi`]; the `tdata` of streams `$groups` laid out), for build-time and
+/// run-time models alike. `$top` is the core's top trait; `mode: Type` adds `run_top`'s mode argument.
+#[macro_export]
+macro_rules! axi_runner {
+    ($top:path, $groups:expr $(, $mode:ident: $mode_ty:ty)?) => {
+        /// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`
+        /// (`crate::axi_core`).
+        pub fn run_axi<M: $crate::harness::Model + 'static>(
+            native: &str,
+            $($mode: $mode_ty,)?
+            cfg: &$crate::harness::RunConfig,
+            model: impl Fn(u64) -> M + 'static,
+        ) -> $crate::harness::RunReport
+        where
+            $crate::axi_core::AxiTop<M>: $top,
+        {
+            let layout = top_config(native).csr_layout();
+            let run = |make| run_top(native, $($mode,)? cfg, make);
+            $crate::axi_core::run_through_axi(native, $groups, &layout, model, run)
+        }
+    };
+}
+
 /// The `tlast` of a master stream whose every beat is a record: high whenever `tvalid` is.
 pub fn check_tlast<R>(sb: &mut Scoreboard, c: u64, name: &'static str, valid: bool, last: R)
 where
@@ -73,24 +98,28 @@ where
     sb.check(c, name, Some(1), (port::<R, bool>(last) || !valid) as u128);
 }
 
-/// The scoreboard names of bus `bus`'s slave outputs (`s_axil_awready`, …; `s_axil_hh_awready`, …),
-/// made once per bus name.
-pub fn axil_signal_names(bus: &str) -> [&'static str; 9] {
-    static NAMES: std::sync::Mutex<Vec<(String, [&'static str; 9])>> = std::sync::Mutex::new(Vec::new());
+/// `name` as a `&'static str` (scoreboard names are static): each distinct name is stored once.
+pub fn intern(name: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
     let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, n)) = names.iter().find(|(b, _)| b == bus) {
-        return *n;
+    if let Some(n) = names.iter().find(|n| **n == name) {
+        return n;
     }
-    let signals = ["awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp", "response"];
-    let n = signals.map(|s| &*Box::leak(format!("{bus}_{s}").into_boxed_str()));
-    names.push((bus.to_string(), n));
+    let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.push(n);
     n
 }
 
-/// Compares an AXI4-Lite slave's bus outputs (`rtl`) with golden's (`e`), signal by signal (named by
-/// [`axil_signal_names`] of bus `bus`).
-pub fn compare_axil(sb: &mut Scoreboard, c: u64, bus: &str, e: &AxilOutputs, rtl: &AxilOutputs) {
-    let n = axil_signal_names(bus);
+/// The scoreboard names of bus `bus`'s slave outputs (`s_axil_awready`, …; `s_axil_hh_awready`, …) and of
+/// its transactions' responses (`s_axil_response`).
+pub fn axil_signal_names(bus: &str) -> [&'static str; 9] {
+    let signals = ["awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp", "response"];
+    signals.map(|s| intern(&format!("{bus}_{s}")))
+}
+
+/// Compares an AXI4-Lite slave's bus outputs (`rtl`) with golden's (`e`), signal by signal (named `n`: the
+/// bus's [`axil_signal_names`]).
+pub fn compare_axil(sb: &mut Scoreboard, c: u64, n: &[&'static str; 9], e: &AxilOutputs, rtl: &AxilOutputs) {
     let pairs = [
         (e.awready as u128, rtl.awready as u128),
         (e.wready as u128, rtl.wready as u128),
@@ -187,8 +216,8 @@ csr_answer!(
 /// The bus side of an AXI-flavour top: the golden slave, the master, and this cycle's master signals and
 /// golden slave outputs.
 pub struct AxiCsrSide {
-    /// The bus's signal prefix (`s_axil`, `s_axil_hh`): names its mismatches.
-    name: &'static str,
+    /// The bus's signal names ([`axil_signal_names`] of `s_axil`, `s_axil_hh`, …): name its mismatches.
+    names: [&'static str; 9],
     bus: AxilCsrModel,
     master: AxilMaster,
     rng: SmallRng,
@@ -202,9 +231,9 @@ impl AxiCsrSide {
         Self::on_bus("s_axil", layout, seed, done)
     }
     /// [`Self::new`] for bus `name` (`s_axil_<p>` of a top with several CSR ports).
-    pub fn on_bus(name: &'static str, layout: &CsrLayout, seed: u64, done: AxilDone) -> Self {
+    pub fn on_bus(name: &str, layout: &CsrLayout, seed: u64, done: AxilDone) -> Self {
         AxiCsrSide {
-            name,
+            names: axil_signal_names(name),
             done,
             bus: AxilCsrModel::new(layout),
             master: AxilMaster::default(),
@@ -250,7 +279,7 @@ impl AxiCsrSide {
     /// CSR answer of the cycle and lets the master see the handshakes.
     pub fn after(&mut self, sb: &mut Scoreboard, c: u64, rtl: &AxilOutputs, answer: (bool, u32)) {
         if let Some(e) = self.expected {
-            compare_axil(sb, c, self.name, &e, rtl);
+            compare_axil(sb, c, &self.names, &e, rtl);
         }
         let mut i = self.now;
         (i.csr_rd_valid, i.csr_rd_data) = answer;
@@ -266,7 +295,7 @@ impl AxiCsrSide {
                         Done::Unexpected(_) => (u8::MAX, [w, r]),
                     };
                     self.done.set(n);
-                    sb.check(c, axil_signal_names(self.name)[8], Some(RESP_OKAY as u128), resp as u128);
+                    sb.check(c, self.names[8], Some(RESP_OKAY as u128), resp as u128);
                 }
             }
         }

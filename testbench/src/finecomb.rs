@@ -17,15 +17,14 @@
 //! In runs of ≥ 500 000 packets the first interval is long (140 000 packets, p = 1,
 //! bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
 
+use crate::axi_core::{check_tlast, pack, CsrAnswer};
 use crate::blocks::Run;
-use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, Stall, TraceSim};
-use crate::runtime_model::DynTop;
+use crate::csr_driver::CsrDriver;
 use crate::harness::{RunConfig, RunReport, Scoreboard};
-use crate::axi_core::{check_tlast, pack, run_through_axi, AxiTop, CsrAnswer};
-use crate::harness::Model;
-use crate::ports::port;
 use crate::models::{Finecomb, FinecombLda, FinecombRx, FinecombTx, FinecombTxAxi};
+use crate::ports::port;
+use crate::runtime_model::DynTop;
 use golden::finecomb::cycle::{
     FinecombCoreConfig, FinecombCycleModel, FinecombInputs, FinecombOutputs as GoldenOutputs, Record, RecordKind,
 };
@@ -409,14 +408,7 @@ pub fn run_finecomb_tx(cfg: &RunConfig) -> RunReport {
 pub fn run_finecomb_tx_axi(cfg: &RunConfig) -> RunReport {
     run_axi("finecomb_tx", cfg, FinecombTxAxi::new)
 }
-/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
-pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
-where
-    AxiTop<M>: FinecombTop,
-{
-    let layout = top_config(native).csr_layout();
-    run_through_axi(native, &["in"], &layout, model, |make| run_top(native, cfg, make))
-}
+crate::axi_runner!(FinecombTop, &["in"]);
 pub fn run_finecomb_rx(cfg: &RunConfig) -> RunReport {
     run_top("finecomb_rx", cfg, FinecombRx::new)
 }

@@ -19,19 +19,18 @@
 //! readout walks started at random, a tally consumer that stalls at random, records checked as they
 //! leave.
 
+use crate::axi_core::{check_tlast, pack, CsrAnswer};
 use crate::blocks::Run;
-use crate::csr_driver::CsrDriver;
 use crate::core_run::{CoreRun, Cycle, Held, MidReset, Stall, TraceSim};
-use crate::runtime_model::DynTop;
+use crate::csr_driver::CsrDriver;
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{check_tlast, pack, run_through_axi, AxiTop, CsrAnswer};
-use crate::harness::Model;
-use crate::ports::port;
 use crate::models::{Fridge4Dp, FridgeDp, FridgeDpAxi, FridgeSp};
+use crate::ports::port;
+use crate::runtime_model::DynTop;
+use golden::common::prng::xorshift32;
 use golden::fridge::cycle::{
     FridgeCycleModel, FridgeInputs, FridgeOutputs as GoldenOutputs, CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0,
 };
-use golden::common::prng::xorshift32;
 use golden::fridge::{threshold_for, Descriptor, Entry, FridgeConfig, FridgeMode, PacketKind, Payload};
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -222,9 +221,17 @@ enum Aim {
     /// Quiet cycles left before the writes.
     Draining(u32),
     /// Writing fridge `k`'s threshold; the thresholds to restore; the draws until the aimed one.
-    Writing { k: usize, target: u32, old: Vec<u32>, draws: u32 },
+    Writing {
+        k: usize,
+        target: u32,
+        old: Vec<u32>,
+        draws: u32,
+    },
     /// Writes done: the draws until the aimed one, then restore `old`.
-    Waiting { old: Vec<u32>, draws: u32 },
+    Waiting {
+        old: Vec<u32>,
+        draws: u32,
+    },
 }
 
 impl Aim {
@@ -350,7 +357,10 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
             // Expiry boundary: the same id requested again exactly expiry (± one unit) later, so its entry's
             // age meets the `age > expiry` compare at and beside equality.
             let expiry = rt.expiry;
-            if mode == FridgeMode::Expiry && d.kind == PacketKind::Request && traffic.scheduled.is_none() && expiry < 1 << 20
+            if mode == FridgeMode::Expiry
+                && d.kind == PacketKind::Request
+                && traffic.scheduled.is_none()
+                && expiry < 1 << 20
             {
                 let age = (expiry as i64 + cr.run.rng.gen_range(-1..=1)).max(0) as u64;
                 if cr.run.rng.gen_ratio(1, 40) {
@@ -382,7 +392,12 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
                 cr.count(cov::empty_entry_within_expiry, 1);
             }
             if mode == FridgeMode::Expiry && p.is_request && old.valid {
-                crate::core_run::count_boundary(&mut cr.run, age, expiry, [cov::expiry_below, cov::expiry_at, cov::expiry_above]);
+                crate::core_run::count_boundary(
+                    &mut cr.run,
+                    age,
+                    expiry,
+                    [cov::expiry_below, cov::expiry_at, cov::expiry_above],
+                );
             }
         }
         let cy = cr.step(&i, &garbage);
@@ -433,19 +448,7 @@ pub fn run_fridge_dp(cfg: &RunConfig) -> RunReport {
 pub fn run_fridge_dp_axi(cfg: &RunConfig) -> RunReport {
     run_axi("fridge_dp", FridgeMode::Fridge, cfg, FridgeDpAxi::new)
 }
-/// Native top `native`'s traffic in `mode` through its AXI flavour, built by `model(x_seed)`.
-pub fn run_axi<M: Model + 'static>(
-    native: &str,
-    mode: FridgeMode,
-    cfg: &RunConfig,
-    model: impl Fn(u64) -> M + 'static,
-) -> RunReport
-where
-    AxiTop<M>: FridgeTop,
-{
-    let layout = top_config(native).csr_layout();
-    run_through_axi(native, &["in"], &layout, model, |make| run_top(native, mode, cfg, make))
-}
+crate::axi_runner!(FridgeTop, &["in"], mode: FridgeMode);
 pub fn run_fridge_sp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_sp", FridgeMode::Fridge, cfg, FridgeSp::new)
 }

@@ -8,13 +8,12 @@
 //! method and admission rule rewritten mid-traffic; bank swaps and readout walks with a reader that stalls
 //! (the walk waits for FIFO room and never drops); seed rewrites; resets in the middle.
 
+use crate::axi_core::{check_tlast, pack, unpack, CsrAnswer};
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
-use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
-use crate::harness::Model;
-use crate::ports::{port, PortBits};
 use crate::models::{HhD1, HhD2, HhD2Axi, HhD2MutAdmit, HhD2MutFwd, HhD2MutTies, HhD4};
+use crate::ports::{port, PortBits};
+use crate::runtime_model::DynTop;
 use golden::heavy_hitters::cycle::{
     HhCycleModel, HhInputs, HhOutputs as GoldenOutputs, CSR_ADMISSION, CSR_BANK, CSR_DUMP, CSR_METHOD, CSR_PRNG_SEED,
 };
@@ -272,14 +271,7 @@ pub fn run_hh_d2(cfg: &RunConfig) -> RunReport {
 pub fn run_hh_d2_axi(cfg: &RunConfig) -> RunReport {
     run_axi("hh_d2", cfg, HhD2Axi::new)
 }
-/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
-pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
-where
-    AxiTop<M>: HhTop,
-{
-    let layout = top_config(native).csr_layout();
-    run_through_axi(native, &["in", "res"], &layout, model, |make| run_top(native, cfg, make))
-}
+crate::axi_runner!(HhTop, &["in", "res"]);
 pub fn run_hh_d4(cfg: &RunConfig) -> RunReport {
     run_top("hh_d4", cfg, HhD4::new)
 }
@@ -343,7 +335,8 @@ pub fn run_trace<M: HhTop>(
         i.in_key = keys.get(next).copied().filter(|_| settled).unwrap_or(0);
         i.in_valid = settled && next < keys.len();
         let records = out.records.len();
-        let cy = ts.step(&i, &0, || format!("{}, {next} of {} keys in, {records} records", pe.describe(), keys.len()))?;
+        let cy =
+            ts.step(&i, &0, || format!("{}, {next} of {} keys in, {records} records", pe.describe(), keys.len()))?;
         if cy.o.rec_valid && !i.reset {
             out.records.push(Record::unpack(&hcfg, &cy.o.rec_data));
         }

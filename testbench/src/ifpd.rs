@@ -15,15 +15,14 @@
 //! for long phases (FIFO overflow, drops counted); resets in the middle; garbage on the descriptor lines
 //! while `in_valid` is low; random CSR reads.
 
+use crate::axi_core::{check_tlast, pack, unpack, CsrAnswer};
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
-use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
-use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
-use crate::harness::Model;
-use crate::ports::{port, PortBits};
 use crate::models::{
     IfpdD1, IfpdD2, IfpdD4, IfpdD4A14, IfpdD4Axi, IfpdD4MutFwd, IfpdD4MutOrder, IfpdD4MutSmallest, IfpdD4Reg,
 };
+use crate::ports::{port, PortBits};
+use crate::runtime_model::DynTop;
 use golden::common::config::TIMESTAMP_BITS;
 use golden::ifpd::cycle::{
     IfpdCycleModel, IfpdInputs, IfpdOutputs, CSR_MODE, CSR_OPTIONS, CSR_THRESHOLD, CSR_TIME_BASE,
@@ -390,14 +389,7 @@ pub fn run_ifpd_d4(cfg: &RunConfig) -> RunReport {
 pub fn run_ifpd_d4_axi(cfg: &RunConfig) -> RunReport {
     run_axi("ifpd_d4", cfg, IfpdD4Axi::new)
 }
-/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
-pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
-where
-    AxiTop<M>: IfpdTop,
-{
-    let layout = top_config(native).csr_layout();
-    run_through_axi(native, &["in", "res"], &layout, model, |make| run_top(native, cfg, make))
-}
+crate::axi_runner!(IfpdTop, &["in", "res"]);
 pub fn run_ifpd_d4_reg(cfg: &RunConfig) -> RunReport {
     run_top("ifpd_d4_reg", cfg, IfpdD4Reg::new)
 }

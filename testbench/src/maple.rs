@@ -19,9 +19,8 @@
 //! next packet draws or one either side (coverage `sample_below/at/above`), a third of the time after a
 //! reseed with F1 empty (`idle_reseeds`).
 
-use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
+use crate::axi_core::{check_tlast, pack, unpack, CsrAnswer};
 use crate::core_run::{count_boundary, CoreRun, Held, MidReset, Stall};
-use crate::harness::Model;
 use crate::harness::{RunConfig, RunReport};
 use crate::models::{
     MapleK64, MapleK8, MapleK8Axi, MapleK8MutAnd, MapleK8MutBurst, MapleK8MutFwd, MapleK8MutOffset, MapleK8MutSegment,
@@ -461,14 +460,7 @@ pub fn run_maple_k8(cfg: &RunConfig) -> RunReport {
 pub fn run_maple_k8_axi(cfg: &RunConfig) -> RunReport {
     run_axi("maple_k8", cfg, MapleK8Axi::new)
 }
-/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
-pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
-where
-    AxiTop<M>: MapleTop,
-{
-    let layout = top_config(native).csr_layout();
-    run_through_axi(native, &["in", "ans"], &layout, model, |make| run_top(native, cfg, make))
-}
+crate::axi_runner!(MapleTop, &["in", "ans"]);
 pub fn run_maple_k64(cfg: &RunConfig) -> RunReport {
     run_top("maple_k64", cfg, MapleK64::new)
 }

@@ -12,14 +12,13 @@
 //! at every reset and rewritten mid-traffic; bank swaps and flushes under traffic with a reader that
 //! stalls (the eviction FIFO fills and drops; the walk waits and never drops); resets in the middle.
 
+use crate::axi_core::{check_tlast, pack, unpack, CsrAnswer};
 use crate::core_run::{CoreRun, Held, MidReset, Stall};
-use crate::runtime_model::DynTop;
 use crate::harness::{RunConfig, RunReport};
-use crate::period_end::PeriodEnd;
-use crate::axi_core::{check_tlast, pack, run_through_axi, unpack, AxiTop, CsrAnswer};
-use crate::harness::Model;
-use crate::ports::{port, PortBits};
 use crate::models::{RoA4, RoA4MutCond, RoA4MutSeq, RoA6, RoA6Axi};
+use crate::period_end::PeriodEnd;
+use crate::ports::{port, PortBits};
+use crate::runtime_model::DynTop;
 use golden::common::rmw::RmwStage;
 use golden::reordering::cycle::Op;
 use golden::reordering::cycle::{
@@ -396,14 +395,7 @@ pub fn run_ro_a6(cfg: &RunConfig) -> RunReport {
 pub fn run_ro_a6_axi(cfg: &RunConfig) -> RunReport {
     run_axi("ro_a6", cfg, RoA6Axi::new)
 }
-/// Native top `native`'s traffic through its AXI flavour, built by `model(x_seed)`.
-pub fn run_axi<M: Model + 'static>(native: &str, cfg: &RunConfig, model: impl Fn(u64) -> M + 'static) -> RunReport
-where
-    AxiTop<M>: RoTop,
-{
-    let layout = top_config(native).csr_layout();
-    run_through_axi(native, &["in", "res"], &layout, model, |make| run_top(native, cfg, make))
-}
+crate::axi_runner!(RoTop, &["in", "res"]);
 
 /// The test-only mutants of `ro_a4` (`hdl::reordering::builds::MUTANTS`), each run against golden's ro_a4
 /// behaviour: the co-simulation must fail on every one.

@@ -15,7 +15,7 @@
 //! `transactions` counts completed AXI transactions.
 
 use super::Run;
-use crate::axi_core::{compare_axil, AxilPins};
+use crate::axi_core::{axil_signal_names, compare_axil, AxilPins};
 use crate::axil_master::{AxilMaster, Done, Write};
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::AxilCsrAxi;
@@ -51,6 +51,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
     let limit = 64 * cfg.transactions + 10_000;
     let mut draining = false;
     let mut drain_cycles = 0u64;
+    let names = axil_signal_names("s_axil");
     loop {
         let c = sim.cycle;
         draining |= run.transactions >= cfg.transactions;
@@ -114,7 +115,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             status: status.clone(),
         });
         if let Some(e) = expected {
-            compare_axil(&mut run.sb, c, "s_axil", &e, &o);
+            compare_axil(&mut run.sb, c, &names, &e, &o);
         }
         if let Some(b) = &e_bank {
             let word = b.config.iter().rev().fold(0u128, |a, v| (a << 32) | *v as u128);

@@ -121,7 +121,7 @@ impl AxilBus {
         buses
             .filter(|b| *b == "s_axil" || b.starts_with("s_axil_"))
             .map(|b| AxilBus {
-                name: crate::axi_core::axil_signal_names(b)[0].strip_suffix("_awready").unwrap_or("s_axil"),
+                name: crate::axi_core::intern(b),
                 inputs: Self::IN.map(|n| lib.port(&format!("{b}_{n}"))),
                 outputs: Self::OUT.map(|n| lib.port(&format!("{b}_{n}"))),
             })
