@@ -139,11 +139,9 @@ pub fn axi_of(b: Build, synth: bool) -> Build {
 /// only (`netmeas synth --core axi --config <build>`: the wrapper's cost and Fmax beside the bare core's),
 /// and the report FIFO's, co-simulated.
 pub fn axi_builds() -> Result<Vec<Build>, String> {
-    // MAPLE's co-simulated builds are not synthesis configurations (its synthesized sizes are synthesis-only
-    // builds): no row yet.
     [("fridge", "fridge_dp"), ("finecomb", "finecomb_tx"), ("heavy_hitters", "hh_d2"), ("reordering", "ro_a6")]
         .into_iter()
-        .chain([("ifpd", "ifpd_d4")])
+        .chain([("ifpd", "ifpd_d4"), ("maple", "maple_k8")])
         .map(|(core, inner)| axi_build(core, inner, true))
         // Co-simulated: the report FIFO's AXI flavour (`fifo_axi`: a slave stream without tready, a master
         // stream under backpressure, the level and drop count passed through) and the IFPD, fridge,

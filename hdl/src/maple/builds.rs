@@ -190,7 +190,9 @@ fn declared() -> Vec<(&'static str, MapleHwConfig, Build)> {
     let (cfg, make) = maple_core!(key_bits: 64, hashes: 3, addr_bits: 6, word_log2: 5, centers: 8,
                                   sample_fifo_bits: 3, record_fifo_bits: 3, registered_ram: false,
                                   mutant: Mutant::None);
-    out.push(("maple_k8", cfg.clone(), build("maple_k8", &cfg, make)));
+    // Also synthesized (`maple k8`), beside its AXI flavour (`axi maple_k8`): the wrapper's cost on MAPLE.
+    let synth = memories(&cfg);
+    out.push(("maple_k8", cfg.clone(), build("maple_k8", &cfg, make).synth("k8", true, synth)));
     // k ≤ 64 (the paper's k = 50), h = 4 segments of 128 words, 128-bit keys.
     let (cfg, make) = maple_core!(key_bits: 128, hashes: 4, addr_bits: 7, word_log2: 5, centers: 64,
                                   sample_fifo_bits: 4, record_fifo_bits: 4, registered_ram: true,
