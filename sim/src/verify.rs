@@ -64,6 +64,7 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
     // The native top's entry (its parameters, and its ports: the AXI flavour's `tdata` layouts follow them).
     let native = if axi { manifest_of(&a.which.files(Bus::Native, false)?.0)? } else { manifest.clone() };
     let native_name = native["module"].as_str().ok_or("the manifest names no module")?.to_string();
+    testbench::verify::check_config(&a.which.core, &native_name, &native["params"])?;
     let module = manifest["module"].as_str().ok_or("the manifest names no module")?.to_string();
     let generated = files.iter().find(|(n, _)| *n == format!("{module}.v")).ok_or("no Verilog generated")?;
     let verilog = match &a.verilog {

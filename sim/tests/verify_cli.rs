@@ -110,6 +110,7 @@ fn verify_bad_requests_are_clear_errors() {
         (&["verify", "fifo"], "no runner for core fifo; it verifies fridge, finecomb"),
         (&["verify", "ifpd", "--set", "rows=9"], "rows (d) = 9 is outside 1..=8"),
         (&["verify", "ifpd", "--packets", "0"], "--packets must be at least 1"),
+        (&["verify", "reordering", "--build", "ro_hy4"], "ro_hy4: netmeas verify has no runner for this build"),
         (&["verify", "ifpd", "--verilog", missing.to_str().unwrap()], "cannot read"),
         (&["verify", "ifpd", "--verilog", other.to_str().unwrap()], "no module ifpd_d4_axi (the configuration's top)"),
     ];

@@ -20,6 +20,34 @@ pub const COVERAGE: &[(&str, &[&str])] = &[
     ("maple", crate::maple::cov::ALL),
 ];
 
+/// Whether a configuration's parameters (JSON) are the configuration type `C` of a core's runner.
+fn is<C: serde::de::DeserializeOwned>(params: &serde_json::Value) -> Result<(), String> {
+    serde_json::from_value::<C>(params.clone()).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The configuration type each core's runner takes, as a check of a configuration's parameters: a build of a
+/// core that its runner cannot drive (the reordering hybrid) is refused before anything is Verilated.
+pub const CONFIGS: &[(&str, fn(&serde_json::Value) -> Result<(), String>)] = &[
+    ("fridge", is::<golden::fridge::FridgeConfig>),
+    ("finecomb", is::<golden::finecomb::cycle::FinecombCoreConfig>),
+    ("heavy_hitters", is::<golden::heavy_hitters::HhConfig>),
+    ("reordering", is::<golden::reordering::ReorderConfig>),
+    ("ifpd", is::<golden::ifpd::IfpdConfig>),
+    ("maple", is::<golden::maple::cycle::MapleHwConfig>),
+];
+
+/// Checks that `core`'s runner takes a configuration with parameters `params` (top `name`).
+pub fn check_config(core: &str, name: &str, params: &serde_json::Value) -> Result<(), String> {
+    let check = CONFIGS.iter().find(|c| c.0 == core).map(|c| c.1);
+    match check.map(|f| f(params)) {
+        Some(Err(e)) => Err(format!(
+            "{name}: netmeas verify has no runner for this build of {core} (its parameters are not the runner's \
+             configuration: {e}); the test suite co-simulates it (testbench/tests/)"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// `$core`'s run-time model of library `$lib` (a closure building one per `x_seed`).
 macro_rules! dyn_model {
     ($core:ident, $lib:expr) => {{
