@@ -16,9 +16,9 @@
 //! - A master stream without `<g>_ready` (per-packet results, which the core produces at line rate and
 //!   cannot hold) has no `tready`: the user must take every beat.
 //! - Other ports keep their names (e.g. `swept`).
-//! - A top with several CSR ports `<p>_csr_*` (the reordering hybrid: `smp_`, `side_`, `hh_`) gets one
-//!   AXI4-Lite slave per port, `s_axil_<p>_*`, each its own module `<top>_<p>_axil` with that port's
-//!   register map (the sub-cores' maps stay separate, as their software does).
+//! - A top with several CSR ports `<p>csr_*` (the reordering hybrid: `smp_`, `side_`, `hh_`) gets one
+//!   AXI4-Lite slave per port, `s_axil_<p>*` (`s_axil_hh_awaddr`), each its own module `<top>_<p>axil`
+//!   with that port's register map (the sub-cores' maps stay separate, as their software does).
 
 use crate::emit::Port;
 use serde::Serialize;

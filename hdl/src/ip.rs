@@ -1,7 +1,9 @@
 //! A core configuration as IP (`netmeas generate`): one self-contained Verilog file with a documented top
-//! module — the core's native ports, or its AXI flavour ([`crate::axi`]) — plus a manifest (ports, streams,
-//! parameters, registers with their bus offsets, initiation interval, memory bits), the register map as
-//! Markdown, C header and SystemRDL (all from the one definition in `golden`), and a FuseSoC `.core` file.
+//! module — the core's native ports, or its AXI flavour ([`crate::axi`]: one AXI4-Lite slave per CSR port)
+//! — plus a manifest (ports, streams, parameters, registers with their bus offsets — per port for a top with
+//! several, `csr_ports` —, initiation interval, memory bits, latency measured on the golden cycle model),
+//! each register map as Markdown, C header and SystemRDL (all from the one definition in `golden`), and a
+//! FuseSoC `.core` file.
 
 use crate::axi::{self, AxiPlan};
 use crate::common::axil::AxilCsr;
@@ -180,7 +182,9 @@ impl Ip {
         let mut o = format!("{} ({} bus): {}\n", self.module, self.bus.name(), self.core.description);
         for l in &self.latency {
             let (from, to) = self.stream_names(l);
-            let _ = writeln!(o, "  latency {from} → {to}: {} cycles ({})", l.cycles, l.note);
+            let cycles =
+                l.cycles.map_or("not measured (no answer within 2^22 cycles)".into(), |n| format!("{n} cycles"));
+            let _ = writeln!(o, "  latency {from} → {to}: {cycles} ({})", l.note);
         }
         let Some(plan) = &self.plan else { return o };
         let maps = self.core.register_maps();
@@ -234,9 +238,14 @@ impl Ip {
                 .collect()
         };
         let registers = self.core.csr.as_ref().map_or(vec![], regs);
-        // A top with several CSR ports: each prefixed port's map, under its AXI4-Lite bus name.
+        // A top with several CSR ports: each prefixed port's map, under its AXI4-Lite bus name (AXI flavour) or
+        // its port's prefix (`hh_csr`, native).
+        let port_name = |p: &str| match self.bus {
+            Bus::Axi => axi::slave_bus(p),
+            Bus::Native => format!("{p}csr"),
+        };
         let buses: serde_json::Map<String, serde_json::Value> =
-            self.core.csr_ports.iter().map(|(p, l)| (axi::slave_bus(p), json!(regs(l)))).collect();
+            self.core.csr_ports.iter().map(|(p, l)| (port_name(p), json!(regs(l)))).collect();
         let latency: Vec<serde_json::Value> = self
             .latency
             .iter()
@@ -312,12 +321,12 @@ mod tests {
                 assert_eq!(latency.len(), paths.len(), "{}", b.name);
                 for (l, (from, to, _)) in latency.iter().zip(*paths) {
                     assert_eq!((l.from, l.to), (*from, *to), "{}", b.name);
-                    assert!((1..=32).contains(&l.cycles), "{}: {l:?}", b.name);
+                    assert!(l.cycles.is_some_and(|n| (1..=32).contains(&n)), "{}: {l:?}", b.name);
                 }
             }
             let ip = generate(&find_build(core, None).unwrap(), Bus::Axi, false).unwrap();
-            let cycles: Vec<u64> = ip.latency.iter().map(|l| l.cycles).collect();
-            assert_eq!(cycles, paths.iter().map(|p| p.2).collect::<Vec<_>>(), "{core}");
+            let cycles: Vec<Option<u64>> = ip.latency.iter().map(|l| l.cycles).collect();
+            assert_eq!(cycles, paths.iter().map(|p| Some(p.2)).collect::<Vec<_>>(), "{core}");
             let manifest: serde_json::Value = serde_json::from_str(&ip.manifest(&[])).unwrap();
             for (m, (from, to, n)) in manifest["latency"].as_array().unwrap().iter().zip(*paths) {
                 let want = json!({"from": format!("s_axis_{from}"), "to": format!("m_axis_{to}"), "cycles": n});
@@ -328,7 +337,7 @@ mod tests {
             let l = &find_build("reordering", Some(b)).unwrap().resources.unwrap().latency;
             let paths: Vec<_> = l.iter().map(|l| (l.from, l.to, l.cycles)).collect();
             assert_eq!(paths.iter().map(|p| p.1).collect::<Vec<_>>(), ["hh_res", "side_res"], "{b}");
-            assert!(paths.iter().all(|p| (1..=32).contains(&p.2)), "{b}: {paths:?}");
+            assert!(paths.iter().all(|p| p.2.is_some_and(|n| (1..=32).contains(&n))), "{b}: {paths:?}");
         }
     }
 }

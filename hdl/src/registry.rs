@@ -151,11 +151,11 @@ impl Build {
         self.resources = Some(Resources { ii1, memories, latency: vec![] });
         self
     }
-    /// States the build's latency paths (after [`Self::resources`]).
+    /// States the build's latency paths (after [`Self::resources`]: calling it first is a mistake in the
+    /// core's build list, which the registry's tests hit).
     pub fn latency(mut self, paths: Vec<golden::common::latency::Latency>) -> Self {
-        if let Some(r) = self.resources.as_mut() {
-            r.latency = paths;
-        }
+        let r = self.resources.as_mut();
+        r.unwrap_or_else(|| panic!("{}: Build::latency before Build::resources", self.name)).latency = paths;
         self
     }
     /// Replaces the description.

@@ -56,14 +56,15 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
     let t0 = std::time::Instant::now();
     let axi = a.bus == "axi";
     let (files, _) = a.which.files(if axi { Bus::Axi } else { Bus::Native }, false)?;
-    let manifest_of = |files: &[(String, String)]| -> Result<serde_json::Value, String> {
-        let m = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;
-        serde_json::from_str(&m.1).map_err(|e| e.to_string())
-    };
-    let manifest = manifest_of(&files)?;
-    // The native top's entry (its parameters, and its ports: the AXI flavour's `tdata` layouts follow them).
-    let native = if axi { manifest_of(&a.which.files(Bus::Native, false)?.0)? } else { manifest.clone() };
-    let native_name = native["module"].as_str().ok_or("the manifest names no module")?.to_string();
+    let manifest = files.iter().find(|(n, _)| n.ends_with(".json")).ok_or("no manifest generated")?;
+    let manifest: serde_json::Value = serde_json::from_str(&manifest.1).map_err(|e| e.to_string())?;
+    // The native top's entry (its parameters, and its ports: the AXI flavour's `tdata` layouts follow them),
+    // from the manifest: an AXI flavour's names its core and lists the core's ports.
+    let native_name = manifest["core"].as_str().ok_or("the manifest names no core top")?.to_string();
+    let native = serde_json::json!({
+        "name": native_name, "params": manifest["params"],
+        "ports": if axi { &manifest["native_ports"] } else { &manifest["ports"] },
+    });
     testbench::verify::check_config(&a.which.core, &native_name, &native["params"])?;
     let module = manifest["module"].as_str().ok_or("the manifest names no module")?.to_string();
     let generated = files.iter().find(|(n, _)| *n == format!("{module}.v")).ok_or("no Verilog generated")?;
@@ -71,13 +72,20 @@ pub fn run(a: &VerifyArgs) -> Result<(), String> {
         None => generated.1.clone(),
         Some(f) => {
             let v = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            let declares = |l: &str| {
-                let rest = l.trim_start().strip_prefix("module").filter(|r| r.starts_with(char::is_whitespace));
-                let rest = rest.map(str::trim_start).and_then(|r| r.strip_prefix(module.as_str()));
-                rest.is_some_and(|r| r.trim_start().starts_with(['(', '#', ';']) || r.trim().is_empty())
+            let declares = |m: &str| {
+                v.lines().any(|l| {
+                    let rest = l.trim_start().strip_prefix("module").filter(|r| r.starts_with(char::is_whitespace));
+                    let rest = rest.map(str::trim_start).and_then(|r| r.strip_prefix(m));
+                    rest.is_some_and(|r| r.trim_start().starts_with(['(', '#', ';']) || r.trim().is_empty())
+                })
             };
-            if !v.lines().any(declares) {
-                return Err(format!("{} has no module {module} (the configuration's top)", f.display()));
+            if !declares(&module) {
+                let hint = if axi && declares(&native_name) {
+                    format!("; it has the native top {native_name}: add --bus native")
+                } else {
+                    String::new()
+                };
+                return Err(format!("{} has no module {module} (the configuration's top){hint}", f.display()));
             }
             v
         }

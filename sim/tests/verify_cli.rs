@@ -78,6 +78,9 @@ fn verify_catches_a_broken_verilog_file() {
     for says in ["differs from golden", "--seed 5", "first at cycle", "signal `rep_valid`"] {
         assert!(e.contains(says), "{says}: {e}");
     }
+    // The native file without `--bus native`: refused before Verilating, with the hint.
+    let e = error(&["verify", "ifpd", "--build", "ifpd_d4", "--verilog", f]);
+    assert!(e.contains("no module ifpd_d4_axi") && e.contains("add --bus native"), "{e}");
 }
 
 /// The AXI flavour with its AXI4-Lite slave's write response stuck at SLVERR fails verification on the bus.

@@ -88,19 +88,6 @@ impl Drop for {ty} {{\n    fn drop(&mut self) {{ unsafe {{ nm_{top}_delete(self.
     )
 }
 
-/// The AXI4-Lite signals a master drives (`AxilInputs` fields) and a slave answers (`AxilOutputs`).
-const AXIL_IN: [&str; 9] = ["awvalid", "awaddr", "wvalid", "wdata", "wstrb", "bready", "arvalid", "araddr", "rready"];
-const AXIL_OUT: [(&str, &str); 8] = [
-    ("awready", "!= 0"),
-    ("wready", "!= 0"),
-    ("bvalid", "!= 0"),
-    ("bresp", "as u8"),
-    ("arready", "!= 0"),
-    ("rvalid", "!= 0"),
-    ("rdata", "as u32"),
-    ("rresp", "as u8"),
-];
-
 /// `crate::axi_core::AxilPins` for a model with AXI4-Lite slaves (`s_axil_*`, or `s_axil_<p>_*` per CSR
 /// port of a top with several: bus k = the k-th in port order); nothing for other models.
 fn axil_pins(ty: &str, ports: &[PortDecl]) -> String {
@@ -113,17 +100,20 @@ fn axil_pins(ty: &str, ports: &[PortDecl]) -> String {
         return String::new();
     }
     let (mut set, mut get, mut names) = (String::new(), String::new(), String::new());
+    // The signal lists and value orders are golden's (`golden::common::axil`).
+    use hdl::golden::common::axil::{MASTER_SIGNALS, SLAVE_SIGNALS};
     for (k, b) in buses.iter().enumerate() {
-        let sets: String = AXIL_IN.iter().map(|n| format!("self.set_{b}_{n}(i.{n} as u64); ")).collect();
+        let sets: String =
+            MASTER_SIGNALS.iter().enumerate().map(|(j, n)| format!("self.set_{b}_{n}(v[{j}]); ")).collect();
         writeln!(set, "            {k} => {{ {sets}}}").unwrap();
-        let gets: String = AXIL_OUT.iter().map(|(n, conv)| format!("{n}: self.{b}_{n}() {conv}, ")).collect();
-        writeln!(get, "            {k} => AxilOutputs {{ {gets}..Default::default() }},").unwrap();
+        let gets: String = SLAVE_SIGNALS.iter().map(|n| format!("self.{b}_{n}(), ")).collect();
+        writeln!(get, "            {k} => AxilOutputs::from_bus_values([{gets}]),").unwrap();
         write!(names, "\"{b}\", ").unwrap();
     }
     format!(
         "impl crate::axi_core::AxilPins for {ty} {{\n\
     fn axil_buses(&self) -> &'static [&'static str] {{ &[{names}] }}\n\
-    fn set_axil(&mut self, bus: usize, i: &golden::common::axil::AxilInputs) {{\n        match bus {{\n{set}            _ => panic!(\"no AXI4-Lite bus {{bus}}\"),\n        }}\n    }}\n\
+    fn set_axil(&mut self, bus: usize, i: &golden::common::axil::AxilInputs) {{\n        let v = i.bus_values();\n        match bus {{\n{set}            _ => panic!(\"no AXI4-Lite bus {{bus}}\"),\n        }}\n    }}\n\
     fn axil(&self, bus: usize) -> golden::common::axil::AxilOutputs {{\n        use golden::common::axil::AxilOutputs;\n        match bus {{\n{get}            _ => panic!(\"no AXI4-Lite bus {{bus}}\"),\n        }}\n    }}\n\
 }}\n\n"
     )

@@ -113,25 +113,15 @@ pub fn intern(name: &str) -> &'static str {
 /// The scoreboard names of bus `bus`'s slave outputs (`s_axil_awready`, …; `s_axil_hh_awready`, …) and of
 /// its transactions' responses (`s_axil_response`).
 pub fn axil_signal_names(bus: &str) -> [&'static str; 9] {
-    let signals = ["awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp", "response"];
-    signals.map(|s| intern(&format!("{bus}_{s}")))
+    let signal = |k: usize| golden::common::axil::SLAVE_SIGNALS.get(k).copied().unwrap_or("response");
+    std::array::from_fn(|k| intern(&format!("{bus}_{}", signal(k))))
 }
 
 /// Compares an AXI4-Lite slave's bus outputs (`rtl`) with golden's (`e`), signal by signal (named `n`: the
 /// bus's [`axil_signal_names`]).
 pub fn compare_axil(sb: &mut Scoreboard, c: u64, n: &[&'static str; 9], e: &AxilOutputs, rtl: &AxilOutputs) {
-    let pairs = [
-        (e.awready as u128, rtl.awready as u128),
-        (e.wready as u128, rtl.wready as u128),
-        (e.bvalid as u128, rtl.bvalid as u128),
-        (e.bresp as u128, rtl.bresp as u128),
-        (e.arready as u128, rtl.arready as u128),
-        (e.rvalid as u128, rtl.rvalid as u128),
-        (e.rdata as u128, rtl.rdata as u128),
-        (e.rresp as u128, rtl.rresp as u128),
-    ];
-    for (name, (want, got)) in n.iter().zip(pairs) {
-        sb.check(c, name, Some(want), got);
+    for ((name, want), got) in n.iter().zip(e.bus_values()).zip(rtl.bus_values()) {
+        sb.check(c, name, Some(want as u128), got as u128);
     }
 }
 

@@ -114,13 +114,15 @@ crate::axi_core_top! {
     read |m, layouts, sb, c, e| {
         let words: PortBits = port(m.m_axis_res_tdata());
         let res = |f: &str| unpack(&layouts[1], words, f) as u64;
+        let res_valid: bool = port(m.m_axis_res_tvalid());
+        check_tlast(sb, c, "m_axis_res_tlast", res_valid, m.m_axis_res_tlast());
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let rec_valid = port(m.m_axis_rec_tvalid());
         check_tlast(sb, c, "m_axis_rec_tlast", rec_valid, m.m_axis_rec_tlast());
         HhOutputs {
             in_ready: port(m.s_axis_in_tready()),
             swept: port(m.swept()),
-            res_valid: port(m.m_axis_res_tvalid()),
+            res_valid,
             res_outcome: res("res_outcome"),
             res_row: res("res_row"),
             res_count: res("res_count"),

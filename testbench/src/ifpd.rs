@@ -88,13 +88,15 @@ crate::axi_core_top! {
     read |m, layouts, sb, c, e| {
         let words: PortBits = port(m.m_axis_res_tdata());
         let res = |f: &str| unpack(&layouts[1], words, f) as u64;
+        let res_valid: bool = port(m.m_axis_res_tvalid());
+        check_tlast(sb, c, "m_axis_res_tlast", res_valid, m.m_axis_res_tlast());
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let rep_valid = port(m.m_axis_rep_tvalid());
         check_tlast(sb, c, "m_axis_rep_tlast", rep_valid, m.m_axis_rep_tlast());
         IfpdTopOutputs {
             in_ready: port(m.s_axis_in_tready()),
             swept: port(m.swept()),
-            res_valid: port(m.m_axis_res_tvalid()),
+            res_valid,
             res_case: res("res_case"),
             res_row: res("res_row"),
             res_d_est: res("res_d_est"),

@@ -121,6 +121,8 @@ crate::axi_core_top! {
     read |m, layouts, sb, c, e| {
         let ans_words: PortBits = port(m.m_axis_ans_tdata());
         let ans = |f: &str| unpack(&layouts[1], ans_words, f);
+        let res_valid: bool = port(m.m_axis_res_tvalid());
+        check_tlast(sb, c, "m_axis_res_tlast", res_valid, m.m_axis_res_tlast());
         let (csr_rd_valid, csr_rd_data) = e.csr_answer();
         let (smp_valid, rec_valid, ans_valid): (bool, bool, bool) =
             (port(m.m_axis_smp_tvalid()), port(m.m_axis_rec_tvalid()), port(m.m_axis_ans_tvalid()));
@@ -134,7 +136,7 @@ crate::axi_core_top! {
         MapleTopOutputs {
             in_ready: port(m.s_axis_in_tready()),
             swept: port(m.swept()),
-            res_valid: port(m.m_axis_res_tvalid()),
+            res_valid,
             res_center: port(m.m_axis_res_tdata()),
             smp_valid,
             smp_data: port(m.m_axis_smp_tdata()),

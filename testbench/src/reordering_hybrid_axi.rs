@@ -6,7 +6,7 @@
 //! `m_axis_*` streams (fields by the wrapper's layout rule, [`tdata_layout`]). The hybrid runner's traffic
 //! and checks are unchanged (`crate::reordering_hybrid::run_top`).
 
-use crate::axi_core::{check_tlast, count_axil, pack, tdata_layout, unpack, AxiCsrSide, AxilDone, AxilPins};
+use crate::axi_core::{check_tlast, count_axil, intern, pack, tdata_layout, unpack, AxiCsrSide, AxilDone, AxilPins};
 use crate::core_run::CoreTop;
 use crate::harness::{Model, RunConfig, RunReport, Scoreboard};
 use crate::models::RoHy4Axi;
@@ -34,8 +34,9 @@ pub struct HybridAxiTop<M> {
 crate::model_via!(impl<M: Model> HybridAxiTop<M> => m);
 
 impl HybridAxiTop<RoHy4Axi> {
-    /// `ro_hy4_axi` behind three bus sides with the register maps of `ro_hy4`'s sub-cores.
-    fn new(x_seed: u64, done: &AxilDone) -> Self {
+    /// `ro_hy4_axi` behind three bus sides with the register maps of `ro_hy4`'s sub-cores; `done[k]` counts
+    /// bus k's transactions.
+    fn new(x_seed: u64, done: &[AxilDone; 3]) -> Self {
         let m = RoHy4Axi::new(x_seed);
         assert_eq!(m.axil_buses(), BUSES, "the wrapper's AXI4-Lite buses");
         let cfg = top_config("ro_hy4");
@@ -43,8 +44,9 @@ impl HybridAxiTop<RoHy4Axi> {
         let sides = BUSES
             .iter()
             .zip(&maps)
+            .zip(done)
             .enumerate()
-            .map(|(k, (bus, map))| AxiCsrSide::on_bus(bus, map, x_seed.wrapping_add(k as u64), done.clone()))
+            .map(|(k, ((bus, map), d))| AxiCsrSide::on_bus(bus, map, x_seed.wrapping_add(k as u64), d.clone()))
             .collect();
         HybridAxiTop { m, sides, layouts: GROUPS.map(|g| tdata_layout("ro_hy4", g)).to_vec() }
     }
@@ -140,9 +142,17 @@ impl CoreTop for HybridAxiTop<RoHy4Axi> {
 }
 
 /// `ro_hy4`'s traffic through its AXI flavour `ro_hy4_axi`: registers over three AXI4-Lite slaves (the
-/// report's coverage `axil_writes`, `axil_reads` sum the three).
+/// report's coverage: `<bus>_writes`, `<bus>_reads` per bus, `axil_writes`, `axil_reads` their sums).
 pub fn run_ro_hy4_axi(cfg: &RunConfig) -> RunReport {
-    let done = AxilDone::default();
+    let done: [AxilDone; 3] = Default::default();
     let d = done.clone();
-    count_axil(run_top("ro_hy4", cfg, move |x| HybridAxiTop::new(x, &d)), &done)
+    let mut report = run_top("ro_hy4", cfg, move |x| HybridAxiTop::new(x, &d));
+    let total = AxilDone::default();
+    for (bus, d) in BUSES.iter().zip(&done) {
+        let ([w, r], [tw, tr]) = (d.get(), total.get());
+        report.coverage.count(intern(&format!("{bus}_writes")), w);
+        report.coverage.count(intern(&format!("{bus}_reads")), r);
+        total.set([tw + w, tr + r]);
+    }
+    count_axil(report, &total)
 }

@@ -1,7 +1,8 @@
 //! `netmeas verify`: one configuration of a core — any, registered or not — Verilated at run time
 //! ([`crate::runtime_model`]) and co-simulated cycle by cycle against the golden model by the core's own
 //! runner, on the core's randomized traffic: the runners' code path of the test suite, with the run-time
-//! model ([`DynTop`]) in place of a build-time one.
+//! model ([`DynTop`]) in place of a build-time one — the native top through `run_top`, or its AXI flavour
+//! through `run_axi` (behind the randomized AXI4-Lite master and golden slave of `crate::axi_core`).
 
 use crate::harness::{RunConfig, RunReport};
 use crate::runtime_model::{DynLib, DynTop};
@@ -41,8 +42,9 @@ pub fn check_config(core: &str, name: &str, params: &serde_json::Value) -> Resul
     let check = CONFIGS.iter().find(|c| c.0 == core).map(|c| c.1);
     match check.map(|f| f(params)) {
         Some(Err(e)) => Err(format!(
-            "{name}: netmeas verify has no runner for this build of {core} (its parameters are not the runner's \
-             configuration: {e}); the test suite co-simulates it (testbench/tests/)"
+            "{name}: netmeas verify has no runner for this build of {core}: its runner takes the single core's \
+             configuration and {name}'s parameters are not one ({e}; e.g. the reordering hybrids, which the test \
+             suite co-simulates: testbench/tests/reordering_hybrid.rs)"
         )),
         _ => Ok(()),
     }

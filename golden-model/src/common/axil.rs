@@ -105,6 +105,56 @@ pub struct AxilInputs {
     pub csr_rd_data: u32,
 }
 
+/// The bus signals a master drives, as the slave's port suffixes (`s_axil_<signal>`), in the order of
+/// [`AxilInputs::bus_values`].
+pub const MASTER_SIGNALS: [&str; 9] =
+    ["awvalid", "awaddr", "wvalid", "wdata", "wstrb", "bready", "arvalid", "araddr", "rready"];
+
+/// The bus signals the slave answers with, in the order of [`AxilOutputs::bus_values`] and
+/// [`AxilOutputs::from_bus_values`].
+pub const SLAVE_SIGNALS: [&str; 8] = ["awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp"];
+
+impl AxilInputs {
+    /// The master's bus signals ([`MASTER_SIGNALS`] order).
+    pub fn bus_values(&self) -> [u64; 9] {
+        let b = |x: bool| x as u64;
+        [
+            b(self.awvalid),
+            self.awaddr as u64,
+            b(self.wvalid),
+            self.wdata as u64,
+            self.wstrb as u64,
+            b(self.bready),
+            b(self.arvalid),
+            self.araddr as u64,
+            b(self.rready),
+        ]
+    }
+}
+
+impl AxilOutputs {
+    /// The slave's bus signals ([`SLAVE_SIGNALS`] order).
+    pub fn bus_values(&self) -> [u64; 8] {
+        let b = |x: bool| x as u64;
+        let (o, r) = (self, self.rdata as u64);
+        [b(o.awready), b(o.wready), b(o.bvalid), o.bresp as u64, b(o.arready), b(o.rvalid), r, o.rresp as u64]
+    }
+    /// Outputs with the slave's bus signals `v` ([`SLAVE_SIGNALS`] order; the CSR side at its defaults).
+    pub fn from_bus_values(v: [u64; 8]) -> AxilOutputs {
+        AxilOutputs {
+            awready: v[0] != 0,
+            wready: v[1] != 0,
+            bvalid: v[2] != 0,
+            bresp: v[3] as u8,
+            arready: v[4] != 0,
+            rvalid: v[5] != 0,
+            rdata: v[6] as u32,
+            rresp: v[7] as u8,
+            ..Default::default()
+        }
+    }
+}
+
 /// One cycle's outputs (all registered: `rdata`/`rresp` and `bresp` keep their last values while the
 /// response is not valid).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -546,5 +546,5 @@ pub fn latency(cfg: &MapleHwConfig) -> Vec<Latency> {
         path("in", "res", "every packet's result", res),
         path("lk", "ans", "a lookup's answer (registers at reset values, empty store)", ans),
     ];
-    paths.into_iter().flatten().collect()
+    paths.to_vec()
 }

@@ -272,8 +272,18 @@ pub fn latency(cfg: &HybridConfig) -> Vec<Latency> {
         measure(|i| m.step(i), &reset, &idle, std::slice::from_ref(&offer), |o| o.in_ready == Some(true), out)
     };
     let paths = [
-        path("in", "hh_res", "every packet's heavy-hitter result", run(|o| o.hh_res_valid == Some(true))),
-        path("in", "side_res", "every packet's side-table result", run(|o| o.side_res_valid == Some(true))),
+        path(
+            "in",
+            "hh_res",
+            "every packet's heavy-hitter result (a flow they admit)",
+            run(|o| o.hh_res_valid == Some(true)),
+        ),
+        path(
+            "in",
+            "side_res",
+            "the side-table result of a packet the heavy hitters hold",
+            run(|o| o.side_res_valid == Some(true)),
+        ),
     ];
-    paths.into_iter().flatten().collect()
+    paths.to_vec()
 }

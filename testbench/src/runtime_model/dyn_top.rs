@@ -2,6 +2,7 @@
 //! ([`crate::axi_core::AxilPins`], found by name).
 
 use super::load::{DynLib, DynModel};
+use golden::common::axil::{AxilInputs, AxilOutputs, MASTER_SIGNALS, SLAVE_SIGNALS};
 use std::sync::Arc;
 
 /// [`DynTop`]: a struct with one port index per method and the methods, from the lists of names.
@@ -30,11 +31,12 @@ macro_rules! dyn_top {
             /// An instance of `lib`'s top; `x_seed` seeds its power-up values.
             pub fn new(lib: &Arc<DynLib>, x_seed: u64) -> Self {
                 let port = |m: &str| lib.port(m.strip_prefix("set_").unwrap_or(m));
+                let axil = AxilBus::of(lib);
                 DynTop {
                     m: DynModel::new(lib, x_seed),
                     _kind: std::marker::PhantomData,
-                    axil: AxilBus::of(lib),
-                    axil_names: AxilBus::of(lib).iter().map(|b| b.name).collect(),
+                    axil_names: axil.iter().map(|b| b.name).collect(),
+                    axil,
                     $($s: port(stringify!($s)),)*
                     $($w: port(stringify!($w)),)*
                     $($b: port(stringify!($b)),)*
@@ -90,7 +92,7 @@ dyn_top! {
         smp_data, lk_ready, ans_valid, ans_kind, ans_cand, ans_center_valid, ans_center, ans_latency, ans_refined,
         s_axis_in_tready, s_axis_lk_tready, m_axis_rep_tvalid, m_axis_rep_tlast, m_axis_rep_tdata,
         m_axis_tally_tvalid, m_axis_tally_tlast, m_axis_tally_tdata, m_axis_rec_tvalid, m_axis_rec_tlast,
-        m_axis_rec_tdata, m_axis_res_tvalid, m_axis_res_tdata, m_axis_smp_tvalid, m_axis_smp_tlast,
+        m_axis_rec_tdata, m_axis_res_tvalid, m_axis_res_tlast, m_axis_res_tdata, m_axis_smp_tvalid, m_axis_smp_tlast,
         m_axis_smp_tdata, m_axis_ans_tvalid, m_axis_ans_tlast, m_axis_ans_tdata,
 }
 
@@ -103,7 +105,8 @@ impl<K> DynTop<K> {
 
 crate::model_via!(impl<K> DynTop<K> => m);
 
-/// The port indices of one AXI4-Lite slave of a run-time model (bus `s_axil` or `s_axil_<p>`).
+/// The port indices of one AXI4-Lite slave of a run-time model (bus `s_axil` or `s_axil_<p>`), in the
+/// signal orders of `golden::common::axil` ([`MASTER_SIGNALS`], [`SLAVE_SIGNALS`]).
 struct AxilBus {
     name: &'static str,
     inputs: [Option<usize>; 9],
@@ -111,9 +114,6 @@ struct AxilBus {
 }
 
 impl AxilBus {
-    const IN: [&'static str; 9] =
-        ["awvalid", "awaddr", "wvalid", "wdata", "wstrb", "bready", "arvalid", "araddr", "rready"];
-    const OUT: [&'static str; 8] = ["awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp"];
     /// Every slave of `lib`'s top, in port order.
     fn of(lib: &DynLib) -> Vec<AxilBus> {
         let ports = lib.ports();
@@ -122,8 +122,8 @@ impl AxilBus {
             .filter(|b| *b == "s_axil" || b.starts_with("s_axil_"))
             .map(|b| AxilBus {
                 name: crate::axi_core::intern(b),
-                inputs: Self::IN.map(|n| lib.port(&format!("{b}_{n}"))),
-                outputs: Self::OUT.map(|n| lib.port(&format!("{b}_{n}"))),
+                inputs: MASTER_SIGNALS.map(|n| lib.port(&format!("{b}_{n}"))),
+                outputs: SLAVE_SIGNALS.map(|n| lib.port(&format!("{b}_{n}"))),
             })
             .collect()
     }
@@ -133,36 +133,15 @@ impl<K> crate::axi_core::AxilPins for DynTop<K> {
     fn axil_buses(&self) -> &[&'static str] {
         &self.axil_names
     }
-    fn set_axil(&mut self, bus: usize, i: &golden::common::axil::AxilInputs) {
-        let values = [
-            i.awvalid as u128,
-            i.awaddr as u128,
-            i.wvalid as u128,
-            i.wdata as u128,
-            i.wstrb as u128,
-            i.bready as u128,
-            i.arvalid as u128,
-            i.araddr as u128,
-            i.rready as u128,
-        ];
-        for (port, v) in self.axil[bus].inputs.into_iter().zip(values) {
+    fn set_axil(&mut self, bus: usize, i: &AxilInputs) {
+        for (port, v) in self.axil[bus].inputs.into_iter().zip(i.bus_values()) {
             if let Some(k) = port {
-                self.m.set(k, v);
+                self.m.set(k, v as u128);
             }
         }
     }
-    fn axil(&self, bus: usize) -> golden::common::axil::AxilOutputs {
-        let get = |k: usize| self.axil[bus].outputs[k].map_or(0u32, |p| self.m.get_words(p).0[0]);
-        golden::common::axil::AxilOutputs {
-            awready: get(0) != 0,
-            wready: get(1) != 0,
-            bvalid: get(2) != 0,
-            bresp: get(3) as u8,
-            arready: get(4) != 0,
-            rvalid: get(5) != 0,
-            rdata: get(6),
-            rresp: get(7) as u8,
-            ..Default::default()
-        }
+    fn axil(&self, bus: usize) -> AxilOutputs {
+        let get = |p: Option<usize>| p.map_or(0, |p| self.m.get_words(p).0[0] as u64);
+        AxilOutputs::from_bus_values(self.axil[bus].outputs.map(get))
     }
 }
