@@ -104,7 +104,7 @@ fn generate_bad_parameters_write_nothing() {
         (&["ifpd", "--set", "bf_bits=0"], "RTL builds have a filter"),
         (&["ifpd", "--name", "module"], "not a Verilog keyword"),
         (&["maple", "--set", "word_log2=7"], "word_log2 = 7 is outside 3..=6"),
-        (&["maple", "--set", "centers=65"], "max_centers = 65 is outside 1..=64"),
+        (&["maple", "--set", "centers=65"], "centers = 65 is outside 1..=64"),
         (&["fifo", "--set", "a=1"], "no generation parameters"),
     ];
     for (args, says) in cases {

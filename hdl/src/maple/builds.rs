@@ -116,6 +116,8 @@ impl CoreParams for MapleParams {
     fn check(&self) -> Result<(), String> {
         golden::common::config::check_range("addr_bits (log2 words per segment)", self.addr_bits, 1, 16)
             .and_then(|_| golden::common::config::check_range("word_log2", self.word_log2, 3, 6))
+            // (golden names it `max_centers`: checked here under the parameter's name)
+            .and_then(|_| golden::common::config::check_range("centers", self.centers, 1, golden::maple::MAX_CENTERS))
             .and_then(|_| self.config().check())
             .map_err(|e| e.to_string())
     }
