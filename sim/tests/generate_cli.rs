@@ -105,6 +105,7 @@ fn generate_bad_parameters_write_nothing() {
         (&["ifpd", "--name", "module"], "not a Verilog keyword"),
         (&["maple", "--set", "word_log2=7"], "word_log2 = 7 is outside 3..=6"),
         (&["maple", "--set", "centers=65"], "centers = 65 is outside 1..=64"),
+        (&["finecomb", "--set", "stash_depth=3"], "stash_depth = 3 needs a stash"),
         (&["fifo", "--set", "a=1"], "no generation parameters"),
     ];
     for (args, says) in cases {

@@ -99,7 +99,15 @@ impl CoreParams for FinecombParams {
         })
     }
     fn check(&self) -> Result<(), String> {
-        self.config().check().map_err(|e| e.to_string())
+        let cfg = self.config();
+        if self.stash_depth > 0 && !cfg.has_stash() {
+            return Err(format!(
+                "stash_depth = {} needs a stash, which only a receiver with inter-sample delays keeps (role = \
+                 Receiver, isd = true); this configuration has none: leave stash_depth at 0",
+                self.stash_depth
+            ));
+        }
+        cfg.check().map_err(|e| e.to_string())
     }
     fn source(&self, name: &str) -> String {
         let (p, b) = (self, self.banks);
