@@ -15,7 +15,8 @@
 //! packets since the previous one: its ring stopped one short of wrapping, wrapped exactly, or wrapped with
 //! one more; the post capture of the previous marker, unless closed early, saw the same counts).
 //! In runs of ≥ 500 000 packets the first interval is long (140 000 packets, p = 1,
-//! bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps.
+//! bank 0 with one bucket) so bank 0's 64-bit timestamp accumulator wraps; it is closed by an end marker
+//! (not an ineffective start, which would run it past the next reset) and that reset waits for its record.
 
 use crate::axi_core::{check_tlast, pack, CsrAnswer};
 use crate::blocks::Run;
@@ -192,11 +193,14 @@ struct Traffic {
     /// in turn (`aimed` counts them), so that every third aimed interval meets each bound.
     aim: Vec<u64>,
     aimed: u64,
+    /// The next marker ends the interval (the long interval's close).
+    end_next: bool,
 }
 
 impl Traffic {
     fn new() -> Self {
-        Traffic { ts: (1u64 << 48) - (1 << 30), last_key: None, left: 0, open: false, aim: Vec::new(), aimed: 0 }
+        let ts = (1u64 << 48) - (1 << 30);
+        Traffic { ts, last_key: None, left: 0, open: false, aim: Vec::new(), aimed: 0, end_next: false }
     }
     fn packet(&mut self, run: &mut Run) -> Descriptor {
         self.ts += run.rng.gen_range(0..4000);
@@ -228,6 +232,8 @@ impl Traffic {
         self.left = if is_long { 140_000 } else { self.interval_length(run) };
         // The long interval opens with a start.
         let pick = if is_long { 99 } else { run.rng.gen_range(0..100) };
+        // After the long interval: an end (the same draws are made, so the traffic after it is unchanged).
+        let pick = if std::mem::replace(&mut self.end_next, is_long) { 80 } else { pick };
         if !self.open {
             // Between intervals: mostly a start; now and then an end (ineffective: not counting) or a
             // sync (only its start takes effect).
@@ -274,6 +280,7 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
     let mut stall = Stall::new(4000, 100..6000);
     // The accumulator-wrap interval needs ≥ 2^17 packets before the timestamps wrap (long runs only).
     let mut long_interval = cfg.transactions >= 500_000;
+    let long_run = long_interval;
     let mut next_reset = if long_interval { 150_000 } else { cfg.transactions / 2 };
     let mut reset_waiting = 0u64;
     let mut draws = 0u64;
@@ -283,7 +290,9 @@ pub fn run_top<M: FinecombTop>(name: &str, cfg: &RunConfig, make: impl FnOnce(u6
     while packets < cfg.transactions {
         // Resets redraw the settings every 50 000–120 000 packets; half of them wait (up to 20 000 cycles)
         // for a readout in progress.
-        let due = packets >= next_reset;
+        // The first reset of a long run waits for the long interval's record (its accumulator wrapped).
+        let wrap_seen = !long_run || cr.run.coverage.get(cov::accumulator_wraps) > 0 || packets >= 300_000;
+        let due = packets >= next_reset && wrap_seen;
         reset_waiting = if due { reset_waiting + 1 } else { 0 };
         let during_readout = cr.gold.busy();
         let reset = cr.sim.cycle == 0 || (due && (next_reset % 2 == 0 || during_readout || reset_waiting > 20_000));
