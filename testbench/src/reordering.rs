@@ -85,15 +85,7 @@ crate::axi_core_top! {
         let d = if i.in_valid { &i.desc } else { garbage };
         let (index, force) =
             if i.in_valid { (i.in_index, i.in_force.code() as u64) } else { (garbage.seq as usize, garbage.ts & 3) };
-        let fields = [
-            ("in_addr", d.addr as u128),
-            ("in_flow", d.flow),
-            ("in_seq", d.seq as u128),
-            ("in_ts", d.ts as u128),
-            ("in_data", d.data as u128),
-            ("in_index", index as u128),
-            ("in_force", force as u128),
-        ];
+        let fields = [&descriptor_fields(d)[..], &[("in_index", index as u128), ("in_force", force as u128)]].concat();
         m.set_s_axis_in_tvalid(i.in_valid as u64);
         m.set_s_axis_in_tdata(pack(&layouts[0], &fields).to());
         m.set_m_axis_rep_tready(i.rep_ready as u64);
@@ -118,6 +110,13 @@ crate::axi_core_top! {
             csr_rd_data,
         }
     }
+}
+
+/// A descriptor's `s_axis_in_tdata` fields by port name (the flow-sampling core's and the hybrid's AXI
+/// flavours; the sampling core adds its `in_index` and `in_force`).
+pub(crate) fn descriptor_fields(d: &Descriptor) -> [(&'static str, u128); 5] {
+    let (addr, seq, ts, data) = (d.addr as u128, d.seq as u128, d.ts as u128, d.data as u128);
+    [("in_addr", addr), ("in_flow", d.flow), ("in_seq", seq), ("in_ts", ts), ("in_data", data)]
 }
 
 crate::top_trait!(

@@ -73,15 +73,8 @@ impl CoreTop for HybridAxiTop<RoHy4Axi> {
         let d = if i.in_valid { &i.desc } else { garbage };
         let m = &mut self.m;
         m.set_rst(i.reset as u64);
-        let fields = [
-            ("in_addr", d.addr as u128),
-            ("in_flow", d.flow),
-            ("in_seq", d.seq as u128),
-            ("in_ts", d.ts as u128),
-            ("in_data", d.data as u128),
-        ];
         m.set_s_axis_in_tvalid(i.in_valid as u64);
-        m.set_s_axis_in_tdata(pack(&self.layouts[0], &fields).to());
+        m.set_s_axis_in_tdata(pack(&self.layouts[0], &crate::reordering::descriptor_fields(d)).to());
         m.set_m_axis_rep_tready(i.rep_ready as u64);
         for (k, side) in self.sides.iter().enumerate() {
             m.set_axil(k, side.inputs());
