@@ -113,7 +113,7 @@ impl<const A: usize, const W: usize> RmwAddTop<A, W> {
     pub fn new(ports: RamPorts, timing: RamTiming, forward_enable: u64) -> Self {
         Self::with_lookahead(ports, timing, 0, forward_enable).expect("no look-ahead: any RAM")
     }
-    /// With the pipeline's `lookahead` look-ahead levels (0..=2; dual-port only).
+    /// With the pipeline's `lookahead` look-ahead levels (0..=2; single-port: 0 or 2).
     pub fn with_lookahead(
         ports: RamPorts,
         timing: RamTiming,

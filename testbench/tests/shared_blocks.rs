@@ -158,6 +158,16 @@ fn rmw_lookahead_matches_golden_ii1() {
     }
 }
 
+/// Two look-ahead levels on a single-port RAM (II = 2, modify stage 4): packets are an even distance apart,
+/// so SL's word is the write of the packet directly ahead (distance 2) whenever it wrote that index.
+#[test]
+fn rmw_single_port_lookahead_matches_golden_ii2() {
+    let r = check_rmw_traffic("rmw_single_port_lookahead_matches_golden_ii2", rmw::run_single_lookahead2, &["pre_stage_checked"]);
+    assert!(r.cycles >= 2 * r.transactions, "{} cycles for {} packets", r.cycles, r.transactions);
+    assert!(r.covered("pre_near2") > 1000, "{} packets with pre_near2", r.covered("pre_near2"));
+    assert!(r.covered("pre_stage_checked") * 10 >= r.covered("accepted") * 9, "SL compared for too few packets");
+}
+
 #[test]
 fn rmw_registered_single_port_matches_golden_ii2() {
     let r = check_rmw_traffic("rmw_registered_single_port_matches_golden_ii2", rmw::run_single_registered, &[]);

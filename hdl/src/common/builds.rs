@@ -104,7 +104,7 @@ fn rmw_synth<const A: usize>(ports: RamPorts, registered: bool) -> Build {
 }
 
 /// The RMW pipeline as a counter table: the co-simulation tops (64 entries, short and registered RAM timing,
-/// each also with one and two look-ahead levels (`…_la`, `…_la2`), and eight test-only builds with one forwarding distance
+/// each also with one and two look-ahead levels (`…_la`, `…_la2`; single-port: two, `rmw_sp_la2`), and eight test-only builds with one forwarding distance
 /// disabled each), and for synthesis 2^10 entries and
 /// 2^16 (the largest power of two of 32-bit words that fits the LFE5U-85F's 208 DP16KD: 128 blocks), dual-
 /// and single-port, at 2^16 also on registered RAM (`…_reg`).
@@ -129,6 +129,7 @@ pub fn rmw() -> Result<Vec<Build>, String> {
         ("rmw_dp_reg_la", RamPorts::Dual, REG, FORWARD_ALL, false),
         ("rmw_dp_la2", RamPorts::Dual, SHORT, FORWARD_ALL, false),
         ("rmw_dp_reg_la2", RamPorts::Dual, REG, FORWARD_ALL, false),
+        ("rmw_sp_la2", RamPorts::Single, SHORT, FORWARD_ALL, false),
     ] {
         let lookahead = if name.ends_with("_la2") { 2 } else { name.ends_with("_la") as usize };
         let desc = if test_only {

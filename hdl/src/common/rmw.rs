@@ -31,7 +31,7 @@
 //! one-hot which one `mod_old` is (bit 0 RAM, bit k distance k), so the core can decide on each candidate
 //! in parallel and pick the one-bit answer. Cores that do not use them name them `unused_*` for the lint.
 //!
-//! **Look-ahead stage** (generation parameter `lookahead`, dual-port only; model
+//! **Look-ahead stage** (generation parameter `lookahead`; a single-port RAM takes 0 or 2 levels; model
 //! `golden::common::rmw::RmwModel::with_lookahead`): the stage that was SM becomes the look-ahead stage
 //! SL = SM-1 and the modify stage moves one cycle later (M = 3 short, 5 registered; forwarding 1..=M+1). At
 //! SL the pipeline presents `pre_valid`, `pre_payload` and `pre_old`: the word as if every earlier packet

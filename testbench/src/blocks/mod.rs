@@ -35,6 +35,7 @@ pub const ALL: &[Runner] = &[
     ("rmw_dp_reg_la", rmw::run_dual_registered_lookahead),
     ("rmw_dp_la2", rmw::run_dual_lookahead2),
     ("rmw_dp_reg_la2", rmw::run_dual_registered_lookahead2),
+    ("rmw_sp_la2", rmw::run_single_lookahead2),
     ("multi_rmw", multi_rmw::run),
     ("multi_rmw_reg", multi_rmw::run_registered),
     ("fifo", fifo::run),

@@ -10,7 +10,8 @@
 //! contents). The `run_broken_*` runners drive pipelines with one forwarding distance disabled, to prove
 //! the comparison catches each. Every runner is run for both RAM timings (`*_registered`:
 //! `RamTiming::Registered`, modify stage 4, distances 1–5); the dual-port ones also with one and two
-//! look-ahead levels (`*_lookahead`, `*_lookahead2`: modify stage 3 or 5, 4 or 6), where the top adds at SL
+//! look-ahead levels (`*_lookahead`, `*_lookahead2`: modify stage 3 or 5, 4 or 6; the single-port one with
+//! two, `run_single_lookahead2`: modify stage 4, packets an even distance apart), where the top adds at SL
 //! and corrects at SM as a deep core would, and SL's view (`pre_valid`, payload, `pre_old`, and its parts
 //! `pre_early`, `pre_near2`) is compared with `RmwModel::peek_pre` and `peek_pre_parts` too.
 
@@ -18,7 +19,7 @@ use super::Run;
 use crate::harness::{RunConfig, RunReport, Sim};
 use crate::models::{
     RmwDp, RmwDpLa, RmwDpLa2, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwDpRegLa, RmwDpRegLa2, RmwDpRegNofwd1, RmwDpRegNofwd2,
-    RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp, RmwSpReg,
+    RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwSp, RmwSpLa2, RmwSpReg,
 };
 use crate::ports::ReadOutputs;
 use golden::common::rmw::{RmwInputs, RmwModel, RmwStage};
@@ -62,6 +63,7 @@ rmw_runner!(run_dual_lookahead, RmwDpLa, RamPorts::Dual, SHORT, 1);
 rmw_runner!(run_dual_registered_lookahead, RmwDpRegLa, RamPorts::Dual, REG, 1);
 rmw_runner!(run_dual_lookahead2, RmwDpLa2, RamPorts::Dual, SHORT, 2);
 rmw_runner!(run_dual_registered_lookahead2, RmwDpRegLa2, RamPorts::Dual, REG, 2);
+rmw_runner!(run_single_lookahead2, RmwSpLa2, RamPorts::Single, SHORT, 2);
 
 crate::top_outputs! {
     /// Outputs of an RMW test top during one cycle (`out_*`: the registered modify stage of the cycle before).
@@ -78,7 +80,7 @@ crate::top_outputs! {
         out_pre_near2: bool,
     }
     read from RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
-        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa, RmwDpLa2, RmwDpRegLa2
+        RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa, RmwDpLa2, RmwDpRegLa2, RmwSpLa2
 }
 
 /// Ports common to the RMW test tops (generated per top; this trait lets one runner drive them all).
@@ -89,7 +91,7 @@ pub trait RmwTop: crate::harness::Model + ReadOutputs<Outputs = RmwOutputs> {
 crate::impl_for! {
     impl RmwTop => RmwDp, RmwSp, RmwDpNofwd1, RmwDpNofwd2, RmwDpNofwd3, RmwDpReg, RmwSpReg, RmwDpRegNofwd1,
         RmwDpRegNofwd2, RmwDpRegNofwd3, RmwDpRegNofwd4, RmwDpRegNofwd5, RmwDpLa, RmwDpRegLa, RmwDpLa2,
-        RmwDpRegLa2; {
+        RmwDpRegLa2, RmwSpLa2; {
         fn drive(&mut self, i: &RmwInputs) {
             self.set_reset(i.reset as u64);
             self.set_in_valid(i.in_valid as u64);
