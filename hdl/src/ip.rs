@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn manifests_state_the_latency_of_every_core_but_finecomb() {
         let expected: &[(&str, &[(&str, &str, u64)])] = &[
-            ("fridge", &[("in", "rep", 5)]),
+            ("fridge", &[("in", "rep", 7)]),
             ("finecomb", &[]),
             ("heavy_hitters", &[("in", "res", 4)]),
             ("reordering", &[("in", "res", 4)]), // (the hybrid builds: two paths, checked below)

@@ -350,7 +350,7 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         if !reset {
             aim.step(&mut cr.gold, &mut cr.csr, &mut i, r);
         }
-        // The settings golden holds this cycle (what this cycle's F1 and S2 read).
+        // The settings golden holds this cycle (what the packet leaving F1 this cycle reads).
         let rt = cr.gold.runtime();
         if held.is_free() && !aim.quiet() && r.gen_bool(0.9) {
             let d = traffic.next(&mut cr.run);
@@ -381,17 +381,18 @@ pub fn run_top<M: FridgeTop>(name: &str, mode: FridgeMode, cfg: &RunConfig, make
         i.desc = held.get();
         i.in_valid = i.desc.is_some();
         let (prng, requests) = (cr.gold.front.prng, cr.gold.stats.requests);
-        // At S2: a response of signature 0 meeting an empty entry; in expiry mode, a request meeting a valid
-        // entry compares the entry's age with `expiry`.
+        // At SM: a response of signature 0 meeting an empty entry; in expiry mode, a request meeting a valid
+        // entry compares the entry's age with `expiry` (the settings the packet carries from F1).
         if let (Some(st), false) = (cr.gold.rmw.peek_stage(), reset) {
-            let (p, old) = (Payload::unpack(&fcfg, st.payload, st.index), Entry::unpack(&fcfg, st.old));
+            let (p, old) = (Payload::unpack(&fcfg, st.payload.payload, st.index), Entry::unpack(&fcfg, st.old));
             cr.count(cov::zero_signature_on_empty_entry, (!p.is_request && p.sig == 0 && !old.valid) as u64);
             let age = p.ts.wrapping_sub(old.ts) & ((1u64 << fcfg.ts_bits) - 1);
-            let expiry = rt.expiry as u64;
-            if mode == FridgeMode::Expiry && p.is_request && !old.valid && age <= expiry {
+            let expiry = st.payload.expiry as u64;
+            let expiry_mode = FridgeMode::from_csr(st.payload.mode) == FridgeMode::Expiry;
+            if expiry_mode && p.is_request && !old.valid && age <= expiry {
                 cr.count(cov::empty_entry_within_expiry, 1);
             }
-            if mode == FridgeMode::Expiry && p.is_request && old.valid {
+            if expiry_mode && p.is_request && old.valid {
                 crate::core_run::count_boundary(
                     &mut cr.run,
                     age,

@@ -3,16 +3,19 @@
 //! | cycle | stage | what happens |
 //! |---|---|---|
 //! | t   | in  | descriptor accepted (`in_valid && in_ready`) into the front register F1; the hash units see its id |
-//! | t+1 | F1  | hashes ready: fridge, address, signature, scaled timestamp, entry decision (PRNG ≤ threshold), counter; handed to the RMW pipeline when it is ready, else F1 holds (and `in_ready` falls) |
-//! | +2  | S2  | table entry (forwarded) meets the payload: [`super::modify`] → write and report |
-//! | +3  | S3  | report register → report FIFO push (dropped and counted when full), and into the tally ([`super::tally::TallyCycleModel`], its own stages from here) |
+//! | t+1 | F1 = S0 | hashes ready: fridge, address, signature, scaled timestamp, entry decision (PRNG ≤ threshold), counter, the expiry interval; handed to the RMW pipeline when it is ready, else F1 holds (and `in_ready` falls) |
+//! | +2, +3 | S1, S2 | the table read and the forwarding choice ([`LOOKAHEAD`] = 2 look-ahead levels) |
+//! | +4  | SL = S3 | the RTL decides on each candidate for the entry (the word before the packet ahead, the packet ahead's write) |
+//! | +5  | SM = S4 | table entry (forwarded) meets the payload: [`super::modify`] → write and report |
+//! | +6  | S5  | report register → report FIFO push (dropped and counted when full), and into the tally ([`super::tally::TallyCycleModel`], its own stages from here) |
 //!
 //! `in_ready = !reset && (F1 empty || the RMW pipeline takes F1 this cycle)`; with a tally, F1 also waits
-//! for the tally banks' reset sweep, so no report finds the tally busy. Run-time settings are read
-//! from the CSR bank in the cycle they are used (thresholds and mode at F1, mode and expiry at S2). A
-//! write of `prng_seed` in cycle c loads the PRNG from that register at the end of cycle c+1 (taking
-//! precedence over a draw in the same cycle). A write of `tally_dump` in cycle c starts the tally's walk
-//! at the end of cycle c+1 (a registered pulse, as for the seed).
+//! for the tally banks' reset sweep, so no report finds the tally busy. Run-time settings are read from
+//! the CSR bank in the cycle the packet leaves F1 — thresholds and mode for the entry decision, mode and
+//! expiry for the write decision — and travel with it ([`Carried`]): a CSR write affects the packets that
+//! leave F1 after it. A write of `prng_seed` in cycle c loads the PRNG from that register at the end of
+//! cycle c+1 (taking precedence over a draw in the same cycle). A write of `tally_dump` in cycle c starts
+//! the tally's walk at the end of cycle c+1 (a registered pulse, as for the seed).
 
 use super::*;
 use crate::common::csr::{CsrInputs, CsrModel};
@@ -20,6 +23,8 @@ use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::handover::F1Handover;
 use crate::common::latency::{measure, path, Latency};
 use crate::common::rmw::{RmwInputs, RmwModel};
+use crate::common::sram::RamTiming;
+use crate::common::Word;
 use tally::{TallyCycleModel, TallyInputs};
 
 /// CSR addresses of the run-time settings, in [`FridgeConfig::csr_layout`] order.
@@ -27,6 +32,22 @@ pub const CSR_MODE: u8 = 0;
 pub const CSR_EXPIRY: u8 = 1;
 pub const CSR_PRNG_SEED: u8 = 2;
 pub const CSR_THRESHOLD0: u8 = 3;
+
+/// What travels with a packet through the RMW pipeline: its packed [`Payload`] and the write decision's
+/// settings as the CSR bank held them when the packet left F1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Carried {
+    pub payload: u128,
+    /// The CSR `mode` value ([`FridgeMode::from_csr`]).
+    pub mode: u32,
+    pub expiry: u32,
+}
+
+impl Word for Carried {
+    fn masked(self, _bits: usize) -> Carried {
+        self
+    }
+}
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FridgeInputs {
@@ -64,7 +85,7 @@ pub struct FridgeStats {
 pub struct FridgeCycleModel {
     pub cfg: FridgeConfig,
     pub front: Front,
-    pub rmw: RmwModel,
+    pub rmw: RmwModel<u128, Carried>,
     pub fifo: FifoModel,
     pub csr: CsrModel,
     pub tally: Option<TallyCycleModel>,
@@ -83,7 +104,13 @@ impl FridgeCycleModel {
         let front = Front::new(cfg)?;
         Ok(FridgeCycleModel {
             cfg: cfg.clone(),
-            rmw: RmwModel::new(cfg.ports, cfg.ram_addr_bits(), cfg.entry_bits()),
+            rmw: RmwModel::with_lookahead(
+                cfg.ports,
+                RamTiming::Short,
+                cfg.lookahead(),
+                cfg.ram_addr_bits(),
+                cfg.entry_bits(),
+            )?,
             fifo: FifoModel::new(cfg.report_fifo_bits, cfg.report_bits()),
             csr: CsrModel::new(cfg.csr_layout()),
             tally: cfg.tally.then(|| TallyCycleModel::new(cfg)),
@@ -131,18 +158,19 @@ impl FridgeCycleModel {
             let p = self.front.process(&rt, &d);
             self.stats.requests = self.stats.requests.wrapping_add(p.is_request as u32);
             self.stats.insertions = self.stats.insertions.wrapping_add((p.is_request && p.enters) as u32);
-            rmw_in = RmwInputs { reset: false, in_valid: true, in_index: p.addr, in_payload: p.pack(&self.cfg) };
+            let in_payload = Carried { payload: p.pack(&self.cfg), mode: rt.mode as u32, expiry: rt.expiry };
+            rmw_in = RmwInputs { reset: false, in_valid: true, in_index: p.addr, in_payload };
         }
-        // S2: modify.
+        // SM: modify.
         let cfg = &self.cfg;
         let mut report = None;
         self.rmw.step(&rmw_in, |st| {
-            let p = Payload::unpack(cfg, st.payload, st.index);
-            let (new, rep) = modify(cfg, &rt, &p, &Entry::unpack(cfg, st.old));
+            let (c, p) = (st.payload, Payload::unpack(cfg, st.payload.payload, st.index));
+            let (new, rep) = modify(cfg, FridgeMode::from_csr(c.mode), c.expiry, &p, &Entry::unpack(cfg, st.old));
             report = rep;
             new.map(|e| e.pack(cfg))
         });
-        // S3 → report FIFO.
+        // S5 → report FIFO.
         let fifo_out = self.fifo.step(&FifoInputs {
             reset: i.reset,
             in_valid: self.report_reg.is_some(),

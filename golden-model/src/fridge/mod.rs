@@ -83,6 +83,12 @@ pub mod sizes {
     }
 }
 
+/// Look-ahead levels of the fridge's RMW pipeline: the write decision is taken at the look-ahead stage SL on
+/// flip-flop words (the word before the packet ahead, and the writes of the packets one and two ahead) and
+/// only picked at the modify stage, so the loop from one packet's write to the next one's is a 2:1 choice
+/// (`hdl::fridge`). Two levels: the modify stage at S4 (short RAM), two cycles later than without.
+pub const LOOKAHEAD: usize = 2;
+
 /// The fridge core's identity registers: `FRDG`, register map 1.0.
 pub const FRIDGE_IDENT: crate::common::csr::CoreIdent = crate::common::csr::CoreIdent::new(b"FRDG", 1, 0);
 
@@ -182,6 +188,11 @@ impl FridgeConfig {
     /// Report word: fridge (3) | delay (ts_bits) | survived insertions x (counter_bits), LSB first.
     pub fn report_bits(&self) -> usize {
         sizes::report_bits(self.ts_bits, self.counter_bits)
+    }
+    /// Look-ahead levels of the table's RMW pipeline ([`crate::common::rmw`]): [`LOOKAHEAD`] on either RAM
+    /// (the single-port pipeline takes two levels as well, its modify stage stays even).
+    pub fn lookahead(&self) -> usize {
+        LOOKAHEAD
     }
     /// Payload carried from the front stage to the modify stage: is_request (1) | enters (1) |
     /// fridge (3) | signature | timestamp | counter, LSB first.
@@ -440,14 +451,22 @@ impl Front {
 
 /// The modify-stage decision for one packet against its table entry: the entry to write (if any) and
 /// the report (if any).
-pub fn modify(cfg: &FridgeConfig, rt: &FridgeRuntime, p: &Payload, old: &Entry) -> (Option<Entry>, Option<Report>) {
+/// `mode` and `expiry` are the run-time settings the decision reads (the cycle model: as they were when the
+/// packet left the front stage).
+pub fn modify(
+    cfg: &FridgeConfig,
+    mode: FridgeMode,
+    expiry: u32,
+    p: &Payload,
+    old: &Entry,
+) -> (Option<Entry>, Option<Report>) {
     let tmask = mask128(cfg.ts_bits) as u64;
     let age = p.ts.wrapping_sub(old.ts) & tmask;
     if p.is_request {
         let overwrite = p.enters
-            && match rt.mode {
+            && match mode {
                 FridgeMode::Fridge | FridgeMode::Simple => true,
-                FridgeMode::Expiry => !old.valid || age > rt.expiry as u64,
+                FridgeMode::Expiry => !old.valid || age > expiry as u64,
             };
         let new = Entry { valid: true, sig: p.sig, ts: p.ts, counter: p.counter };
         (overwrite.then_some(new), None)
@@ -486,7 +505,8 @@ impl FridgeModel {
     }
     pub fn step(&mut self, d: &Descriptor) -> Option<Report> {
         let p = self.front.process(&self.runtime, d);
-        let (new, report) = modify(&self.front.cfg, &self.runtime, &p, &self.table[p.addr]);
+        let rt = &self.runtime;
+        let (new, report) = modify(&self.front.cfg, rt.mode, rt.expiry, &p, &self.table[p.addr]);
         if let Some(e) = new {
             self.table[p.addr] = e;
         }

@@ -3,6 +3,15 @@
 //! settings and counters on the CSR port. Also the prior-work baselines (simple, expiry) by CSR `mode`.
 //! Specification and cycle model: `golden::fridge` (see `golden::fridge::cycle` for the stage table).
 //!
+//! Pipeline: the front register F1 (hashes, fridge, entry decision, counter, and the expiry interval of the
+//! write decision's settings) hands the packet to the table's RMW pipeline with two look-ahead levels
+//! (`hdl::common::rmw`). At its look-ahead stage SL the write decision ([`FridgeDecide`]) runs on every
+//! candidate for the entry — the word before the packet ahead or the write of the packet two ahead (a
+//! choice between flip-flops), and the word the packet directly ahead writes; the compares with the words
+//! of the packets ahead need only their fields and run a stage earlier, S2 — and is registered; at SM the
+//! pipeline says whether the packet ahead wrote the entry and the registered answer is picked, so the loop
+//! from one packet's write to the next one's write-enable is a 2:1 choice. S5 registers the report.
+//!
 //! Const generics (checked against the [`FridgeConfig`] in [`FridgeCore::new`]):
 //! `A` table RAM address bits, `S` signature, `T` stored timestamp, `C` counter, `E = 1+S+T+C` entry,
 //! `R = 3+T+C` report, `FA`/`FL = FA+1` report FIFO address/level bits, `CW = 32·(5+N)` CSR config bits,
@@ -15,21 +24,30 @@ pub mod tally;
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
 use crate::declare_block;
-pub use decide::{ExpiryInterval, WriteDecision};
+pub use decide::{EntryCompare, ExpiryInterval, FridgeDecide, WriteChoice};
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::prng::Prng;
 use crate::common::reg::Reg;
-use crate::common::rmw::RmwPipeline;
+use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
+use golden::common::rmw::modify_stage_la;
+use golden::common::sram::RamTiming;
 use golden::common::prng::PRNG_DEFAULT_SEED;
 use golden::common::csr::CsrLayout;
-use golden::fridge::cycle::{CSR_EXPIRY, CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
+use golden::fridge::cycle::{CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
 use golden::fridge::tally::RECORD_BITS;
-use golden::fridge::{FridgeConfig, FridgeMode, FRIDGE_INDEX_BITS, ID_BITS, INDEX_HASH, SELECT_HASH, SIGNATURE_HASH};
+use golden::fridge::{
+    FridgeConfig, FridgeMode, FRIDGE_INDEX_BITS, ID_BITS, INDEX_HASH, LOOKAHEAD, SELECT_HASH, SIGNATURE_HASH,
+};
 use rust_hdl::prelude::*;
 use tally::FridgeTally;
+
+/// The RMW pipeline's stages S1..=SM: the packet's fields travel beside it (`dq_*`). The core decides at
+/// SL = S3 and picks at SM = S4 (two look-ahead levels; `update` names those stages by index).
+const STAGES: usize = modify_stage_la(RamTiming::Short, LOOKAHEAD);
+const _: () = assert!(STAGES == 4, "the fridge's SL/SM wiring assumes two look-ahead levels on short RAM");
 
 /// Status registers (8 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 256;
@@ -71,7 +89,8 @@ declare_block! {
         tally: Vec<FridgeTally<TA, RA, T, C>>,
         h_select: Vec<HashUnit<ID_BITS, 16>>,
         h_index: HashUnit<ID_BITS, A>,
-        h_sig: HashUnit<ID_BITS, S>
+        h_sig: HashUnit<ID_BITS, S>,
+        rmw: RmwPipeline<A, E, 1>
     ) with csr_port {
         pub clock: Signal<In, Clock>,
         pub reset: Signal<In, bool>,
@@ -97,7 +116,8 @@ declare_block! {
         /// Signature: the low S bits of CRC-32.
         h_sig: HashUnit<ID_BITS, S> = h_sig,
         prng: Prng,
-        rmw: RmwPipeline<A, E, 1> = RmwPipeline::new(cfg.ports),
+        /// The table's RMW pipeline with [`LOOKAHEAD`] = 2 look-ahead levels: SL = S3, SM = S4.
+        rmw: RmwPipeline<A, E, 1> = rmw,
         fifo: ReportFifo<FA, R, FL>,
         shell: CoreShell<CW, STATUS_BITS> = shell,
         /// The in-hardware tally and what only it uses (empty vectors without a tally).
@@ -143,33 +163,25 @@ declare_block! {
         mode_fridge: Reg<bool>,
         mode_expiry: Reg<bool>,
         wr_mode: Signal<Local, bool>,
-        // F1 fields delayed alongside the RMW pipeline's S1 and S2.
-        d1_request: Reg<bool>,
-        d1_k: Reg<Bits<3>>,
-        d1_sig: Reg<Bits<S>>,
-        d1_ts: Reg<Bits<T>>,
-        d1_count: Reg<Bits<C>>,
-        d2_request: Reg<bool>,
-        d2_k: Reg<Bits<3>>,
-        d2_sig: Reg<Bits<S>>,
-        d2_ts: Reg<Bits<T>>,
-        d2_count: Reg<Bits<C>>,
-        // S1: the expiry interval of the packet's timestamp (see [`WriteDecision`]), with the expiry
-        // register's value of the next cycle.
-        /// With the expiry register, and with the CSR write data (a write of `expiry` this cycle).
-        interval_cfg: ExpiryInterval<T> = ExpiryInterval::new(),
-        interval_wr: ExpiryInterval<T> = ExpiryInterval::new(),
-        d2_hi: Reg<Bits<T>>,
-        d2_wrap: Reg<bool>,
-        d2_ts_max: Reg<bool>,
-        d2_never: Reg<bool>,
-        // S2: modify.
-        /// The write decision on each candidate for the table entry (RAM word, forwarding distances 1–3:
-        /// the RMW pipeline's `mod_pick` order), so the forward mux is off the compare path. The fridge's
-        /// RAM has short timing, so distances 4 and 5 never occur (`unused_mod_index` reads them).
-        decide: Vec<WriteDecision<E, S, T>> = (0..4).map(|_| WriteDecision::new()).collect(),
-        /// The decision on the entry the pipeline picked.
-        write: Signal<Local, bool>,
+        // The packet's fields alongside the RMW pipeline, `[s-1]` = stage s (S1..=SM; SL = S3, SM = S4).
+        dq_request: Vec<Reg<bool>> = (0..STAGES).map(|_| Reg::default()).collect(),
+        dq_k: Vec<Reg<Bits<3>>> = (0..STAGES).map(|_| Reg::default()).collect(),
+        dq_sig: Vec<Reg<Bits<S>>> = (0..STAGES).map(|_| Reg::default()).collect(),
+        dq_ts: Vec<Reg<Bits<T>>> = (0..STAGES).map(|_| Reg::default()).collect(),
+        dq_count: Vec<Reg<Bits<C>>> = (0..STAGES).map(|_| Reg::default()).collect(),
+        // The write decision's settings, read at F1 as the packet leaves it, through S1..=SL: the mode and
+        // the expiry interval of the packet's timestamp (see [`WriteChoice`]).
+        interval: ExpiryInterval<T> = ExpiryInterval::new(),
+        dq_mode_expiry: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
+        dq_hi: Vec<Reg<Bits<T>>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
+        dq_wrap: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
+        dq_ts_max: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
+        dq_never: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
+        _stages: usize = STAGES,
+        // S2..SM: the write decision (its compares at S2 and SL, the decision at SL, the pick at SM).
+        decide: FridgeDecide<E, S, T> = FridgeDecide::new(),
+        /// The SM packet's new word (a request's entry, or the empty entry a matched response leaves).
+        new_word: Signal<Local, Bits<E>>,
         old_ts: Slice<E, T> = Slice::new(1 + S),
         old_count: Slice<E, C> = Slice::new(1 + S + T),
         ts_scaled: Slice<TIMESTAMP_BITS, T> = Slice::new(cfg.ts_shift),
@@ -179,7 +191,6 @@ declare_block! {
         seed_pending: Reg<bool>,
         zx_level: ZeroExt<FL, 32>,
         age: Signal<Local, Bits<T>>,
-        sig_match: Signal<Local, bool>,
         /// The RMW pipeline's modify-stage index: the payload fields suffice here.
         unused_mod_index: Signal<Local, bool>,
         zx_valid: ZeroExt<1, E>,
@@ -189,7 +200,7 @@ declare_block! {
         zx_rep_k: ZeroExt<3, R>,
         zx_rep_delay: ZeroExt<T, R>,
         zx_rep_x: ZeroExt<C, R>,
-        // S3: report register.
+        // S5: report register.
         r_valid: Reg<bool>,
         r_data: Reg<Bits<R>>,
         // Statistics.
@@ -212,7 +223,6 @@ declare_block! {
         zero_32: Constant<Bits<32>> = Constant::new(Bits::default()),
         csr_seed: Constant<Bits<8>> = Constant::new(Bits::from(CSR_PRNG_SEED as u64)),
         csr_mode: Constant<Bits<8>> = Constant::new(Bits::from(CSR_MODE as u64)),
-        csr_expiry: Constant<Bits<8>> = Constant::new(Bits::from(CSR_EXPIRY as u64)),
         csr_thresholds: Vec<Constant<Bits<8>>> = consts((0..n).map(|k| CSR_THRESHOLD0 as u64 + k as u64)),
         default_mode_fridge: Constant<bool> = Constant::new(default_mode == FridgeMode::Fridge),
         default_mode_expiry: Constant<bool> = Constant::new(default_mode == FridgeMode::Expiry),
@@ -276,7 +286,8 @@ fridge_core_impl!({
         let tally = if cfg.tally { vec![FridgeTally::new(cfg)?] } else { vec![] };
         let h_select = if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] };
         let (h_index, h_sig) = (HashUnit::new(INDEX_HASH)?, HashUnit::new(SIGNATURE_HASH)?);
-        Ok(Self::build(cfg, &layout, n, default_mode, shell, tally, h_select, h_index, h_sig))
+        let rmw = RmwPipeline::with_lookahead(cfg.ports, RamTiming::Short, cfg.lookahead(), FORWARD_ALL)?;
+        Ok(Self::build(cfg, &layout, n, default_mode, shell, tally, h_select, h_index, h_sig, rmw))
     }
     pub fn config(&self) -> &FridgeConfig {
         &self._cfg
@@ -292,33 +303,33 @@ fridge_core_impl!(Logic for {
             f1_valid,
             f1_request,
             f1_ts,
-            d1_request,
-            d1_k,
-            d1_sig,
-            d1_ts,
-            d1_count,
-            d2_request,
-            d2_k,
-            d2_sig,
-            d2_ts,
-            d2_count,
-            d2_hi,
-            d2_wrap,
-            d2_ts_max,
-            d2_never,
             mode_fridge,
             mode_expiry,
             r_valid,
             r_data,
             seed_pending
         );
-        clock!(self, clock, h_index, h_sig, prng, rmw, fifo, shell);
+        clock!(self, clock, h_index, h_sig, prng, rmw, fifo, shell, decide);
         for j in 0..self.h_select.len() {
             self.h_select[j].clock.next = self.clock.val();
         }
         for i in 0..self._n {
             self.counters[i].clock.next = self.clock.val();
             self.counters[i].d.next = self.counters[i].q.val();
+        }
+        for s in 0..self._stages {
+            self.dq_request[s].clock.next = self.clock.val();
+            self.dq_k[s].clock.next = self.clock.val();
+            self.dq_sig[s].clock.next = self.clock.val();
+            self.dq_ts[s].clock.next = self.clock.val();
+            self.dq_count[s].clock.next = self.clock.val();
+        }
+        for s in 1..self._stages {
+            self.dq_mode_expiry[s - 1].clock.next = self.clock.val();
+            self.dq_hi[s - 1].clock.next = self.clock.val();
+            self.dq_wrap[s - 1].clock.next = self.clock.val();
+            self.dq_ts_max[s - 1].clock.next = self.clock.val();
+            self.dq_never[s - 1].clock.next = self.clock.val();
         }
         // CSR bank and run-time settings.
         self.shell.reset.next = self.reset.val();
@@ -444,88 +455,94 @@ fridge_core_impl!(Logic for {
         } else {
             self.rmw.in_payload.next = self.zero_1.val();
         }
-        self.d1_request.d.next = self.f1_request.q.val();
-        self.d1_k.d.next = self.k.val();
-        self.d1_sig.d.next = self.h_sig.hash.val();
+        // F1 → S1: the packet's fields, and the write decision's settings as the CSR bank holds them now.
+        self.dq_request[0].d.next = self.f1_request.q.val();
+        self.dq_k[0].d.next = self.k.val();
+        self.dq_sig[0].d.next = self.h_sig.hash.val();
         self.ts_scaled.din.next = self.f1_ts.q.val();
-        self.d1_ts.d.next = self.ts_scaled.out.val();
-        self.d1_count.d.next = self.snapshot.val();
-        self.d2_request.d.next = self.d1_request.q.val();
-        self.d2_k.d.next = self.d1_k.q.val();
-        self.d2_sig.d.next = self.d1_sig.q.val();
-        self.d2_ts.d.next = self.d1_ts.q.val();
-        // S1: the expiry interval with the expiry register's next value, both candidates computed side by
-        // side (no packet reaches S2 right after a reset, so the reset default needs no look-ahead).
-        self.interval_cfg.ts.next = self.d1_ts.q.val();
-        self.interval_cfg.expiry.next = self.cfg_expiry.out.val();
-        self.interval_wr.ts.next = self.d1_ts.q.val();
-        self.interval_wr.expiry.next = self.csr_wr_data.val();
-        self.d2_ts_max.d.next = self.d1_ts.q.val() == self.ts_max_c.val();
-        if self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_expiry.val()) {
-            self.d2_hi.d.next = self.interval_wr.hi.val();
-            self.d2_wrap.d.next = self.interval_wr.late.val() && (self.d1_ts.q.val() != self.ts_max_c.val());
-            self.d2_never.d.next = self.interval_wr.never.val();
-        } else {
-            self.d2_hi.d.next = self.interval_cfg.hi.val();
-            self.d2_wrap.d.next = self.interval_cfg.late.val() && (self.d1_ts.q.val() != self.ts_max_c.val());
-            self.d2_never.d.next = self.interval_cfg.never.val();
+        self.dq_ts[0].d.next = self.ts_scaled.out.val();
+        self.dq_count[0].d.next = self.snapshot.val();
+        self.interval.ts.next = self.ts_scaled.out.val();
+        self.interval.expiry.next = self.cfg_expiry.out.val();
+        self.dq_mode_expiry[0].d.next = self.mode_expiry.q.val();
+        self.dq_hi[0].d.next = self.interval.hi.val();
+        self.dq_wrap[0].d.next = self.interval.late.val() && (self.ts_scaled.out.val() != self.ts_max_c.val());
+        self.dq_ts_max[0].d.next = self.ts_scaled.out.val() == self.ts_max_c.val();
+        self.dq_never[0].d.next = self.interval.never.val();
+        for s in 1..self._stages {
+            self.dq_request[s].d.next = self.dq_request[s - 1].q.val();
+            self.dq_k[s].d.next = self.dq_k[s - 1].q.val();
+            self.dq_sig[s].d.next = self.dq_sig[s - 1].q.val();
+            self.dq_ts[s].d.next = self.dq_ts[s - 1].q.val();
+            self.dq_count[s].d.next = self.dq_count[s - 1].q.val();
         }
-        self.d2_count.d.next = self.d1_count.q.val();
-        // S2: the table entry meets the packet. The write decision is taken on each forward candidate
-        // in parallel and picked; the report fields come from the forwarded entry (registered in S3).
-        self.decide[0].old.next = self.rmw.mod_ram.val();
-        self.decide[1].old.next = self.rmw.mod_fwd1.val();
-        self.decide[2].old.next = self.rmw.mod_fwd2.val();
-        self.decide[3].old.next = self.rmw.mod_fwd3.val();
-        self.write.next = false;
-        self.sig_match.next = false;
-        for j in 0..4 {
-            self.decide[j].is_request.next = self.d2_request.q.val();
-            self.decide[j].enters.next = self.rmw.mod_payload.val().any();
-            self.decide[j].sig.next = self.d2_sig.q.val();
-            self.decide[j].ts.next = self.d2_ts.q.val();
-            self.decide[j].mode_expiry.next = self.mode_expiry.q.val();
-            self.decide[j].hi.next = self.d2_hi.q.val();
-            self.decide[j].wrap.next = self.d2_wrap.q.val();
-            self.decide[j].ts_max.next = self.d2_ts_max.q.val();
-            self.decide[j].never.next = self.d2_never.q.val();
-            if self.rmw.mod_pick.val().get_bit(j) {
-                self.write.next = self.decide[j].write.val();
-                self.sig_match.next = self.decide[j].sig_match.val();
-            }
+        for s in 2..self._stages {
+            self.dq_mode_expiry[s - 1].d.next = self.dq_mode_expiry[s - 2].q.val();
+            self.dq_hi[s - 1].d.next = self.dq_hi[s - 2].q.val();
+            self.dq_wrap[s - 1].d.next = self.dq_wrap[s - 2].q.val();
+            self.dq_ts_max[s - 1].d.next = self.dq_ts_max[s - 2].q.val();
+            self.dq_never[s - 1].d.next = self.dq_never[s - 2].q.val();
         }
+        // The write decision (`FridgeDecide`): the packet at S2 (`[1]`), SL (S3, `[2]`) and SM (S4, `[3]`).
+        self.decide.s2_ts.next = self.dq_ts[1].q.val();
+        self.decide.s2_hi.next = self.dq_hi[1].q.val();
+        self.decide.s2_sig.next = self.dq_sig[1].q.val();
+        self.decide.sl_request.next = self.dq_request[2].q.val();
+        self.decide.sl_enters.next = self.rmw.pre_payload.val().any();
+        self.decide.sl_ts.next = self.dq_ts[2].q.val();
+        self.decide.sl_sig.next = self.dq_sig[2].q.val();
+        self.decide.sl_mode_expiry.next = self.dq_mode_expiry[2].q.val();
+        self.decide.sl_hi.next = self.dq_hi[2].q.val();
+        self.decide.sl_wrap.next = self.dq_wrap[2].q.val();
+        self.decide.sl_ts_max.next = self.dq_ts_max[2].q.val();
+        self.decide.sl_never.next = self.dq_never[2].q.val();
+        self.decide.sm_request.next = self.dq_request[3].q.val();
+        self.decide.sm_ts.next = self.dq_ts[3].q.val();
+        self.decide.sm_sig.next = self.dq_sig[3].q.val();
+        self.decide.pre_early.next = self.rmw.pre_early.val();
+        self.decide.pre_near2.next = self.rmw.pre_near2.val();
+        self.decide.pick1.next = self.rmw.mod_pick.val().get_bit(1);
+        // SM (S4, `[3]`): the entry meets the packet; the report fields come from the forwarded entry
+        // (registered in S5).
         self.old_ts.din.next = self.rmw.mod_old.val();
         self.old_count.din.next = self.rmw.mod_old.val();
-        self.age.next = self.d2_ts.q.val() - self.old_ts.out.val();
+        self.age.next = self.dq_ts[3].q.val() - self.old_ts.out.val();
         self.unused_mod_index.next = self.rmw.mod_index.val().any()
+            || self.rmw.mod_ram.val().any()
+            || self.rmw.mod_fwd1.val().any()
+            || self.rmw.mod_fwd2.val().any()
+            || self.rmw.mod_fwd3.val().any()
             || self.rmw.mod_fwd4.val().any()
             || self.rmw.mod_fwd5.val().any()
+            || self.rmw.mod_payload.val().any()
             || self.rmw.pre_valid.val()
-            || self.rmw.pre_payload.val().any()
             || self.rmw.pre_old.val().any()
-            || self.rmw.pre_early.val().any()
-            || self.rmw.pre_near2.val()
+            || self.rmw.mod_pick.val().get_bit(0)
+            || self.rmw.mod_pick.val().get_bit(2)
+            || self.rmw.mod_pick.val().get_bit(3)
             || self.rmw.mod_pick.val().get_bit(4)
             || self.rmw.mod_pick.val().get_bit(5);
+        // SM's new word: a request's entry, or the empty entry a matched response leaves.
         self.zx_valid.din.next = self.one_1.val();
-        self.zx_sig.din.next = self.d2_sig.q.val();
-        self.zx_ts.din.next = self.d2_ts.q.val();
-        self.zx_count.din.next = self.d2_count.q.val();
-        self.rmw.mod_write.next = self.write.val();
-        if self.d2_request.q.val() {
-            self.rmw.mod_new.next = self.zx_valid.out.val()
+        self.zx_sig.din.next = self.dq_sig[3].q.val();
+        self.zx_ts.din.next = self.dq_ts[3].q.val();
+        self.zx_count.din.next = self.dq_count[3].q.val();
+        if self.dq_request[3].q.val() {
+            self.new_word.next = self.zx_valid.out.val()
                 | (self.zx_sig.out.val() << self.off_sig.val())
                 | (self.zx_ts.out.val() << self.off_ts.val())
                 | (self.zx_count.out.val() << self.off_count.val());
         } else {
-            self.rmw.mod_new.next = self.zero_e.val();
+            self.new_word.next = self.zero_e.val();
         }
-        // S3: report register → FIFO.
-        self.zx_rep_k.din.next = self.d2_k.q.val();
+        self.rmw.mod_write.next = self.decide.write.val();
+        self.rmw.mod_new.next = self.new_word.val();
+        // S5: report register → FIFO.
+        self.zx_rep_k.din.next = self.dq_k[3].q.val();
         self.zx_rep_delay.din.next = self.age.val();
-        self.zx_rep_x.din.next = self.d2_count.q.val() - self.old_count.out.val();
+        self.zx_rep_x.din.next = self.dq_count[3].q.val() - self.old_count.out.val();
         self.r_valid.d.next =
-            self.rmw.mod_valid.val() && !self.d2_request.q.val() && self.sig_match.val() && !self.reset.val();
+            self.rmw.mod_valid.val() && !self.dq_request[3].q.val() && self.decide.sig_match.val() && !self.reset.val();
         self.r_data.d.next = self.zx_rep_k.out.val()
             | (self.zx_rep_delay.out.val() << self.off_rep_delay.val())
             | (self.zx_rep_x.out.val() << self.off_rep_x.val());
@@ -535,7 +552,7 @@ fridge_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rep_ready.val();
         self.rep_valid.next = self.fifo.out_valid.val();
         self.rep_data.next = self.fifo.out_data.val();
-        // S3: the report register → tally.
+        // S5: the report register → tally.
         self.tally_valid.next = false;
         self.unused_tally_ready.next = self.tally_ready.val();
         self.tally_data.next = self.zero_rec.val();
