@@ -40,7 +40,8 @@ def read_pcap(path, keep):
 
 def tcp(sport, dport, seq, ack, flags, opts=b"", payload=b""):
     assert len(opts) % 4 == 0
-    return struct.pack(">HHIIBBHHH", sport, dport, seq, ack, (20 + len(opts)) // 4 << 4, flags, 65535, 0, 0) + opts + payload
+    head = struct.pack(">HHIIBBHHH", sport, dport, seq, ack, (20 + len(opts)) // 4 << 4, flags, 65535, 0, 0)
+    return head + opts + payload
 
 
 def udp(sport, dport, payload):
@@ -59,7 +60,8 @@ def ipv6(src, dst, proto, l4, exts=()):
     types = [e[0] for e in exts] + [proto]
     for i, (_, body) in enumerate(exts):
         chain += bytes([types[i + 1]]) + body[1:]
-    return struct.pack(">IHBB16s16s", 0x60000000, len(chain) + len(l4), types[0], 64, bytes(src), bytes(dst)) + chain + l4
+    head = struct.pack(">IHBB16s16s", 0x60000000, len(chain) + len(l4), types[0], 64, bytes(src), bytes(dst))
+    return head + chain + l4
 
 
 def ether(ethertype, l3, tags=()):
