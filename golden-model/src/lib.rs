@@ -15,4 +15,5 @@ pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;
 pub mod maple;
+pub mod parser;
 pub mod reordering;

@@ -6,7 +6,8 @@
 //! RNG). Keys are `u128` values already masked to the requested key width, so every consumer (golden
 //! model, RTL, ground truth) sees the same keys.
 
-use super::packet::{for_each_segment, Addrs};
+use super::packet::for_each_segment;
+use golden::parser::descriptors::flow_key;
 use super::rng::{mix64, SplitMix64};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -306,22 +307,11 @@ pub struct FlowStats {
     pub flows: usize,
 }
 
-/// The 104-bit key of an IPv4 5-tuple, `src | dst | sport | dport | proto` from high to low bits
-/// (`src << 72 | dst << 40 | sport << 24 | dport << 8 | proto`); an IPv6 pair is folded into the 64 address
-/// bits by SplitMix64's mixer. Both directions of a connection are different flows.
-pub fn five_tuple_key(addrs: Addrs, src_port: u16, dst_port: u16, proto: u8) -> u128 {
-    let addr = match addrs {
-        Addrs::V4 { src, dst } => ((u32::from_be_bytes(src) as u64) << 32) | u32::from_be_bytes(dst) as u64,
-        Addrs::V6 { src, dst } => {
-            let w = |b: &[u8]| u64::from_be_bytes(b.try_into().expect("8 bytes"));
-            let mut h = mix64(0x6e65_746d_6561_7336 ^ w(&src[..8]));
-            h = mix64(h ^ w(&src[8..]));
-            h = mix64(h ^ w(&dst[..8]));
-            mix64(h ^ w(&dst[8..]))
-        }
-    };
-    ((addr as u128) << 40) | ((src_port as u128) << 24) | ((dst_port as u128) << 8) | proto as u128
-}
+/// The 104-bit 5-tuple key (golden's definition, shared with the hardware parser): `src | dst | sport |
+/// dport | proto` from high to low bits (`src << 72 | dst << 40 | sport << 24 | dport << 8 | proto`); an
+/// IPv6 pair is folded into the 64 address bits by SplitMix64's mixer. Both directions of a connection are
+/// different flows.
+pub use golden::parser::descriptors::five_tuple_key;
 
 /// The key stream of a capture: one key per TCP segment (its 5-tuple, [`five_tuple_key`], masked to
 /// `key_bits`), in file order (pcap or pcapng, plain or gzip-compressed).
@@ -331,7 +321,7 @@ pub fn capture_flow_keys(path: &Path, key_bits: usize) -> Result<(Vec<u128>, Flo
     stats.frames = for_each_segment(path, |_, _, seg| match seg {
         Ok(seg) => {
             stats.tcp += 1;
-            keys.push(five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6) & mask);
+            keys.push(flow_key(&seg) & mask);
         }
         Err(_) => stats.skipped += 1,
     })?;
@@ -354,6 +344,7 @@ pub fn true_counts(keys: &[u128]) -> HashMap<u128, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::traffic::packet::Addrs;
 
     fn params(unequal: bool) -> TheoremParams {
         TheoremParams { k: 16, f: 40, epsilon: 0.25, unequal, key_bits: 104 }

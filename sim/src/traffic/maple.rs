@@ -38,8 +38,8 @@
 //! the same queue.
 
 use super::ifpd::{flow_arrivals, normal, IfpdParams};
-use super::keys::five_tuple_key;
 use super::packet::for_each_segment;
+use golden::parser::descriptors::invariant_key;
 use super::rng::{mix64, SplitMix64};
 use std::collections::HashMap;
 use std::path::Path;
@@ -312,9 +312,7 @@ pub fn capture_maple(path: &Path) -> Result<(Vec<Arrival>, MapleCaptureStats), S
             return;
         };
         st.packets += 1;
-        let flow = five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6);
-        let key = (flow >> 8) << 32 | (seg.seq ^ seg.ack.rotate_left(13) ^ (seg.ip_id as u32) << 16) as u128;
-        out.push(Arrival { ts, bytes: wire.max(1), key });
+        out.push(Arrival { ts, bytes: wire.max(1), key: invariant_key(&seg) });
     })?;
     if out.len() < 2 {
         return Err(format!("{name}: fewer than two TCP packets ({} frames)", st.frames));

@@ -1,11 +1,19 @@
-//! Decoding of one captured frame down to its TCP header: link layer → VLAN tags → IPv4/IPv6 → TCP.
+//! Decoding of one captured frame down to its TCP header: the link layer here, everything from the
+//! ethertype on in `golden::parser` (VLAN tags, IPv4/IPv6, TCP), the one definition of every header field
+//! that the hardware parser and this software reader share.
 //!
-//! Link types: Ethernet (1), Linux cooked capture v1 (113) and v2 (276), raw IP (101, and the
-//! platform-specific 12 and 14), raw IPv4/IPv6 (228/229) and BSD/OpenBSD loopback (0/108). Any number of
-//! 802.1Q / 802.1ad (QinQ) tags (TPIDs 0x8100, 0x88a8, 0x9100, 0x9200, 0x9300) may precede the ethertype.
-//! IPv6 extension headers hop-by-hop, routing, destination options, fragment (only when it is an
-//! unfragmented "atomic" fragment), AH, mobility, HIP and shim6 are skipped; ESP and "no next header" end
-//! the search (the packet is not TCP as far as we can see).
+//! What stays here is software-only: the link types other than Ethernet, which enter golden's parser after
+//! their own header — Linux cooked capture v1 (113) and v2 (276) at their ethertype
+//! ([`golden::parser::parse_after_ethertype`], so VLAN tags inside a cooked header still count), raw IP
+//! (101, and the platform-specific 12 and 14) by the version nibble ([`golden::parser::parse_ip`]), raw
+//! IPv4/IPv6 (228/229) and BSD/OpenBSD loopback (0/108: a 4-byte address family) at an implied ethertype —
+//! and the mapping of golden's drop reasons onto this reader's [`Skip`] reasons.
+//!
+//! The reader runs golden's parser in its software configuration ([`ParserConfig::SOFTWARE`]), which is
+//! what this decoder has always done: any number of 802.1Q / 802.1ad (QinQ) tags (TPIDs 0x8100, 0x88a8,
+//! 0x9100, 0x9200, 0x9300), any number of IPv6 extension headers (hop-by-hop, routing, destination
+//! options, an atomic fragment, AH, mobility, HIP and shim6; ESP and "no next header" end the search: the
+//! packet is not TCP as far as we can see), no header window, no runts, UDP not parsed (not TCP).
 //!
 //! Lengths come from the IP header, not from the captured bytes, so a packet cut by the snap length still
 //! has its true payload length as long as the fixed 20 bytes of its TCP header were captured: everything
@@ -17,63 +25,9 @@
 //! panics, whatever the bytes.
 
 use super::capture::linktype;
+use golden::parser::{self, ethernet, Drop, Headers, ParserConfig};
 
-/// Source and destination addresses of a segment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Addrs {
-    V4 { src: [u8; 4], dst: [u8; 4] },
-    V6 { src: [u8; 16], dst: [u8; 16] },
-}
-
-impl Addrs {
-    /// The same pair, seen from the other direction.
-    pub fn reversed(self) -> Addrs {
-        match self {
-            Addrs::V4 { src, dst } => Addrs::V4 { src: dst, dst: src },
-            Addrs::V6 { src, dst } => Addrs::V6 { src: dst, dst: src },
-        }
-    }
-}
-
-/// TCP flag bits (low byte of the flags field).
-pub mod flags {
-    pub const FIN: u8 = 0x01;
-    pub const SYN: u8 = 0x02;
-    pub const RST: u8 = 0x04;
-    pub const PSH: u8 = 0x08;
-    pub const ACK: u8 = 0x10;
-}
-
-/// The fields of a TCP segment that request/response extraction needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TcpSegment {
-    pub addrs: Addrs,
-    pub src_port: u16,
-    pub dst_port: u16,
-    pub seq: u32,
-    pub ack: u32,
-    /// Flag bits, see [`flags`].
-    pub flags: u8,
-    /// IPv4 identification (0 for IPv6: its fixed header has none, and fragments are skipped).
-    pub ip_id: u16,
-    /// Payload bytes on the wire (from the IP length; may exceed what was captured).
-    pub payload_len: u32,
-    /// The capture ends inside the TCP options (the fixed header is complete).
-    pub header_cut: bool,
-}
-
-impl TcpSegment {
-    /// Sequence space the segment occupies: payload plus one for SYN and one for FIN.
-    pub fn seq_len(&self) -> u32 {
-        self.payload_len
-            .wrapping_add((self.flags & flags::SYN != 0) as u32)
-            .wrapping_add((self.flags & flags::FIN != 0) as u32)
-    }
-
-    pub fn has(&self, flag: u8) -> bool {
-        self.flags & flag != 0
-    }
-}
+pub use golden::parser::{flags, Addrs, TcpSegment};
 
 /// Why a frame yields no TCP segment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,10 +50,22 @@ pub enum Skip {
     MalformedTcp,
 }
 
-/// Ethertype values.
-const ETH_IPV4: u16 = 0x0800;
-const ETH_IPV6: u16 = 0x86DD;
-const VLAN_TPIDS: [u16; 5] = [0x8100, 0x88A8, 0x9100, 0x9200, 0x9300];
+impl From<Drop> for Skip {
+    /// golden's drop reasons as this reader has always named them. Runts, too many VLAN tags, the IPv6
+    /// extension-header bound and the header window are hardware limits the software configuration does
+    /// not have; they are mapped all the same.
+    fn from(d: Drop) -> Skip {
+        match d {
+            Drop::Runt | Drop::TruncatedL2 | Drop::TruncatedIp | Drop::BeyondWindow => Skip::TruncatedIp,
+            Drop::TooManyVlanTags | Drop::NotIp => Skip::NotIp,
+            Drop::BadIpVersion | Drop::BadIhl | Drop::BadIpLength => Skip::MalformedIp,
+            Drop::Fragment => Skip::Fragment,
+            Drop::Ipv6ExtLimit | Drop::UnsupportedL4 => Skip::NotTcp,
+            Drop::TruncatedL4 => Skip::TruncatedTcp,
+            Drop::BadL4Header => Skip::MalformedTcp,
+        }
+    }
+}
 
 fn be16(b: &[u8], at: usize) -> Option<u16> {
     Some(u16::from_be_bytes([*b.get(at)?, *b.get(at + 1)?]))
@@ -128,14 +94,22 @@ pub fn for_each_segment(
 
 /// Decode a frame of `link_type` whose captured bytes are `data` and wire length `orig_len`.
 pub fn decode(link_type: u16, data: &[u8], orig_len: u32) -> Result<TcpSegment, Skip> {
-    // `at` is where the network layer starts; `ethertype` None means "look at the version nibble".
-    let (at, ethertype): (usize, Option<u16>) = match link_type {
-        linktype::ETHERNET => (14, Some(be16(data, 12).ok_or(Skip::TruncatedIp)?)),
-        linktype::LINUX_SLL => (16, Some(be16(data, 14).ok_or(Skip::TruncatedIp)?)),
-        linktype::LINUX_SLL2 => (20, Some(be16(data, 0).ok_or(Skip::TruncatedIp)?)),
-        linktype::RAW | linktype::RAW_12 | linktype::RAW_14 => (0, None),
-        linktype::IPV4 => (0, Some(ETH_IPV4)),
-        linktype::IPV6 => (0, Some(ETH_IPV6)),
+    let (cfg, wire) = (&ParserConfig::SOFTWARE, orig_len as usize);
+    // A link header that ends in (or implies) an ethertype: golden's parser from there on.
+    let after = |at: usize, ethertype: Option<u16>| -> Result<Headers, Skip> {
+        let ethertype = ethertype.ok_or(Skip::TruncatedIp)?;
+        if at > data.len() {
+            return Err(Skip::TruncatedIp);
+        }
+        Ok(parser::parse_after_ethertype(data, at, ethertype, wire, cfg)?)
+    };
+    let headers = match link_type {
+        linktype::ETHERNET => parser::parse_ethernet(data, wire, cfg)?,
+        linktype::LINUX_SLL => after(16, be16(data, 14))?,
+        linktype::LINUX_SLL2 => after(20, be16(data, 0))?,
+        linktype::RAW | linktype::RAW_12 | linktype::RAW_14 => parser::parse_ip(data, 0, wire, cfg)?,
+        linktype::IPV4 => after(0, Some(ethernet::ETH_IPV4))?,
+        linktype::IPV6 => after(0, Some(ethernet::ETH_IPV6))?,
         linktype::NULL | linktype::LOOP => {
             let af = if link_type == linktype::LOOP {
                 be32(data, 0)
@@ -145,198 +119,19 @@ pub fn decode(link_type: u16, data: &[u8], orig_len: u32) -> Result<TcpSegment, 
             }
             .ok_or(Skip::TruncatedIp)?;
             match af {
-                2 => (4, Some(ETH_IPV4)),
-                10 | 24 | 28 | 30 => (4, Some(ETH_IPV6)),
+                2 => after(4, Some(ethernet::ETH_IPV4))?,
+                10 | 24 | 28 | 30 => after(4, Some(ethernet::ETH_IPV6))?,
                 _ => return Err(Skip::NotIp),
             }
         }
         other => return Err(Skip::UnsupportedLink(other)),
     };
-    if at > data.len() {
-        return Err(Skip::TruncatedIp);
-    }
-    // VLAN tags (only where an ethertype is present).
-    let (mut at, mut ethertype) = (at, ethertype);
-    while let Some(t) = ethertype {
-        if !VLAN_TPIDS.contains(&t) {
-            break;
-        }
-        ethertype = Some(be16(data, at + 2).ok_or(Skip::TruncatedIp)?);
-        at += 4;
-    }
-    let net = &data[at.min(data.len())..];
-    // Bytes of the network layer on the wire, for the TSO fallback.
-    let wire_net_len = (orig_len as usize).saturating_sub(at);
-    let version = match ethertype {
-        Some(ETH_IPV4) => 4,
-        Some(ETH_IPV6) => 6,
-        Some(_) => return Err(Skip::NotIp),
-        None => net.first().ok_or(Skip::TruncatedIp)? >> 4,
-    };
-    match version {
-        4 => ipv4(net, wire_net_len),
-        6 => ipv6(net, wire_net_len),
-        _ if ethertype.is_none() => Err(Skip::NotIp),
-        _ => Err(Skip::MalformedIp),
-    }
+    headers.tcp_segment().ok_or(Skip::NotTcp)
 }
 
-fn ipv4(b: &[u8], wire_len: usize) -> Result<TcpSegment, Skip> {
-    if b.len() < 20 {
-        return Err(Skip::TruncatedIp);
-    }
-    if b[0] >> 4 != 4 {
-        return Err(Skip::MalformedIp);
-    }
-    let ihl = (b[0] & 0x0F) as usize * 4;
-    if ihl < 20 {
-        return Err(Skip::MalformedIp);
-    }
-    let total = be16(b, 2).unwrap_or(0) as usize;
-    let total = if total == 0 { wire_len } else { total }; // TSO: length left to the NIC
-    if total < ihl {
-        return Err(Skip::MalformedIp);
-    }
-    let frag = be16(b, 6).unwrap_or(0);
-    if frag & 0x1FFF != 0 || frag & 0x2000 != 0 {
-        return Err(Skip::Fragment);
-    }
-    if b[9] != 6 {
-        return Err(Skip::NotTcp);
-    }
-    if b.len() < ihl {
-        return Err(Skip::TruncatedIp);
-    }
-    let addrs = Addrs::V4 { src: [b[12], b[13], b[14], b[15]], dst: [b[16], b[17], b[18], b[19]] };
-    let seg = tcp(&b[ihl..], total - ihl, addrs)?;
-    Ok(TcpSegment { ip_id: be16(b, 4).unwrap_or(0), ..seg })
-}
-
-fn ipv6(b: &[u8], wire_len: usize) -> Result<TcpSegment, Skip> {
-    if b.len() < 40 {
-        return Err(Skip::TruncatedIp);
-    }
-    if b[0] >> 4 != 6 {
-        return Err(Skip::MalformedIp);
-    }
-    let mut payload = be16(b, 4).unwrap_or(0) as usize;
-    if payload == 0 {
-        payload = wire_len.saturating_sub(40); // jumbogram or GSO: trust the wire length
-    }
-    let mut src = [0u8; 16];
-    let mut dst = [0u8; 16];
-    src.copy_from_slice(&b[8..24]);
-    dst.copy_from_slice(&b[24..40]);
-    let mut next = b[6];
-    let mut at = 40;
-    loop {
-        let ext_len = match next {
-            6 => break,
-            0 | 43 | 60 | 135 | 139 | 140 => (*b.get(at + 1).ok_or(Skip::TruncatedIp)? as usize + 1) * 8,
-            44 => {
-                let off = be16(b, at + 2).ok_or(Skip::TruncatedIp)?;
-                if off & 0xFFF8 != 0 || off & 1 != 0 {
-                    return Err(Skip::Fragment);
-                }
-                8
-            }
-            51 => (*b.get(at + 1).ok_or(Skip::TruncatedIp)? as usize + 2) * 4,
-            _ => return Err(Skip::NotTcp), // ESP (50), no next header (59), UDP, ICMPv6, …
-        };
-        next = *b.get(at).ok_or(Skip::TruncatedIp)?;
-        if b.len() < at + ext_len {
-            return Err(Skip::TruncatedIp);
-        }
-        if payload < ext_len {
-            return Err(Skip::MalformedIp);
-        }
-        payload -= ext_len;
-        at += ext_len;
-    }
-    tcp(&b[at..], payload, Addrs::V6 { src, dst })
-}
-
-fn tcp(b: &[u8], ip_payload: usize, addrs: Addrs) -> Result<TcpSegment, Skip> {
-    if b.len() < 20 {
-        return Err(Skip::TruncatedTcp);
-    }
-    let doff = (b[12] >> 4) as usize * 4;
-    if doff < 20 || doff > ip_payload {
-        return Err(Skip::MalformedTcp);
-    }
-    Ok(TcpSegment {
-        addrs,
-        src_port: u16::from_be_bytes([b[0], b[1]]),
-        dst_port: u16::from_be_bytes([b[2], b[3]]),
-        seq: u32::from_be_bytes([b[4], b[5], b[6], b[7]]),
-        ack: u32::from_be_bytes([b[8], b[9], b[10], b[11]]),
-        flags: b[13],
-        ip_id: 0,
-        payload_len: (ip_payload - doff).min(u32::MAX as usize) as u32,
-        header_cut: b.len() < doff,
-    })
-}
-
-/// Builders of test packets (also used by the extraction tests).
+/// Builders of test packets (golden's, also used by the extraction tests).
 #[cfg(test)]
-pub(crate) mod build {
-    /// A TCP header (20 bytes + `opts` bytes of NOP options) followed by `payload`.
-    pub fn tcp(sport: u16, dport: u16, seq: u32, ack: u32, flags: u8, opts: usize, payload: &[u8]) -> Vec<u8> {
-        assert!(opts % 4 == 0, "options are whole words");
-        let mut v = Vec::new();
-        v.extend(sport.to_be_bytes());
-        v.extend(dport.to_be_bytes());
-        v.extend(seq.to_be_bytes());
-        v.extend(ack.to_be_bytes());
-        v.push((((20 + opts) / 4) as u8) << 4);
-        v.push(flags);
-        v.extend([0xFF, 0xFF, 0, 0, 0, 0]);
-        v.extend(std::iter::repeat_n(1u8, opts));
-        v.extend_from_slice(payload);
-        v
-    }
-
-    /// An IPv4 header (protocol `proto`, total length from `l4`) followed by `l4`.
-    pub fn ipv4(src: [u8; 4], dst: [u8; 4], proto: u8, l4: &[u8]) -> Vec<u8> {
-        let mut v = vec![0x45, 0];
-        v.extend(((20 + l4.len()) as u16).to_be_bytes());
-        v.extend([0, 0, 0x40, 0, 64, proto, 0, 0]);
-        v.extend(src);
-        v.extend(dst);
-        v.extend_from_slice(l4);
-        v
-    }
-
-    /// An IPv6 header with the given extension headers (each `(type, bytes)`, chained in order).
-    pub fn ipv6(src: [u8; 16], dst: [u8; 16], exts: &[(u8, Vec<u8>)], proto: u8, l4: &[u8]) -> Vec<u8> {
-        let ext_len: usize = exts.iter().map(|e| e.1.len()).sum();
-        let first = exts.first().map_or(proto, |e| e.0);
-        let mut v = vec![0x60, 0, 0, 0];
-        v.extend(((ext_len + l4.len()) as u16).to_be_bytes());
-        v.extend([first, 64]);
-        v.extend(src);
-        v.extend(dst);
-        for (i, (_, body)) in exts.iter().enumerate() {
-            let mut body = body.clone();
-            body[0] = exts.get(i + 1).map_or(proto, |e| e.0);
-            v.extend(body);
-        }
-        v.extend_from_slice(l4);
-        v
-    }
-
-    /// An Ethernet frame with VLAN tags (TPIDs) before the ethertype.
-    pub fn ether(tags: &[u16], ethertype: u16, l3: &[u8]) -> Vec<u8> {
-        let mut v = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2];
-        for t in tags {
-            v.extend(t.to_be_bytes());
-            v.extend(0x0005u16.to_be_bytes()); // TCI: VLAN 5
-        }
-        v.extend(ethertype.to_be_bytes());
-        v.extend_from_slice(l3);
-        v
-    }
-}
+pub(crate) use golden::parser::build;
 
 #[cfg(test)]
 mod tests {

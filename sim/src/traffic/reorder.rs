@@ -231,15 +231,13 @@ pub fn capture_descriptors(path: &Path) -> Result<(Vec<Descriptor>, CaptureStats
             stats.skipped += 1;
             return;
         };
-        let Addrs::V4 { dst, .. } = seg.addrs else {
+        let Some(d) = golden::parser::descriptors::reordering(&seg, ts) else {
             stats.skipped += 1;
             return;
         };
-        let data = seg.payload_len > 0;
         stats.segments += 1;
-        stats.data += data as u64;
-        let flow = five_tuple_key(seg.addrs, seg.src_port, seg.dst_port, 6);
-        out.push(Descriptor { addr: u32::from_be_bytes(dst), flow, seq: seg.seq, ts, data });
+        stats.data += d.data as u64;
+        out.push(d);
     })?;
     if stats.data == 0 {
         return Err(format!("{name}: no IPv4 TCP data segments ({} frames)", stats.frames));

@@ -7,12 +7,9 @@ pub(crate) struct SplitMix64 {
     state: u64,
 }
 
-/// The SplitMix64 output function (a bijection on u64), also used as a mixer elsewhere.
-pub(crate) fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// The SplitMix64 output function (a bijection on u64), also used as a mixer elsewhere (golden's, which
+/// the flow keys' IPv6 fold uses too).
+pub(crate) use golden::common::hash::mix64;
 
 impl SplitMix64 {
     pub(crate) fn new(seed: u64) -> Self {

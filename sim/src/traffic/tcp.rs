@@ -12,7 +12,9 @@
 //!   ack number. This measures the handshake round trip as seen by the capture point.
 //!
 //! A segment that is both (data carrying an ACK) yields two descriptors with its timestamp: the response
-//! first (it acknowledges older data), then the request.
+//! first (it acknowledges older data), then the request. These per-segment definitions live in
+//! `golden::parser::descriptors` (one definition for the hardware parser and this reader); what follows
+//! them here — duplicate removal and re-sorting — is software-only.
 //!
 //! **Ids.** The id folds the request's direction 5-tuple and `E` into 128 bits, without hashing for IPv4:
 //! `src_ip(32) | dst_ip(32) | src_port(16) | dst_port(16) | E(32)` from the most significant bit down (the
@@ -35,22 +37,16 @@
 //! [`pair_exact`](super::pair_exact) on the final stream.
 
 use super::capture::{self, CaptureReader};
-use super::packet::{decode, flags, Addrs, Skip, TcpSegment};
-use super::rng::mix64;
+use super::packet::{decode, Skip};
 use super::{pair_exact_indexed, Descriptor, PacketKind, Trace, TraceError};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 
-/// How TCP segments become requests and responses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TcpMode {
-    /// Data segment → the ACK acknowledging exactly its end (the paper's real-trace setup).
-    #[default]
-    DataAck,
-    /// SYN → SYN-ACK with ack = isn + 1.
-    SynSynAck,
-}
+/// The definitions (modes, id layout, the descriptors of one segment, response first) are golden's, shared
+/// with the hardware parser.
+pub use golden::parser::descriptors::{fridge as segment_descriptors, flow_id};
+pub use golden::parser::TcpMode;
 
 /// What extraction saw and did, frame by frame.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -107,48 +103,6 @@ impl Extracted {
     }
 }
 
-/// The 128-bit id of the request with this direction's addresses and ports whose end is acknowledged by
-/// `expected_ack` (see the module docs for the layout).
-pub fn flow_id(addrs: Addrs, src_port: u16, dst_port: u16, expected_ack: u32) -> u128 {
-    let low = ((src_port as u64) << 48) | ((dst_port as u64) << 32) | expected_ack as u64;
-    let high = match addrs {
-        Addrs::V4 { src, dst } => ((u32::from_be_bytes(src) as u64) << 32) | u32::from_be_bytes(dst) as u64,
-        Addrs::V6 { src, dst } => {
-            let w = |b: &[u8]| u64::from_be_bytes(b.try_into().expect("8 bytes"));
-            let mut h = mix64(0x6e65_746d_6561_7336 ^ w(&src[..8]));
-            h = mix64(h ^ w(&src[8..]));
-            h = mix64(h ^ w(&dst[..8]));
-            mix64(h ^ w(&dst[8..]))
-        }
-    };
-    ((high as u128) << 64) | low as u128
-}
-
-/// The descriptors (0, 1 or 2, response first) a segment yields in `mode`.
-pub fn segment_descriptors(seg: &TcpSegment, ts: u64, mode: TcpMode) -> impl Iterator<Item = Descriptor> {
-    let response = |ack: u32| Descriptor {
-        kind: PacketKind::Response,
-        id: flow_id(seg.addrs.reversed(), seg.dst_port, seg.src_port, ack),
-        timestamp: ts,
-    };
-    let request = |end: u32| Descriptor {
-        kind: PacketKind::Request,
-        id: flow_id(seg.addrs, seg.src_port, seg.dst_port, end),
-        timestamp: ts,
-    };
-    let (resp, req) = match mode {
-        TcpMode::DataAck => (
-            seg.has(flags::ACK).then(|| response(seg.ack)),
-            (seg.payload_len > 0).then(|| request(seg.seq.wrapping_add(seg.seq_len()))),
-        ),
-        TcpMode::SynSynAck => (
-            (seg.has(flags::SYN) && seg.has(flags::ACK)).then(|| response(seg.ack)),
-            (seg.has(flags::SYN) && !seg.has(flags::ACK)).then(|| request(seg.seq.wrapping_add(1))),
-        ),
-    };
-    resp.into_iter().chain(req)
-}
-
 /// Read every frame of `reader` and build the trace for `mode`.
 pub fn extract<R: Read>(mut reader: CaptureReader<R>, mode: TcpMode) -> Result<Extracted, TraceError> {
     let mut stats = ExtractStats::default();
@@ -202,7 +156,7 @@ pub fn load_capture(path: impl AsRef<Path>, mode: TcpMode) -> Result<Extracted, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::traffic::packet::build;
+    use crate::traffic::packet::{build, flags, Addrs};
     use std::io::Cursor;
 
     const C: [u8; 4] = [192, 168, 0, 1];
