@@ -115,13 +115,17 @@ pub fn top_config(name: &str) -> FridgeConfig {
     crate::harness::top_config(name)
 }
 
-/// An expiry setting: mostly within the traffic's request/response ages, a quarter of the time far beyond
-/// them (entries then never expire, so only the valid bit lets a request into an empty entry).
+/// An expiry setting: mostly within the traffic's request/response ages, an eighth of the time within the
+/// ages of packets a few apart, a quarter of the time far beyond them (entries then never expire, so only
+/// the valid bit lets a request into an empty entry).
 fn expiry_draw(rng: &mut SmallRng) -> u32 {
-    if rng.gen_bool(0.25) {
-        rng.gen_range(1 << 31..u32::MAX - 1)
-    } else {
-        rng.gen_range(0..20_000)
+    match rng.gen_range(0..8) {
+        0 | 1 => rng.gen_range(1 << 31..u32::MAX - 1),
+        // Within the ages of packets a few apart (steps < 4000 ns, 16 ns units): a request right behind a
+        // write to its entry decides on that write's timestamp (the look-ahead candidates of the packets
+        // one and two ahead).
+        2 => rng.gen_range(0..600),
+        _ => rng.gen_range(0..20_000),
     }
 }
 
