@@ -11,9 +11,10 @@
 //! above it, with the source quiet until the writes land, and restored after that request; the `≤`
 //! compare's three sides are counted from what golden's request saw (`sample_below/at/above`). Expiry
 //! mode: now and then a request's id is requested again exactly `expiry` (± one unit) later, and the
-//! `age > expiry` compare's sides are counted at S2 (`expiry_below/at/above`); a quarter of the expiry
-//! settings lie far beyond the traffic's ages, so a request into an empty entry is let in by the valid bit
-//! alone (`empty_entry_within_expiry`), and expiry is rewritten mid-traffic. Now and then a response
+//! `age > expiry` compare's sides are counted at the modify stage (`expiry_below/at/above`); a quarter of
+//! the expiry settings lie far beyond the traffic's ages, so a request into an empty entry is let in by the
+//! valid bit alone (`empty_entry_within_expiry`), an eighth within the ages of packets a few apart (the
+//! decision on the writes of the packets ahead), and expiry is rewritten mid-traffic. Now and then a response
 //! carries an id whose signature is 0 (solved from the hash), which an empty entry (signature 0) must not
 //! match. Tally (builds that have one): bank swaps and
 //! readout walks started at random, a tally consumer that stalls at random, records checked as they
