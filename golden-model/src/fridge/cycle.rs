@@ -107,7 +107,7 @@ impl FridgeCycleModel {
             rmw: RmwModel::with_lookahead(
                 cfg.ports,
                 RamTiming::Short,
-                cfg.lookahead(),
+                LOOKAHEAD,
                 cfg.ram_addr_bits(),
                 cfg.entry_bits(),
             )?,

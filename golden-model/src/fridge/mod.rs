@@ -86,7 +86,8 @@ pub mod sizes {
 /// Look-ahead levels of the fridge's RMW pipeline: the write decision is taken at the look-ahead stage SL on
 /// flip-flop words (the word before the packet ahead, and the writes of the packets one and two ahead) and
 /// only picked at the modify stage, so the loop from one packet's write to the next one's is a 2:1 choice
-/// (`hdl::fridge`). Two levels: the modify stage at S4 (short RAM), two cycles later than without.
+/// (`hdl::fridge`). Two levels: the modify stage at S4 (short RAM), two cycles later than without; on
+/// either RAM (the single-port pipeline takes two levels as well, its modify stage stays even).
 pub const LOOKAHEAD: usize = 2;
 
 /// The fridge core's identity registers: `FRDG`, register map 1.0.
@@ -188,11 +189,6 @@ impl FridgeConfig {
     /// Report word: fridge (3) | delay (ts_bits) | survived insertions x (counter_bits), LSB first.
     pub fn report_bits(&self) -> usize {
         sizes::report_bits(self.ts_bits, self.counter_bits)
-    }
-    /// Look-ahead levels of the table's RMW pipeline ([`crate::common::rmw`]): [`LOOKAHEAD`] on either RAM
-    /// (the single-port pipeline takes two levels as well, its modify stage stays even).
-    pub fn lookahead(&self) -> usize {
-        LOOKAHEAD
     }
     /// Payload carried from the front stage to the modify stage: is_request (1) | enters (1) |
     /// fridge (3) | signature | timestamp | counter, LSB first.

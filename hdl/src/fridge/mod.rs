@@ -286,7 +286,7 @@ fridge_core_impl!({
         let tally = if cfg.tally { vec![FridgeTally::new(cfg)?] } else { vec![] };
         let h_select = if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] };
         let (h_index, h_sig) = (HashUnit::new(INDEX_HASH)?, HashUnit::new(SIGNATURE_HASH)?);
-        let rmw = RmwPipeline::with_lookahead(cfg.ports, RamTiming::Short, cfg.lookahead(), FORWARD_ALL)?;
+        let rmw = RmwPipeline::with_lookahead(cfg.ports, RamTiming::Short, LOOKAHEAD, FORWARD_ALL)?;
         Ok(Self::build(cfg, &layout, n, default_mode, shell, tally, h_select, h_index, h_sig, rmw))
     }
     pub fn config(&self) -> &FridgeConfig {
