@@ -64,6 +64,8 @@
 //! l4_header_cut, then one counter per [`Drop`] in [`Drop::ALL`] order (names: [`Drop::name`]).
 
 pub mod build;
+pub mod cycle;
+pub mod random;
 pub mod descriptors;
 pub mod ethernet;
 pub mod ip;

@@ -1,0 +1,318 @@
+//! The parser's cycle model (issue 18): the beat-level behaviour the RTL (`hdl::parser`) matches cycle by
+//! cycle. It is the transaction model [`parse`] plus timing: the bytes a frame delivers into its header
+//! window and its length are collected beat by beat exactly as the RTL collects them, and the frame's
+//! record is what [`parse`] says about a frame of that length whose first [`WINDOW`] bytes are the
+//! captured ones (it never reads a byte beyond the window, so the rest does not matter).
+//!
+//! ## Ports
+//! - Input: an AXI4-Stream of frames (`s_axis_*`), [`ParserCycle::data_bytes`] bytes a beat, byte 0 of
+//!   the frame in `tdata[7:0]` (verilog-ethernet's order); `tkeep` (its set bits are counted as the beat's
+//!   bytes: all set on every beat but the last, a contiguous low run on the last), `tlast`, and `tuser`, the
+//!   64-bit PTP timestamp, sampled on the frame's first beat.
+//! - Output: one [`Record`] per frame (`m_rec_valid`/`m_rec_ready`), accepted or with its [`Drop`] reason,
+//!   and the statistics [`Counters`] (read through the CSR map of [`csr_layout`]).
+//!
+//! ## Architecture and timing
+//! 1. **Capture.** Each accepted beat writes its bytes into the header window, a register of [`WINDOW`]
+//!    bytes indexed per beat (beat `k` writes bytes `k·D .. (k+1)·D`; beats past the window write nothing),
+//!    and adds its `tkeep` count to the frame length (saturating at [`LEN_MAX`]; frames are never that
+//!    long, and every decision that uses the length is the same for any length ≥ 65 597 bytes). The first
+//!    beat restarts the length and samples the timestamp. The tlast beat puts the frame into the
+//!    extraction pipeline: pipeline slot 0 is the capture register itself.
+//! 2. **Extraction.** [`LATENCY`] − 1 more pipeline slots: slot 1 copies the window (the next frame's first
+//!    beat overwrites it in that same cycle), later slots pick the header fields at offsets that depend on
+//!    the VLAN tags, the IHL and the IPv6 extension headers, and decide the drop reason; the last slot is
+//!    the output register. **The record of a frame whose tlast beat is accepted in cycle `t` is on the
+//!    output in cycle `t + LATENCY`** (without stalls).
+//! 3. **Throughput.** `tready` is high in every cycle in which the output can move (below): a frame's first
+//!    beat is taken in the cycle after the previous tlast (no bubble) and one frame per cycle can enter the
+//!    pipeline, so the parser keeps up with the bus for any frame size: at 8 bytes a beat a 60-byte frame
+//!    is 8 beats, one frame per 8 cycles (at 156.25 MHz: 19.5 Mframes/s, above 10 GbE's 14.88 M minimum-
+//!    size frames/s); at 64 bytes a beat a 60-byte frame is one beat, one frame per cycle.
+//! 4. **Stall rule.** The pipeline moves as a whole: `advance = !m_rec_valid || m_rec_ready`. When a record
+//!    waits on the output and is not taken, every slot holds and `s_axis_tready` is low (the parser applies
+//!    backpressure; it never drops a record). Bubbles are not squeezed out. `s_axis_tready = advance`
+//!    (combinational from `m_rec_ready`, like an AXI register slice without a skid buffer).
+//! 5. **Reset** (synchronous, active high) empties the pipeline, restarts the frame (the next beat is a
+//!    first beat) and clears the counters; a beat offered in a reset cycle is discarded. A frame cut by a
+//!    reset mid-stream leaves its remaining beats to be parsed as a frame of their own — nothing hangs.
+//! 6. **Counters** count a frame when its record enters the output register.
+//!
+//! A record's header fields are defined only when it is accepted (the RTL leaves the fields of a dropped
+//! frame as whatever its muxes pick).
+
+use super::{parse, Addrs, Counters, Drop, Headers, ParserConfig, PROTO_TCP};
+use crate::common::csr::{CoreIdent, CsrLayout};
+
+/// Header window bytes (the hardware's [`ParserConfig::window`]).
+pub const WINDOW: usize = 128;
+/// Cycles from a frame's tlast beat to its record on the output (without stalls).
+pub const LATENCY: usize = 7;
+/// Bits of the frame length counter; the count saturates at [`LEN_MAX`].
+pub const LEN_BITS: usize = 17;
+pub const LEN_MAX: usize = (1 << LEN_BITS) - 1;
+/// The parser's CSR identity: `PRSR` 1.0.
+pub const PARSER_IDENT: CoreIdent = CoreIdent::new(b"PRSR", 1, 0);
+
+/// One cycle's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParserInputs {
+    pub reset: bool,
+    pub tvalid: bool,
+    /// Beat bytes, byte `i` is `tdata[8i+7:8i]` (only the first `data_bytes` are used).
+    pub tdata: [u8; 64],
+    /// Bit `i`: byte `i` is part of the frame.
+    pub tkeep: u64,
+    pub tlast: bool,
+    pub tuser: u64,
+    pub rec_ready: bool,
+}
+
+impl Default for ParserInputs {
+    fn default() -> Self {
+        ParserInputs { reset: false, tvalid: false, tdata: [0; 64], tkeep: 0, tlast: false, tuser: 0, rec_ready: false }
+    }
+}
+
+/// One frame's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    /// `None`: accepted (a descriptor follows from the fields); else the reason, counted.
+    pub drop: Option<Drop>,
+    /// The cores' 48-bit timestamp ([`ParserConfig::core_timestamp`] of the first beat's `tuser`).
+    pub timestamp: u64,
+    /// The fields (meaningful when accepted).
+    pub fields: Fields,
+}
+
+/// The header fields a record carries.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fields {
+    pub is_v6: bool,
+    /// IPv4: the address in bits 31:0 (first byte most significant); IPv6: all 128 bits.
+    pub src_addr: u128,
+    pub dst_addr: u128,
+    pub protocol: u8,
+    pub src_port: u16,
+    pub dst_port: u16,
+    /// TCP only (0 for UDP).
+    pub seq: u32,
+    pub ack: u32,
+    pub tcp_flags: u8,
+    /// L4 payload bytes by the length fields (16 bits: an IP length field is 16 bits).
+    pub payload_len: u16,
+    pub ip_id: u16,
+    pub short: bool,
+    pub l4_header_cut: bool,
+}
+
+impl Fields {
+    pub fn of(h: &Headers) -> Fields {
+        let (is_v6, src_addr, dst_addr) = match h.addrs {
+            Addrs::V4 { src, dst } => (false, u32::from_be_bytes(src) as u128, u32::from_be_bytes(dst) as u128),
+            Addrs::V6 { src, dst } => (true, u128::from_be_bytes(src), u128::from_be_bytes(dst)),
+        };
+        let tcp = h.tcp.unwrap_or(super::Tcp { seq: 0, ack: 0, flags: 0, header_len: 0 });
+        debug_assert!(h.tcp.is_some() == (h.protocol == PROTO_TCP));
+        Fields {
+            is_v6,
+            src_addr,
+            dst_addr,
+            protocol: h.protocol,
+            src_port: h.src_port,
+            dst_port: h.dst_port,
+            seq: tcp.seq,
+            ack: tcp.ack,
+            tcp_flags: tcp.flags,
+            payload_len: h.payload_len as u16,
+            ip_id: h.ip_id,
+            short: h.short,
+            l4_header_cut: h.l4_header_cut,
+        }
+    }
+}
+
+impl Record {
+    /// The record's status code on the RTL port: 0 accepted, else 1 + [`Drop::index`].
+    pub fn status(&self) -> u8 {
+        self.drop.map_or(0, |d| d.index() as u8 + 1)
+    }
+}
+
+/// One cycle's outputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParserOutputs {
+    pub tready: bool,
+    /// The record on the output this cycle, if one is valid.
+    pub record: Option<Record>,
+}
+
+/// A frame travelling through the extraction pipeline.
+#[derive(Debug, Clone)]
+struct InFlight {
+    window: [u8; WINDOW],
+    len: usize,
+    tuser: u64,
+    /// Set when the frame enters the output slot.
+    record: Option<Record>,
+}
+
+/// The cycle model.
+#[derive(Debug, Clone)]
+pub struct ParserCycle {
+    data_bytes: usize,
+    /// The capture: window, length so far, timestamp, and whether the next beat is a first beat.
+    window: [u8; WINDOW],
+    len: usize,
+    beat: usize,
+    tuser: u64,
+    first: bool,
+    /// Slots 0..LATENCY (slot 0: the capture's finished frame; the last: the output register).
+    slots: Vec<Option<InFlight>>,
+    counters: Counters,
+}
+
+impl ParserCycle {
+    /// A parser taking `data_bytes` bytes a beat (8 or 64 in hardware; a power of two ≤ 64), after reset.
+    pub fn new(data_bytes: usize) -> Self {
+        assert!(data_bytes.is_power_of_two() && (1..=64).contains(&data_bytes), "data bytes {data_bytes}");
+        ParserCycle {
+            data_bytes,
+            window: [0; WINDOW],
+            len: 0,
+            beat: 0,
+            tuser: 0,
+            first: true,
+            slots: vec![None; LATENCY],
+            counters: Counters::default(),
+        }
+    }
+
+    pub fn data_bytes(&self) -> usize {
+        self.data_bytes
+    }
+
+    /// The statistics counters as the CSR status registers hold them now.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// The status registers of [`csr_layout`], in order (each a wrapping 32-bit count).
+    pub fn status_words(&self) -> Vec<u32> {
+        let c = &self.counters;
+        let mut v = vec![c.frames as u32, c.accepted as u32, c.short as u32, c.l4_header_cut as u32];
+        v.extend(c.drops.iter().map(|&d| d as u32));
+        v
+    }
+
+    /// The record of a finished frame: [`parse`] on a frame of its length whose window is the captured one.
+    pub fn record_of(window: &[u8; WINDOW], len: usize, tuser: u64) -> Record {
+        let cfg = ParserConfig::HARDWARE;
+        let mut frame = vec![0u8; len];
+        let n = len.min(WINDOW);
+        frame[..n].copy_from_slice(&window[..n]);
+        let r = parse(&frame, &cfg);
+        Record {
+            drop: r.as_ref().err().copied(),
+            timestamp: cfg.core_timestamp(tuser) & ((1 << 48) - 1),
+            fields: r.as_ref().map(Fields::of).unwrap_or_default(),
+        }
+    }
+
+    /// One clock cycle: the outputs during the cycle, then the rising edge.
+    pub fn step(&mut self, i: &ParserInputs) -> ParserOutputs {
+        let out_rec = self.slots[LATENCY - 1].as_ref().map(|f| f.record.expect("output slot holds a record"));
+        let advance = out_rec.is_none() || i.rec_ready;
+        let out = ParserOutputs { tready: advance, record: out_rec };
+        if i.reset {
+            self.first = true;
+            self.beat = 0;
+            self.len = 0;
+            self.slots.iter_mut().for_each(|s| *s = None);
+            self.counters = Counters::default();
+            return out;
+        }
+        if !advance {
+            return out;
+        }
+        // The pipeline moves: the output slot is taken (or empty), every frame goes one slot on.
+        self.slots.rotate_right(1);
+        self.slots[0] = None;
+        if let Some(f) = self.slots[LATENCY - 1].as_mut() {
+            let r = Self::record_of(&f.window, f.len, f.tuser);
+            let c = &mut self.counters;
+            c.frames += 1;
+            match r.drop {
+                None => {
+                    c.accepted += 1;
+                    c.short += r.fields.short as u64;
+                    c.l4_header_cut += r.fields.l4_header_cut as u64;
+                }
+                Some(d) => c.drops[d.index()] += 1,
+            }
+            f.record = Some(r);
+        }
+        if i.tvalid {
+            self.beat(i);
+        }
+        out
+    }
+
+    /// An accepted beat: capture, and on tlast hand the frame to slot 0.
+    fn beat(&mut self, i: &ParserInputs) {
+        let d = self.data_bytes;
+        if self.first {
+            self.beat = 0;
+            self.len = 0;
+            self.tuser = i.tuser;
+        }
+        let base = self.beat * d;
+        if base < WINDOW {
+            self.window[base..base + d].copy_from_slice(&i.tdata[..d]);
+        }
+        let keep = if d == 64 { i.tkeep } else { i.tkeep & ((1u64 << d) - 1) };
+        self.len = (self.len + keep.count_ones() as usize).min(LEN_MAX);
+        self.beat = (self.beat + 1).min(WINDOW / d);
+        self.first = i.tlast;
+        if i.tlast {
+            self.slots[0] = Some(InFlight { window: self.window, len: self.len, tuser: self.tuser, record: None });
+        }
+    }
+}
+
+/// The parser's register map: a scratch register, the statistics counters in [`Counters`] order.
+pub fn csr_layout() -> CsrLayout {
+    let mut status: Vec<String> = ["frames", "accepted", "short", "l4_header_cut"].map(String::from).to_vec();
+    status.extend(Drop::ALL.iter().map(|d| d.name().to_string()));
+    let mut map = CsrLayout::new(vec![("scratch".to_string(), 0)], status)
+        .with_ident(PARSER_IDENT)
+        .doc("scratch", "read/write, no effect (a bank needs one config register; software tests the bus on it)")
+        .doc("frames", "frames parsed (records produced)")
+        .doc("accepted", "frames accepted (records without a drop reason)")
+        .doc("short", "accepted frames shorter than their IP length")
+        .doc("l4_header_cut", "accepted TCP segments whose options the frame cuts");
+    for d in Drop::ALL {
+        map = map.doc(d.name(), format!("frames dropped: {:?}", d));
+    }
+    map
+}
+
+/// Splits a frame into beats of `data_bytes`: `(tdata, tkeep, tlast)` each (a test and testbench helper).
+pub fn beats(frame: &[u8], data_bytes: usize) -> Vec<([u8; 64], u64, bool)> {
+    let chunks: Vec<&[u8]> = frame.chunks(data_bytes).collect();
+    let n = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let mut d = [0u8; 64];
+            d[..c.len()].copy_from_slice(c);
+            let keep = if c.len() == 64 { u64::MAX } else { (1u64 << c.len()) - 1 };
+            (d, keep, k + 1 == n)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "cycle_tests.rs"]
+mod tests;
