@@ -24,6 +24,7 @@ pub mod fridge;
 pub mod heavy_hitters;
 pub mod ifpd;
 pub mod maple;
+pub mod parser;
 pub mod reordering;
 pub mod emit;
 pub mod ip;

@@ -255,6 +255,7 @@ pub const CORES: &[Core] = &[
     },
     Core { name: "ifpd", builds: crate::ifpd::builds::builds, custom: Some(crate::ifpd::builds::PARAMS) },
     Core { name: "maple", builds: crate::maple::builds::builds, custom: Some(crate::maple::builds::PARAMS) },
+    Core { name: "parser", builds: crate::parser::builds::builds, custom: None },
     Core { name: "csr", builds: crate::common::builds::csr, custom: None },
     Core { name: "axil_csr", builds: crate::common::builds::axil_csr, custom: None },
     Core { name: "axi", builds: crate::ip::axi_builds, custom: None },

@@ -27,6 +27,7 @@ pub mod heavy_hitters;
 pub mod ifpd;
 pub mod maple;
 pub mod maple_trace;
+pub mod parser;
 pub mod period_end;
 pub mod ports;
 pub mod reordering;
@@ -40,7 +41,7 @@ pub mod verify;
 /// Every co-simulation runner list, shared blocks first, then the cores (demo order). A new core adds its
 /// `ALL` here.
 pub const GROUPS: &[&[harness::Runner]] =
-    &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL, ifpd::ALL, maple::ALL];
+    &[blocks::ALL, fridge::ALL, finecomb::ALL, heavy_hitters::ALL, reordering::ALL, ifpd::ALL, maple::ALL, parser::ALL];
 
 /// Every co-simulation runner (what `netmeas demo` and the benchmarks iterate).
 pub fn runners() -> Vec<harness::Runner> {

@@ -6,9 +6,10 @@
 //!
 //! ## Ports
 //! - Input: an AXI4-Stream of frames (`s_axis_*`), [`ParserCycle::data_bytes`] bytes a beat, byte 0 of
-//!   the frame in `tdata[7:0]` (verilog-ethernet's order); `tkeep` (its set bits are counted as the beat's
-//!   bytes: all set on every beat but the last, a contiguous low run on the last), `tlast`, and `tuser`, the
-//!   64-bit PTP timestamp, sampled on the frame's first beat.
+//!   the frame in `tdata[7:0]` (verilog-ethernet's order); `tkeep` (all set on every beat but the last, a
+//!   contiguous run from bit 0 on the last, as verilog-ethernet drives it; a beat counts as `h + 1` bytes,
+//!   `h` its highest set bit), `tlast`, and `tuser`, the 64-bit PTP timestamp, sampled on the frame's first
+//!   beat.
 //! - Output: one [`Record`] per frame (`m_rec_valid`/`m_rec_ready`), accepted or with its [`Drop`] reason,
 //!   and the statistics [`Counters`] (read through the CSR map of [`csr_layout`]).
 //!
@@ -47,7 +48,7 @@ use crate::common::csr::{CoreIdent, CsrLayout};
 /// Header window bytes (the hardware's [`ParserConfig::window`]).
 pub const WINDOW: usize = 128;
 /// Cycles from a frame's tlast beat to its record on the output (without stalls).
-pub const LATENCY: usize = 7;
+pub const LATENCY: usize = 9;
 /// Bits of the frame length counter; the count saturates at [`LEN_MAX`].
 pub const LEN_BITS: usize = 17;
 pub const LEN_MAX: usize = (1 << LEN_BITS) - 1;
@@ -271,7 +272,7 @@ impl ParserCycle {
             self.window[base..base + d].copy_from_slice(&i.tdata[..d]);
         }
         let keep = if d == 64 { i.tkeep } else { i.tkeep & ((1u64 << d) - 1) };
-        self.len = (self.len + keep.count_ones() as usize).min(LEN_MAX);
+        self.len = (self.len + (64 - keep.leading_zeros()) as usize).min(LEN_MAX);
         self.beat = (self.beat + 1).min(WINDOW / d);
         self.first = i.tlast;
         if i.tlast {

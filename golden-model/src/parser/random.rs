@@ -201,8 +201,8 @@ pub fn frame(rng: &mut impl Rng, data_bytes: usize) -> Vec<u8> {
         35..=49 => Kind::Cut,
         50..=69 => Kind::Broken,
         70..=74 => Kind::Noise,
-        75..=86 => Kind::OneBeat,
-        87..=89 => Kind::Giant,
+        75..=88 => Kind::OneBeat,
+        89 => Kind::Giant,
         _ => Kind::Deep,
     };
     frame_of(rng, kind, data_bytes)

@@ -1,0 +1,21 @@
+//! The parser's builds (see [`crate::registry`]): `parser_d8` (64-bit bus, 10 GbE at 156.25 MHz).
+//! `parser_d64` (512-bit bus) is the same RTL at `Parser<512, 64>` and is not registered yet (its
+//! co-simulation and synthesis are the next step).
+
+use super::Parser;
+use crate::registry::{Build, MemoryNeed};
+use serde_json::json;
+
+/// Every parser build.
+pub fn builds() -> Result<Vec<Build>, String> {
+    use golden::parser::cycle::{LATENCY, WINDOW};
+    let params = |bytes: usize| json!({"data_bytes": bytes, "window": WINDOW, "latency": LATENCY});
+    Ok(vec![Build::new(
+        "parser_d8",
+        "Ethernet/VLAN/IPv4/IPv6/TCP/UDP header parser, 8 bytes a beat, one record per frame",
+        params(8),
+        Parser::<64, 8>::new,
+    )
+    .csr(golden::parser::cycle::csr_layout())
+    .resources(true, Vec::<MemoryNeed>::new())])
+}

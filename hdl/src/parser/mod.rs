@@ -1,0 +1,287 @@
+//! Packet header parser (issue 18): an AXI4-Stream of Ethernet frames in (`DW` data bits, `KW = DW / 8`
+//! tkeep bits, the PTP timestamp in `tuser`), one header record per frame out (valid/ready), the
+//! statistics counters on the CSR port. Specification: `golden::parser` (transaction model) and
+//! `golden::parser::cycle` (the cycle model this RTL matches: timing, stall rule, register map).
+//!
+//! Pipeline (slot `k` holds a frame `k` cycles after its tlast beat; all slots move together when the
+//! output can, `advance = !m_rec_valid || m_rec_ready`, which is also `s_axis_tready`):
+//! - **S0 capture**: beat `k` of a frame goes into window register `k` (bytes reversed: frame byte 0 is the
+//!   window's most significant byte); the length counts `h + 1` bytes a beat (`h` the highest tkeep bit),
+//!   saturating; the first beat samples the timestamp.
+//! - **S1 L2**: the window registers joined into one 1024-bit word and copied; the three candidate
+//!   ethertypes at bytes 12, 16, 20 compared with the TPIDs → tags (0–2), too many, IPv4/IPv6; runt;
+//!   `avail = min(len, 128)` (a header ending at `e` is present iff `e ≤ avail`; if not, the frame is
+//!   truncated when `len ≤ 128`, else it goes beyond the window).
+//! - **S2**: the window shifted by the L3 offset (14, 18, 22: a 3:1 choice): the IP header at byte 0.
+//! - **S3**: the IP header's raw fields (fixed offsets), the addresses chosen by IP version.
+//! - **S4**: IPv4 checks (version, IHL, length, fragment, protocol, options present), the L4 offset
+//!   (IHL·4) and bytes; IPv6 checks and its first extension header (at the fixed offset 40); `short`.
+//! - **S5**: the second extension header's first 4 bytes at the variable offset after the first (offsets
+//!   are multiples of 4 from the L3 start: a 32:1 choice of words).
+//! - **S6**: the second extension header's checks, the chain's end (extension limit, unsupported), the L4
+//!   offset and bytes; the first failing L2/L3 reason by priority.
+//! - **S7**: the L4 header's 20 bytes at the variable L4 offset (a 32:1 choice of words).
+//! - **S8 output**: the TCP/UDP checks, payload length, `l4_header_cut`, the record; the counters count.
+
+pub mod builds;
+pub mod leaves;
+
+use crate::common::bits::{constant, consts, Slice, ZeroExt};
+use crate::common::reg::Reg;
+use crate::common::shell::{CoreShell, StatusSources};
+use crate::declare_block;
+use golden::common::config::ConfigError;
+use golden::parser::cycle::{csr_layout, LATENCY, LEN_BITS, LEN_MAX};
+use golden::parser::Drop;
+use leaves::{ByteRev, WIN};
+use rust_hdl::prelude::*;
+
+/// Status registers (4 + 14 counters) and config registers (the scratch register) of the CSR bank.
+pub const STATUS_BITS: usize = 32 * 18;
+pub const CONFIG_BITS: usize = 32;
+
+/// A deliberate design mistake, for the co-simulation's non-vacuity check (test-only builds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mutant {
+    #[default]
+    None,
+    /// The IPv4 L4 offset off by 4 bytes (IHL·4 + 4).
+    IhlOffBy4,
+    /// The L3 offset ignores the second VLAN tag (18 instead of 22).
+    OneTagOnly,
+    /// The last beat counts all its bytes (tkeep ignored).
+    KeepIgnored,
+}
+
+/// Every status register is a counter the shell keeps, pulsed when a record enters the output register.
+const COUNTERS: [&str; 18] = [
+    "frames",
+    "accepted",
+    "short",
+    "l4_header_cut",
+    "runt",
+    "truncated_l2",
+    "too_many_vlan_tags",
+    "not_ip",
+    "truncated_ip",
+    "bad_ip_version",
+    "bad_ihl",
+    "bad_ip_length",
+    "fragment",
+    "ipv6_ext_limit",
+    "unsupported_l4",
+    "beyond_window",
+    "truncated_l4",
+    "bad_l4_header",
+];
+
+/// Status code of a drop reason on `m_rec_status` (0: accepted).
+const fn code(d: Drop) -> u64 {
+    d as u64 + 1
+}
+
+type L = Bits<LEN_BITS>;
+
+declare_block! {
+    /// See the [module docs](self).
+    #[derive(LogicBlock)]
+    pub struct Parser<const DW: usize, const KW: usize>
+    fn build(shell: CoreShell<CONFIG_BITS, STATUS_BITS>, mutant: Mutant) with csr_port {
+        pub clock: Signal<In, Clock>,
+        pub reset: Signal<In, bool>,
+        pub s_axis_tdata: Signal<In, Bits<DW>>,
+        pub s_axis_tkeep: Signal<In, Bits<KW>>,
+        pub s_axis_tvalid: Signal<In, bool>,
+        pub s_axis_tready: Signal<Out, bool>,
+        pub s_axis_tlast: Signal<In, bool>,
+        pub s_axis_tuser: Signal<In, Bits<64>>,
+        pub m_rec_valid: Signal<Out, bool>,
+        pub m_rec_ready: Signal<In, bool>,
+        /// 0 accepted, else 1 + the drop reason's index (`golden::parser::Drop::ALL`).
+        pub m_rec_status: Signal<Out, Bits<4>>,
+        pub m_rec_timestamp: Signal<Out, Bits<48>>,
+        pub m_rec_is_v6: Signal<Out, bool>,
+        pub m_rec_src_addr: Signal<Out, Bits<128>>,
+        pub m_rec_dst_addr: Signal<Out, Bits<128>>,
+        pub m_rec_protocol: Signal<Out, Bits<8>>,
+        pub m_rec_src_port: Signal<Out, Bits<16>>,
+        pub m_rec_dst_port: Signal<Out, Bits<16>>,
+        pub m_rec_seq: Signal<Out, Bits<32>>,
+        pub m_rec_ack: Signal<Out, Bits<32>>,
+        pub m_rec_tcp_flags: Signal<Out, Bits<8>>,
+        pub m_rec_payload_len: Signal<Out, Bits<16>>,
+        pub m_rec_ip_id: Signal<Out, Bits<16>>,
+        pub m_rec_short: Signal<Out, bool>,
+        pub m_rec_l4_header_cut: Signal<Out, bool>,
+        shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
+        advance: Signal<Local, bool>,
+        accept: Signal<Local, bool>,
+        // S0: capture.
+        rev: ByteRev<DW>,
+        tuser_ns: Slice<64, 48> = Slice::new(16),
+        /// The scratch register has no effect.
+        unused_cfg: Signal<Local, Bits<CONFIG_BITS>>,
+        beats: Vec<Reg<Bits<DW>>> = (0..WIN / DW).map(|_| Reg::default()).collect(),
+        beat: Reg<Bits<8>>,
+        first: Reg<bool>,
+        cur: Signal<Local, Bits<8>>,
+        nbytes: Signal<Local, L>,
+        zx_base: ZeroExt<LEN_BITS, 18>,
+        zx_n: ZeroExt<LEN_BITS, 18>,
+        sum: Signal<Local, Bits<18>>,
+        // Slot-indexed pipeline registers (index = slot; unused low slots are left out by starting later).
+        v: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        ts: Vec<Reg<Bits<48>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        len: Vec<Reg<L>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        avail: Vec<Reg<L>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        big: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        w: Vec<Reg<Bits<WIN>>> = (0..7).map(|_| Reg::default()).collect(),
+        is_v4: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
+        is_v6: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        runt: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
+        too_many: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
+        ntags: Reg<Bits<2>>,
+        l3: Vec<Reg<L>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        src: Vec<Reg<Bits<128>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        dst: Vec<Reg<Bits<128>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        ip_id: Vec<Reg<Bits<16>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        short: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        // S1 (L2).
+        win: Signal<Local, Bits<WIN>>,
+        zx_beat: Vec<ZeroExt<DW, WIN>> = (0..WIN / DW).map(|_| ZeroExt::default()).collect(),
+        off_beat: Vec<Constant<Bits<16>>> = consts((0..WIN / DW).map(|k| (WIN - DW * (k + 1)) as u64)),
+        et: Vec<Signal<Local, Bits<16>>> = (0..3).map(|_| Default::default()).collect(),
+        tp: Vec<Signal<Local, bool>> = (0..3).map(|_| Default::default()).collect(),
+        etype: Signal<Local, Bits<16>>,
+        tpids: Vec<Constant<Bits<16>>> = consts([0x8100, 0x88A8, 0x9100, 0x9200, 0x9300]),
+        eth_v4: Constant<Bits<16>> = constant(0x0800),
+        eth_v6: Constant<Bits<16>> = constant(0x86DD),
+        // S2.
+        sh_l3: Vec<Constant<Bits<16>>> = consts([112, 144, 176]),
+        l3_of: Vec<Constant<L>> = consts([14, 18, 22]),
+        // S3: the IP header's raw fields.
+        ver: Reg<Bits<4>>,
+        ihl: Reg<Bits<4>>,
+        total: Reg<Bits<16>>,
+        frag: Reg<Bits<16>>,
+        proto: Reg<Bits<8>>,
+        paylen: Reg<Bits<16>>,
+        next0: Reg<Bits<8>>,
+        e1: Reg<Bits<32>>,
+        zx_src4: ZeroExt<32, 128>,
+        zx_dst4: ZeroExt<32, 128>,
+        // S4.
+        zx_ihl: ZeroExt<4, LEN_BITS>,
+        zx_total: ZeroExt<16, LEN_BITS>,
+        zx_paylen: ZeroExt<16, LEN_BITS>,
+        zx_e1l: ZeroExt<8, LEN_BITS>,
+        ihl4: Signal<Local, L>,
+        e1len: Signal<Local, L>,
+        d4: Signal<Local, Bits<4>>,
+        d6: Signal<Local, Bits<4>>,
+        drop4: Vec<Reg<Bits<4>>> = (0..7).map(|_| Reg::default()).collect(),
+        p: Vec<Reg<L>> = (0..8).map(|_| Reg::default()).collect(),
+        pay: Vec<Reg<L>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        nh: Vec<Reg<Bits<8>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        chain: Vec<Reg<bool>> = (0..6).map(|_| Reg::default()).collect(),
+        // S5.
+        e2_word: Slice<WIN, 32> = Slice::new(WIN - 32),
+        e2: Reg<Bits<32>>,
+        // S6.
+        zx_e2l: ZeroExt<8, LEN_BITS>,
+        e2len: Signal<Local, L>,
+        d6b: Signal<Local, Bits<4>>,
+        l3code: Vec<Reg<Bits<4>>> = (0..8).map(|_| Reg::default()).collect(),
+        // S7.
+        l4_word: Slice<WIN, 160> = Slice::new(WIN - 160),
+        l4: Reg<Bits<160>>,
+        pabs: Reg<L>,
+        // S8.
+        zx_doff: ZeroExt<4, LEN_BITS>,
+        zx_ulen: ZeroExt<16, LEN_BITS>,
+        doff: Signal<Local, L>,
+        ulen: Signal<Local, L>,
+        d8: Signal<Local, Bits<4>>,
+        out_pay: Slice<LEN_BITS, 16> = Slice::new(0),
+        status: Reg<Bits<4>>,
+        sport: Reg<Bits<16>>,
+        dport: Reg<Bits<16>>,
+        seq: Reg<Bits<32>>,
+        ack: Reg<Bits<32>>,
+        tflags: Reg<Bits<8>>,
+        paylen_out: Reg<L>,
+        cut: Reg<bool>,
+        // Constants (lengths `c<n>`, header byte values `b<n>`, status codes `s_<reason>`).
+        c1: Constant<L> = constant(1),
+        c2: Constant<L> = constant(2),
+        c4: Constant<L> = constant(4),
+        c8: Constant<L> = constant(8),
+        c20: Constant<L> = constant(20),
+        c40: Constant<L> = constant(40),
+        c44: Constant<L> = constant(44),
+        c60: Constant<L> = constant(60),
+        c128: Constant<L> = constant(128),
+        b4: Constant<Bits<4>> = constant(4),
+        b5: Constant<Bits<4>> = constant(5),
+        b6v: Constant<Bits<4>> = constant(6),
+        b_tcp: Constant<Bits<8>> = constant(6),
+        b_udp: Constant<Bits<8>> = constant(17),
+        b_frag: Constant<Bits<8>> = constant(44),
+        b_ah: Constant<Bits<8>> = constant(51),
+        b_ext8: Vec<Constant<Bits<8>>> = consts([0, 43, 60, 135, 139, 140]),
+        s_ok: Constant<Bits<4>> = constant(0),
+        s_runt: Constant<Bits<4>> = constant(code(Drop::Runt)),
+        s_too_many: Constant<Bits<4>> = constant(code(Drop::TooManyVlanTags)),
+        s_not_ip: Constant<Bits<4>> = constant(code(Drop::NotIp)),
+        s_trunc_ip: Constant<Bits<4>> = constant(code(Drop::TruncatedIp)),
+        s_version: Constant<Bits<4>> = constant(code(Drop::BadIpVersion)),
+        s_ihl: Constant<Bits<4>> = constant(code(Drop::BadIhl)),
+        s_length: Constant<Bits<4>> = constant(code(Drop::BadIpLength)),
+        s_fragment: Constant<Bits<4>> = constant(code(Drop::Fragment)),
+        s_ext_limit: Constant<Bits<4>> = constant(code(Drop::Ipv6ExtLimit)),
+        s_unsupported: Constant<Bits<4>> = constant(code(Drop::UnsupportedL4)),
+        s_beyond: Constant<Bits<4>> = constant(code(Drop::BeyondWindow)),
+        s_trunc_l4: Constant<Bits<4>> = constant(code(Drop::TruncatedL4)),
+        s_bad_l4: Constant<Bits<4>> = constant(code(Drop::BadL4Header)),
+        mask_frag4: Constant<Bits<16>> = constant(0x3FFF),
+        mask_frag6: Constant<Bits<16>> = constant(0xFFF9),
+        zero16: Constant<Bits<16>> = constant(0),
+        zero32: Constant<Bits<32>> = constant(0),
+        zero8: Constant<Bits<8>> = constant(0),
+        zero_l: Constant<L> = constant(0),
+        zero_win: Constant<Bits<WIN>> = Constant::new(Bits::default()),
+        word_mask: Constant<L> = constant(0x7C),
+        sh3: Constant<Bits<16>> = constant(3),
+        len_max18: Constant<Bits<18>> = constant(LEN_MAX as u64),
+        len_max: Constant<L> = constant(LEN_MAX as u64),
+        zero_beat: Constant<Bits<8>> = constant(0),
+        one_beat: Constant<Bits<8>> = constant(1),
+        codes: Vec<Constant<Bits<4>>> = consts(1..15),
+        last_beat: Constant<Bits<8>> = constant((WIN / DW) as u64),
+        beat_ids: Vec<Constant<Bits<8>>> = consts(0..(WIN / DW) as u64),
+        keep_n: Vec<Constant<L>> = consts(1..=KW as u64),
+        tags_n: Vec<Constant<Bits<2>>> = consts(0..3),
+        mut_ihl: Constant<bool> = Constant::new(mutant == Mutant::IhlOffBy4),
+        mut_tags: Constant<bool> = Constant::new(mutant == Mutant::OneTagOnly),
+        mut_keep: Constant<bool> = Constant::new(mutant == Mutant::KeepIgnored),
+        _nb: usize = WIN / DW,
+        _kw: usize = KW,
+    }
+}
+
+impl<const DW: usize, const KW: usize> Parser<DW, KW> {
+    /// The parser on a bus of `DW` bits (64: 10 GbE at 156.25 MHz; 512).
+    pub fn new() -> Result<Self, ConfigError> {
+        Self::with_mutant(Mutant::None)
+    }
+    /// Test-only: a deliberately wrong parser (see [`Mutant`]).
+    pub fn with_mutant(mutant: Mutant) -> Result<Self, ConfigError> {
+        if DW != 8 * KW || !KW.is_power_of_two() || !(8..=64).contains(&KW) || LATENCY != 9 {
+            return Err(ConfigError(format!("Parser<DW={DW}, KW={KW}>: needs DW = 8·KW, KW a power of two 8..=64")));
+        }
+        let sources = StatusSources { counters: &COUNTERS, doubled: 0, flags: &[], words: &[] };
+        Ok(Self::build(CoreShell::new(csr_layout(), &sources)?, mutant))
+    }
+}
+
+mod update;

@@ -1,0 +1,576 @@
+//! The parser's logic, stage by stage (see the [module docs](super)). Every pipeline register holds while
+//! `advance` is low; only the valid bits and the capture's `first` flag reset.
+
+use super::*;
+
+impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e2, l4, pabs, status,
+            sport, dport, seq, ack, tflags, paylen_out, cut
+        );
+        clock!(self, clock, shell);
+        self.shell.reset.next = self.reset.val();
+        self.shell.csr.addr.next = self.csr_addr.val();
+        self.shell.csr.wr_en.next = self.csr_wr_en.val();
+        self.shell.csr.wr_data.next = self.csr_wr_data.val();
+        self.shell.csr.rd_en.next = self.csr_rd_en.val();
+        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
+        self.csr_rd_data.next = self.shell.csr.rd_data.val();
+        for i in 0..self._nb {
+            self.beats[i].clock.next = self.clock.val();
+            self.beats[i].d.next = self.beats[i].q.val();
+        }
+        for i in 0..9 {
+            self.v[i].clock.next = self.clock.val();
+            self.ts[i].clock.next = self.clock.val();
+            self.len[i].clock.next = self.clock.val();
+            self.avail[i].clock.next = self.clock.val();
+            self.big[i].clock.next = self.clock.val();
+            self.is_v6[i].clock.next = self.clock.val();
+            self.l3[i].clock.next = self.clock.val();
+            self.src[i].clock.next = self.clock.val();
+            self.dst[i].clock.next = self.clock.val();
+            self.ip_id[i].clock.next = self.clock.val();
+            self.short[i].clock.next = self.clock.val();
+            self.pay[i].clock.next = self.clock.val();
+            self.nh[i].clock.next = self.clock.val();
+            self.v[i].d.next = self.v[i].q.val();
+            self.ts[i].d.next = self.ts[i].q.val();
+            self.len[i].d.next = self.len[i].q.val();
+            self.avail[i].d.next = self.avail[i].q.val();
+            self.big[i].d.next = self.big[i].q.val();
+            self.is_v6[i].d.next = self.is_v6[i].q.val();
+            self.l3[i].d.next = self.l3[i].q.val();
+            self.src[i].d.next = self.src[i].q.val();
+            self.dst[i].d.next = self.dst[i].q.val();
+            self.ip_id[i].d.next = self.ip_id[i].q.val();
+            self.short[i].d.next = self.short[i].q.val();
+            self.pay[i].d.next = self.pay[i].q.val();
+            self.nh[i].d.next = self.nh[i].q.val();
+        }
+        for i in 0..8 {
+            self.p[i].clock.next = self.clock.val();
+            self.l3code[i].clock.next = self.clock.val();
+            self.p[i].d.next = self.p[i].q.val();
+            self.l3code[i].d.next = self.l3code[i].q.val();
+        }
+        for i in 0..7 {
+            self.w[i].clock.next = self.clock.val();
+            self.is_v4[i].clock.next = self.clock.val();
+            self.runt[i].clock.next = self.clock.val();
+            self.too_many[i].clock.next = self.clock.val();
+            self.drop4[i].clock.next = self.clock.val();
+            self.w[i].d.next = self.w[i].q.val();
+            self.is_v4[i].d.next = self.is_v4[i].q.val();
+            self.runt[i].d.next = self.runt[i].q.val();
+            self.too_many[i].d.next = self.too_many[i].q.val();
+            self.drop4[i].d.next = self.drop4[i].q.val();
+        }
+        for i in 0..6 {
+            self.chain[i].clock.next = self.clock.val();
+            self.chain[i].d.next = self.chain[i].q.val();
+        }
+
+        // The pipeline moves when the output register is empty or taken.
+        self.advance.next = !self.v[8].q.val() || self.m_rec_ready.val();
+        self.s_axis_tready.next = self.advance.val();
+        self.accept.next = self.s_axis_tvalid.val() && self.advance.val() && !self.reset.val();
+
+        // S0: capture.
+        self.rev.din.next = self.s_axis_tdata.val();
+        self.tuser_ns.din.next = self.s_axis_tuser.val();
+        self.unused_cfg.next = self.shell.cfg.val();
+        self.cur.next = self.beat.q.val();
+        if self.first.q.val() {
+            self.cur.next = self.zero_beat.val();
+        }
+        self.nbytes.next = self.zero_l.val();
+        for i in 0..self._kw {
+            if self.s_axis_tkeep.val().get_bit(i) || self.mut_keep.val() {
+                self.nbytes.next = self.keep_n[i].val();
+            }
+        }
+        self.zx_base.din.next = self.len[0].q.val();
+        if self.first.q.val() {
+            self.zx_base.din.next = self.zero_l.val();
+        }
+        self.zx_n.din.next = self.nbytes.val();
+        self.sum.next = self.zx_base.out.val() + self.zx_n.out.val();
+        if self.accept.val() {
+            for i in 0..self._nb {
+                if self.cur.val() == self.beat_ids[i].val() {
+                    self.beats[i].d.next = self.rev.out.val();
+                }
+            }
+            if self.cur.val() == self.last_beat.val() {
+                self.beat.d.next = self.cur.val();
+            } else {
+                self.beat.d.next = self.cur.val() + self.one_beat.val();
+            }
+            if self.sum.val() > self.len_max18.val() {
+                self.len[0].d.next = self.len_max.val();
+            } else {
+                self.len[0].d.next = self.sum.val().get_bits::<17>(0);
+            }
+            if self.first.q.val() {
+                self.ts[0].d.next = self.tuser_ns.out.val();
+            }
+            self.first.d.next = self.s_axis_tlast.val();
+        }
+        if self.advance.val() {
+            self.v[0].d.next = self.accept.val() && self.s_axis_tlast.val();
+        }
+
+        // S1: L2.
+        self.win.next = self.zero_win.val();
+        for i in 0..self._nb {
+            self.zx_beat[i].din.next = self.beats[i].q.val();
+            self.win.next = self.win.val() | (self.zx_beat[i].out.val() << self.off_beat[i].val());
+        }
+        self.et[0].next = self.win.val().get_bits::<16>(912);
+        self.et[1].next = self.win.val().get_bits::<16>(880);
+        self.et[2].next = self.win.val().get_bits::<16>(848);
+        for j in 0..3 {
+            self.tp[j].next = false;
+            for t in 0..5 {
+                if self.et[j].val() == self.tpids[t].val() {
+                    self.tp[j].next = true;
+                }
+            }
+        }
+        self.etype.next = self.et[0].val();
+        self.ntags.d.next = self.tags_n[0].val();
+        if self.tp[0].val() {
+            self.etype.next = self.et[1].val();
+            self.ntags.d.next = self.tags_n[1].val();
+            if self.tp[1].val() {
+                self.etype.next = self.et[2].val();
+                if !self.mut_tags.val() {
+                    self.ntags.d.next = self.tags_n[2].val();
+                }
+            }
+        }
+        if !self.advance.val() {
+            self.ntags.d.next = self.ntags.q.val();
+        }
+        if self.advance.val() {
+            self.w[1].d.next = self.win.val();
+            self.too_many[1].d.next = self.tp[0].val() && self.tp[1].val() && self.tp[2].val();
+            self.is_v4[1].d.next = self.etype.val() == self.eth_v4.val();
+            self.is_v6[1].d.next = self.etype.val() == self.eth_v6.val();
+            self.runt[1].d.next = self.len[0].q.val() < self.c60.val();
+            self.big[1].d.next = self.len[0].q.val() > self.c128.val();
+            if self.len[0].q.val() > self.c128.val() {
+                self.avail[1].d.next = self.c128.val();
+            } else {
+                self.avail[1].d.next = self.len[0].q.val();
+            }
+        }
+
+        // S2: the window from the L3 header on.
+        if self.advance.val() {
+            if self.ntags.q.val() == self.tags_n[0].val() {
+                self.w[2].d.next = self.w[1].q.val() << self.sh_l3[0].val();
+                self.l3[2].d.next = self.l3_of[0].val();
+            } else if self.ntags.q.val() == self.tags_n[1].val() {
+                self.w[2].d.next = self.w[1].q.val() << self.sh_l3[1].val();
+                self.l3[2].d.next = self.l3_of[1].val();
+            } else {
+                self.w[2].d.next = self.w[1].q.val() << self.sh_l3[2].val();
+                self.l3[2].d.next = self.l3_of[2].val();
+            }
+        }
+
+        // S3: raw IP fields (IPv4 and IPv6 offsets) and the addresses.
+        self.zx_src4.din.next = self.w[2].q.val().get_bits::<32>(896);
+        self.zx_dst4.din.next = self.w[2].q.val().get_bits::<32>(864);
+        if self.advance.val() {
+            self.ver.d.next = self.w[2].q.val().get_bits::<4>(1020);
+            self.ihl.d.next = self.w[2].q.val().get_bits::<4>(1016);
+            self.total.d.next = self.w[2].q.val().get_bits::<16>(992);
+            self.frag.d.next = self.w[2].q.val().get_bits::<16>(960);
+            self.proto.d.next = self.w[2].q.val().get_bits::<8>(944);
+            self.paylen.d.next = self.w[2].q.val().get_bits::<16>(976);
+            self.next0.d.next = self.w[2].q.val().get_bits::<8>(968);
+            self.e1.d.next = self.w[2].q.val().get_bits::<32>(672);
+            if self.is_v6[2].q.val() {
+                self.src[3].d.next = self.w[2].q.val().get_bits::<128>(832);
+                self.dst[3].d.next = self.w[2].q.val().get_bits::<128>(704);
+                self.ip_id[3].d.next = self.zero16.val();
+            } else {
+                self.src[3].d.next = self.zx_src4.out.val();
+                self.dst[3].d.next = self.zx_dst4.out.val();
+                self.ip_id[3].d.next = self.w[2].q.val().get_bits::<16>(976);
+            }
+        } else {
+            self.ver.d.next = self.ver.q.val();
+            self.ihl.d.next = self.ihl.q.val();
+            self.total.d.next = self.total.q.val();
+            self.frag.d.next = self.frag.q.val();
+            self.proto.d.next = self.proto.q.val();
+            self.paylen.d.next = self.paylen.q.val();
+            self.next0.d.next = self.next0.q.val();
+            self.e1.d.next = self.e1.q.val();
+        }
+
+        // S4: IPv4 checks; IPv6 fixed header and its first extension header.
+        self.zx_ihl.din.next = self.ihl.q.val();
+        self.zx_total.din.next = self.total.q.val();
+        self.zx_paylen.din.next = self.paylen.q.val();
+        self.zx_e1l.din.next = self.e1.q.val().get_bits::<8>(16);
+        self.ihl4.next = self.zx_ihl.out.val() << self.c2.val();
+        if self.mut_ihl.val() {
+            self.ihl4.next = (self.zx_ihl.out.val() << self.c2.val()) + self.c4.val();
+        }
+        self.d4.next = self.s_ok.val();
+        if self.ver.q.val() != self.b4.val() {
+            self.d4.next = self.s_version.val();
+        } else if self.ihl.q.val() < self.b5.val() {
+            self.d4.next = self.s_ihl.val();
+        } else if self.zx_total.out.val() < self.ihl4.val() {
+            self.d4.next = self.s_length.val();
+        } else if (self.frag.q.val() & self.mask_frag4.val()) != self.zero16.val() {
+            self.d4.next = self.s_fragment.val();
+        } else if (self.proto.q.val() != self.b_tcp.val()) && (self.proto.q.val() != self.b_udp.val()) {
+            self.d4.next = self.s_unsupported.val();
+        } else if self.l3[3].q.val() + self.ihl4.val() > self.avail[3].q.val() {
+            if self.big[3].q.val() {
+                self.d4.next = self.s_beyond.val();
+            } else {
+                self.d4.next = self.s_trunc_ip.val();
+            }
+        }
+        if self.next0.q.val() == self.b_frag.val() {
+            self.e1len.next = self.c8.val();
+        } else if self.next0.q.val() == self.b_ah.val() {
+            self.e1len.next = (self.zx_e1l.out.val() + self.c2.val()) << self.c2.val();
+        } else {
+            self.e1len.next = (self.zx_e1l.out.val() + self.c1.val()) << self.sh3.val();
+        }
+        self.d6.next = self.s_ok.val();
+        if self.l3[3].q.val() + self.c40.val() > self.avail[3].q.val() {
+            if self.big[3].q.val() {
+                self.d6.next = self.s_beyond.val();
+            } else {
+                self.d6.next = self.s_trunc_ip.val();
+            }
+        } else if self.ver.q.val() != self.b6v.val() {
+            self.d6.next = self.s_version.val();
+        } else if (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val()) {
+            self.d6.next = self.s_ok.val();
+        } else if (self.next0.q.val() != self.b_frag.val())
+            && (self.next0.q.val() != self.b_ah.val())
+            && (self.next0.q.val() != self.b_ext8[0].val())
+            && (self.next0.q.val() != self.b_ext8[1].val())
+            && (self.next0.q.val() != self.b_ext8[2].val())
+            && (self.next0.q.val() != self.b_ext8[3].val())
+            && (self.next0.q.val() != self.b_ext8[4].val())
+            && (self.next0.q.val() != self.b_ext8[5].val())
+        {
+            self.d6.next = self.s_unsupported.val();
+        } else if (self.next0.q.val() == self.b_frag.val())
+            && (self.l3[3].q.val() + self.c44.val() > self.avail[3].q.val())
+        {
+            if self.big[3].q.val() {
+                self.d6.next = self.s_beyond.val();
+            } else {
+                self.d6.next = self.s_trunc_ip.val();
+            }
+        } else if (self.next0.q.val() == self.b_frag.val())
+            && ((self.e1.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val())
+        {
+            self.d6.next = self.s_fragment.val();
+        } else if self.l3[3].q.val() + self.c40.val() + self.e1len.val() > self.avail[3].q.val() {
+            if self.big[3].q.val() {
+                self.d6.next = self.s_beyond.val();
+            } else {
+                self.d6.next = self.s_trunc_ip.val();
+            }
+        } else if self.zx_paylen.out.val() < self.e1len.val() {
+            self.d6.next = self.s_length.val();
+        }
+        if self.advance.val() {
+            self.chain[4].d.next = false;
+            if self.is_v6[3].q.val() {
+                self.drop4[4].d.next = self.d6.val();
+                self.short[4].d.next =
+                    self.len[3].q.val() < self.l3[3].q.val() + self.c40.val() + self.zx_paylen.out.val();
+                if (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val()) {
+                    self.p[4].d.next = self.c40.val();
+                    self.pay[4].d.next = self.zx_paylen.out.val();
+                    self.nh[4].d.next = self.next0.q.val();
+                } else {
+                    self.chain[4].d.next = true;
+                    self.p[4].d.next = self.c40.val() + self.e1len.val();
+                    self.pay[4].d.next = self.zx_paylen.out.val() - self.e1len.val();
+                    self.nh[4].d.next = self.e1.q.val().get_bits::<8>(24);
+                }
+            } else {
+                self.drop4[4].d.next = self.d4.val();
+                self.short[4].d.next = self.len[3].q.val() < self.l3[3].q.val() + self.zx_total.out.val();
+                self.p[4].d.next = self.ihl4.val();
+                self.pay[4].d.next = self.zx_total.out.val() - self.ihl4.val();
+                self.nh[4].d.next = self.proto.q.val();
+            }
+        }
+
+        // S5: the second extension header's first word, at the first one's end.
+        self.e2_word.din.next = self.w[4].q.val() << ((self.p[4].q.val() & self.word_mask.val()) << self.sh3.val());
+        if self.advance.val() {
+            self.e2.d.next = self.e2_word.out.val();
+        } else {
+            self.e2.d.next = self.e2.q.val();
+        }
+
+        // S6: the chain's second step and end; the first L2/L3 reason by priority.
+        self.zx_e2l.din.next = self.e2.q.val().get_bits::<8>(16);
+        if self.nh[5].q.val() == self.b_frag.val() {
+            self.e2len.next = self.c8.val();
+        } else if self.nh[5].q.val() == self.b_ah.val() {
+            self.e2len.next = (self.zx_e2l.out.val() + self.c2.val()) << self.c2.val();
+        } else {
+            self.e2len.next = (self.zx_e2l.out.val() + self.c1.val()) << self.sh3.val();
+        }
+        self.d6b.next = self.s_ok.val();
+        if !self.chain[5].q.val()
+            || (self.nh[5].q.val() == self.b_tcp.val())
+            || (self.nh[5].q.val() == self.b_udp.val())
+        {
+            self.d6b.next = self.s_ok.val();
+        } else if (self.nh[5].q.val() != self.b_frag.val())
+            && (self.nh[5].q.val() != self.b_ah.val())
+            && (self.nh[5].q.val() != self.b_ext8[0].val())
+            && (self.nh[5].q.val() != self.b_ext8[1].val())
+            && (self.nh[5].q.val() != self.b_ext8[2].val())
+            && (self.nh[5].q.val() != self.b_ext8[3].val())
+            && (self.nh[5].q.val() != self.b_ext8[4].val())
+            && (self.nh[5].q.val() != self.b_ext8[5].val())
+        {
+            self.d6b.next = self.s_unsupported.val();
+        } else if (self.nh[5].q.val() == self.b_frag.val())
+            && (self.l3[5].q.val() + self.p[5].q.val() + self.c4.val() > self.avail[5].q.val())
+        {
+            if self.big[5].q.val() {
+                self.d6b.next = self.s_beyond.val();
+            } else {
+                self.d6b.next = self.s_trunc_ip.val();
+            }
+        } else if (self.nh[5].q.val() == self.b_frag.val())
+            && ((self.e2.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val())
+        {
+            self.d6b.next = self.s_fragment.val();
+        } else if self.l3[5].q.val() + self.p[5].q.val() + self.e2len.val() > self.avail[5].q.val() {
+            if self.big[5].q.val() {
+                self.d6b.next = self.s_beyond.val();
+            } else {
+                self.d6b.next = self.s_trunc_ip.val();
+            }
+        } else if self.pay[5].q.val() < self.e2len.val() {
+            self.d6b.next = self.s_length.val();
+        } else if (self.e2.q.val().get_bits::<8>(24) == self.b_tcp.val())
+            || (self.e2.q.val().get_bits::<8>(24) == self.b_udp.val())
+        {
+            self.d6b.next = self.s_ok.val();
+        } else if (self.e2.q.val().get_bits::<8>(24) != self.b_frag.val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ah.val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[0].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[1].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[2].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[3].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[4].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[5].val())
+        {
+            self.d6b.next = self.s_unsupported.val();
+        } else {
+            self.d6b.next = self.s_ext_limit.val();
+        }
+        if self.advance.val() {
+            if self.runt[5].q.val() {
+                self.l3code[6].d.next = self.s_runt.val();
+            } else if self.too_many[5].q.val() {
+                self.l3code[6].d.next = self.s_too_many.val();
+            } else if !self.is_v4[5].q.val() && !self.is_v6[5].q.val() {
+                self.l3code[6].d.next = self.s_not_ip.val();
+            } else if self.drop4[5].q.val() != self.s_ok.val() {
+                self.l3code[6].d.next = self.drop4[5].q.val();
+            } else {
+                self.l3code[6].d.next = self.d6b.val();
+            }
+            if self.chain[5].q.val()
+                && (self.nh[5].q.val() != self.b_tcp.val())
+                && (self.nh[5].q.val() != self.b_udp.val())
+            {
+                self.p[6].d.next = self.p[5].q.val() + self.e2len.val();
+                self.pay[6].d.next = self.pay[5].q.val() - self.e2len.val();
+                self.nh[6].d.next = self.e2.q.val().get_bits::<8>(24);
+            } else {
+                self.p[6].d.next = self.p[5].q.val();
+                self.pay[6].d.next = self.pay[5].q.val();
+                self.nh[6].d.next = self.nh[5].q.val();
+            }
+        }
+
+        // S7: the L4 header's 20 bytes at the L4 offset.
+        self.l4_word.din.next = self.w[6].q.val() << ((self.p[6].q.val() & self.word_mask.val()) << self.sh3.val());
+        if self.advance.val() {
+            self.l4.d.next = self.l4_word.out.val();
+            self.pabs.d.next = self.l3[6].q.val() + self.p[6].q.val();
+        } else {
+            self.l4.d.next = self.l4.q.val();
+            self.pabs.d.next = self.pabs.q.val();
+        }
+
+        // S8: TCP/UDP checks, the record.
+        self.zx_doff.din.next = self.l4.q.val().get_bits::<4>(60);
+        self.zx_ulen.din.next = self.l4.q.val().get_bits::<16>(112);
+        self.doff.next = self.zx_doff.out.val() << self.c2.val();
+        self.ulen.next = self.zx_ulen.out.val();
+        self.d8.next = self.s_ok.val();
+        if self.nh[7].q.val() == self.b_tcp.val() {
+            if self.pabs.q.val() + self.c20.val() > self.avail[7].q.val() {
+                if self.big[7].q.val() {
+                    self.d8.next = self.s_beyond.val();
+                } else {
+                    self.d8.next = self.s_trunc_l4.val();
+                }
+            } else if (self.doff.val() < self.c20.val()) || (self.doff.val() > self.pay[7].q.val()) {
+                self.d8.next = self.s_bad_l4.val();
+            }
+        } else if self.pabs.q.val() + self.c8.val() > self.avail[7].q.val() {
+            if self.big[7].q.val() {
+                self.d8.next = self.s_beyond.val();
+            } else {
+                self.d8.next = self.s_trunc_l4.val();
+            }
+        } else if (self.ulen.val() < self.c8.val()) || (self.ulen.val() > self.pay[7].q.val()) {
+            self.d8.next = self.s_bad_l4.val();
+        }
+        if self.advance.val() {
+            if self.l3code[7].q.val() != self.s_ok.val() {
+                self.status.d.next = self.l3code[7].q.val();
+            } else {
+                self.status.d.next = self.d8.val();
+            }
+            self.sport.d.next = self.l4.q.val().get_bits::<16>(144);
+            self.dport.d.next = self.l4.q.val().get_bits::<16>(128);
+            if self.nh[7].q.val() == self.b_tcp.val() {
+                self.seq.d.next = self.l4.q.val().get_bits::<32>(96);
+                self.ack.d.next = self.l4.q.val().get_bits::<32>(64);
+                self.tflags.d.next = self.l4.q.val().get_bits::<8>(48);
+                self.paylen_out.d.next = self.pay[7].q.val() - self.doff.val();
+                self.cut.d.next = self.len[7].q.val() < self.pabs.q.val() + self.doff.val();
+            } else {
+                self.seq.d.next = self.zero32.val();
+                self.ack.d.next = self.zero32.val();
+                self.tflags.d.next = self.zero8.val();
+                self.paylen_out.d.next = self.ulen.val() - self.c8.val();
+                self.cut.d.next = false;
+            }
+        } else {
+            self.status.d.next = self.status.q.val();
+            self.sport.d.next = self.sport.q.val();
+            self.dport.d.next = self.dport.q.val();
+            self.seq.d.next = self.seq.q.val();
+            self.ack.d.next = self.ack.q.val();
+            self.tflags.d.next = self.tflags.q.val();
+            self.paylen_out.d.next = self.paylen_out.q.val();
+            self.cut.d.next = self.cut.q.val();
+        }
+
+        // The slots move: carried fields one slot on (stage logic above wrote its own slot first).
+        if self.advance.val() {
+            for i in 1..9 {
+                self.v[i].d.next = self.v[i - 1].q.val();
+                self.ts[i].d.next = self.ts[i - 1].q.val();
+                self.len[i].d.next = self.len[i - 1].q.val();
+            }
+            for i in 2..9 {
+                self.avail[i].d.next = self.avail[i - 1].q.val();
+                self.big[i].d.next = self.big[i - 1].q.val();
+                self.is_v6[i].d.next = self.is_v6[i - 1].q.val();
+            }
+            for i in 3..9 {
+                self.l3[i].d.next = self.l3[i - 1].q.val();
+            }
+            for i in 4..9 {
+                self.src[i].d.next = self.src[i - 1].q.val();
+                self.dst[i].d.next = self.dst[i - 1].q.val();
+                self.ip_id[i].d.next = self.ip_id[i - 1].q.val();
+            }
+            for i in 5..9 {
+                self.short[i].d.next = self.short[i - 1].q.val();
+            }
+            for i in 3..7 {
+                self.w[i].d.next = self.w[i - 1].q.val();
+            }
+            for i in 2..7 {
+                self.is_v4[i].d.next = self.is_v4[i - 1].q.val();
+                self.runt[i].d.next = self.runt[i - 1].q.val();
+                self.too_many[i].d.next = self.too_many[i - 1].q.val();
+            }
+            for i in 5..7 {
+                self.drop4[i].d.next = self.drop4[i - 1].q.val();
+            }
+            self.chain[5].d.next = self.chain[4].q.val();
+            self.p[5].d.next = self.p[4].q.val();
+            self.pay[5].d.next = self.pay[4].q.val();
+            self.nh[5].d.next = self.nh[4].q.val();
+            self.p[7].d.next = self.p[6].q.val();
+            self.pay[7].d.next = self.pay[6].q.val();
+            self.nh[7].d.next = self.nh[6].q.val();
+            self.l3code[7].d.next = self.l3code[6].q.val();
+            self.pay[8].d.next = self.pay[7].q.val();
+            self.nh[8].d.next = self.nh[7].q.val();
+        }
+        if self.reset.val() {
+            for i in 0..9 {
+                self.v[i].d.next = false;
+            }
+            self.first.d.next = true;
+        }
+
+        // Outputs and the counters (a record entering the output register counts).
+        self.m_rec_valid.next = self.v[8].q.val();
+        self.m_rec_status.next = self.status.q.val();
+        self.m_rec_timestamp.next = self.ts[8].q.val();
+        self.m_rec_is_v6.next = self.is_v6[8].q.val();
+        self.m_rec_src_addr.next = self.src[8].q.val();
+        self.m_rec_dst_addr.next = self.dst[8].q.val();
+        self.m_rec_protocol.next = self.nh[8].q.val();
+        self.m_rec_src_port.next = self.sport.q.val();
+        self.m_rec_dst_port.next = self.dport.q.val();
+        self.m_rec_seq.next = self.seq.q.val();
+        self.m_rec_ack.next = self.ack.q.val();
+        self.m_rec_tcp_flags.next = self.tflags.q.val();
+        self.out_pay.din.next = self.paylen_out.q.val();
+        self.m_rec_payload_len.next = self.out_pay.out.val();
+        self.m_rec_ip_id.next = self.ip_id[8].q.val();
+        self.m_rec_short.next = self.short[8].q.val();
+        self.m_rec_l4_header_cut.next = self.cut.q.val();
+        self.shell.count[0].next = self.advance.val() && self.v[7].q.val();
+        self.shell.count[1].next = false;
+        self.shell.count[2].next = false;
+        self.shell.count[3].next = false;
+        for i in 0..14 {
+            self.shell.count[i + 4].next = false;
+        }
+        if self.advance.val() && self.v[7].q.val() {
+            if self.l3code[7].q.val() != self.s_ok.val() {
+                for i in 0..14 {
+                    self.shell.count[i + 4].next = self.l3code[7].q.val() == self.codes[i].val();
+                }
+            } else if self.d8.val() != self.s_ok.val() {
+                for i in 0..14 {
+                    self.shell.count[i + 4].next = self.d8.val() == self.codes[i].val();
+                }
+            } else {
+                self.shell.count[1].next = true;
+                self.shell.count[2].next = self.short[7].q.val();
+                self.shell.count[3].next = (self.nh[7].q.val() == self.b_tcp.val())
+                    && (self.len[7].q.val() < self.pabs.q.val() + self.doff.val());
+            }
+        }
+    }
+}

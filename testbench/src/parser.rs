@@ -1,0 +1,192 @@
+//! The header parser (issue 18) against its cycle model (`golden::parser::cycle`), cycle by cycle: random
+//! frame mixes of every encapsulation and every malformed kind (`golden::parser::random`), back-to-back
+//! beats or idle gaps on tvalid, backpressure on the record output, resets mid-frame, random CSR reads of
+//! the counters and writes of the scratch register. Compared every cycle: `s_axis_tready`, the record's
+//! valid bit, status and timestamp, and every field of an accepted record; the CSR read-back.
+
+use crate::blocks::Run;
+use crate::harness::{RunConfig, RunReport, Sim};
+use crate::models::ParserD8;
+use golden::common::config::CSR_STATUS_BASE;
+use golden::common::csr::{CsrInputs, CsrModel};
+use golden::parser::cycle::{beats, csr_layout, ParserCycle, ParserInputs, Record};
+use golden::parser::{parse, random, Drop, ParserConfig};
+use rand::Rng;
+use std::collections::VecDeque;
+
+/// Every co-simulation runner of the parser.
+pub const ALL: &[crate::harness::Runner] = &[("parser_d8", run_d8)];
+
+/// Coverage every parser run must reach (every drop reason the hardware configuration can produce).
+pub fn must_cover() -> Vec<&'static str> {
+    let mut v = vec![
+        "resets",
+        "resets_mid_frame",
+        "accepted",
+        "accepted_v6",
+        "accepted_udp",
+        "accepted_two_tags",
+        "short",
+        "l4_header_cut",
+        "one_beat_frames",
+        "giant_frames",
+        "back_to_back_frames",
+        "idle_cycles",
+        "stalled_cycles",
+        "csr_reads",
+    ];
+    v.extend(Drop::ALL.iter().filter(|&&d| d != Drop::TruncatedL2).map(|d| d.name()));
+    v
+}
+
+/// 10^6 frames on the 8-byte build.
+pub fn run_d8(cfg: &RunConfig) -> RunReport {
+    const D: usize = 8;
+    let mut run = Run::new(ParserD8::NAME, cfg);
+    let mut sim = Sim::new(ParserD8::new(cfg.x_seed), cfg.vcd.clone());
+    let mut gold = ParserCycle::new(D);
+    let layout = csr_layout();
+    let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
+    let mut csr = CsrModel::new(layout);
+    let mut queue: VecDeque<([u8; 64], u64, bool)> = VecDeque::new();
+    let (mut gap_p, mut stall_p, mut phase) = (0.0, 0.0, 0u64);
+    let (mut in_frame, mut last_was_tlast) = (false, false);
+    let mut started = false;
+    while run.transactions < cfg.transactions {
+        let c = sim.cycle;
+        // Phases of a few thousand cycles: back to back or with idle gaps, output ready or backpressured.
+        if c >= phase {
+            phase = c + run.rng.gen_range(500..5000);
+            gap_p = [0.0, 0.0, 0.1, 0.5][run.rng.gen_range(0..4)];
+            stall_p = [0.0, 0.0, 0.5, 0.9][run.rng.gen_range(0..4)];
+        }
+        if queue.is_empty() {
+            let f = random::frame(&mut run.rng, D);
+            let bs = if f.is_empty() { vec![([0u8; 64], 0, true)] } else { beats(&f, D) };
+            run.count("one_beat_frames", (bs.len() == 1) as u64);
+            run.count("giant_frames", (f.len() > 1500) as u64);
+            let two_tags = parse(&f, &ParserConfig::HARDWARE).is_ok_and(|h| h.vlan.tags == 2);
+            run.count("accepted_two_tags", two_tags as u64);
+            queue.extend(bs);
+        }
+        let reset = c == 0 || run.rng.gen_ratio(1, 300_000);
+        if reset {
+            run.count("resets", 1);
+            run.count("resets_mid_frame", in_frame as u64);
+            started = true;
+        }
+        let r = &mut run.rng;
+        let tvalid = !r.gen_bool(gap_p);
+        let (tdata, tkeep, tlast) = *queue.front().expect("a beat");
+        let rec_ready = !r.gen_bool(stall_p);
+        let mut i = ParserInputs { reset, tvalid, tdata, tkeep, tlast, tuser: r.gen(), rec_ready };
+        if !tvalid {
+            // Idle: the bus carries anything.
+            r.fill(&mut i.tdata[..]);
+            i.tkeep = r.gen();
+            i.tlast = r.gen();
+        }
+        let (csr_rd, csr_wr) = (r.gen_bool(0.05), r.gen_bool(0.002));
+        let addr = if csr_wr {
+            0
+        } else if r.gen_bool(0.8) {
+            CSR_STATUS_BASE + r.gen_range(0..n_stat)
+        } else {
+            r.gen_range(0..n_cfg.max(1) + 1)
+        };
+        let wr_data: u32 = r.gen();
+        let m = &mut sim.m;
+        m.set_reset(reset as u64);
+        m.set_s_axis_tvalid(i.tvalid as u64);
+        m.set_s_axis_tdata(u64::from_le_bytes(i.tdata[..8].try_into().unwrap()));
+        m.set_s_axis_tkeep(i.tkeep & 0xFF);
+        m.set_s_axis_tlast(i.tlast as u64);
+        m.set_s_axis_tuser(i.tuser);
+        m.set_m_rec_ready(rec_ready as u64);
+        m.set_csr_addr(addr as u64);
+        m.set_csr_wr_en(csr_wr as u64);
+        m.set_csr_wr_data(wr_data as u64);
+        m.set_csr_rd_en(csr_rd as u64);
+        sim.settle();
+        let status = gold.status_words();
+        let o = gold.step(&i);
+        let co = csr.step(&CsrInputs { reset, addr, wr_en: csr_wr, wr_data, rd_en: csr_rd, status });
+        if started {
+            compare(&mut run, &sim, c, o.tready, o.record.as_ref());
+            if let Some(co) = co {
+                run.sb.check(c, "csr_rd_valid", Some(co.rd_valid as u128), sim.m.csr_rd_valid() as u128);
+                if co.rd_valid {
+                    run.sb.check(c, "csr_rd_data", Some(co.rd_data as u128), sim.m.csr_rd_data() as u128);
+                }
+            }
+        }
+        run.count("csr_reads", (csr_rd && !reset) as u64);
+        run.count("idle_cycles", !tvalid as u64);
+        run.count("stalled_cycles", !o.tready as u64);
+        if let (Some(rec), true, false) = (o.record, rec_ready, reset) {
+            run.transactions += 1;
+            count_record(&mut run, &rec);
+        }
+        if tvalid && o.tready {
+            if !reset {
+                // A first beat straight after the previous frame's tlast.
+                run.count("back_to_back_frames", (!in_frame && last_was_tlast) as u64);
+                in_frame = !tlast;
+            }
+            queue.pop_front();
+        }
+        last_was_tlast = tvalid && o.tready && tlast && !reset;
+        if reset {
+            in_frame = false;
+        }
+        sim.tick();
+    }
+    run.finish(sim.cycle)
+}
+
+fn compare(run: &mut Run, sim: &Sim<ParserD8>, c: u64, tready: bool, rec: Option<&Record>) {
+    let m = &sim.m;
+    let sb = &mut run.sb;
+    sb.check(c, "s_axis_tready", Some(tready as u128), m.s_axis_tready() as u128);
+    sb.check(c, "m_rec_valid", Some(rec.is_some() as u128), m.m_rec_valid() as u128);
+    let Some(r) = rec else { return };
+    sb.check(c, "m_rec_status", Some(r.status() as u128), m.m_rec_status() as u128);
+    sb.check(c, "m_rec_timestamp", Some(r.timestamp as u128), m.m_rec_timestamp() as u128);
+    if r.drop.is_some() {
+        return;
+    }
+    let f = &r.fields;
+    let fields: [(&str, u128, u128); 14] = [
+        ("m_rec_is_v6", f.is_v6 as u128, m.m_rec_is_v6() as u128),
+        ("m_rec_src_addr", f.src_addr, m.m_rec_src_addr()),
+        ("m_rec_dst_addr", f.dst_addr, m.m_rec_dst_addr()),
+        ("m_rec_protocol", f.protocol as u128, m.m_rec_protocol() as u128),
+        ("m_rec_src_port", f.src_port as u128, m.m_rec_src_port() as u128),
+        ("m_rec_dst_port", f.dst_port as u128, m.m_rec_dst_port() as u128),
+        ("m_rec_seq", f.seq as u128, m.m_rec_seq() as u128),
+        ("m_rec_ack", f.ack as u128, m.m_rec_ack() as u128),
+        ("m_rec_tcp_flags", f.tcp_flags as u128, m.m_rec_tcp_flags() as u128),
+        ("m_rec_payload_len", f.payload_len as u128, m.m_rec_payload_len() as u128),
+        ("m_rec_ip_id", f.ip_id as u128, m.m_rec_ip_id() as u128),
+        ("m_rec_short", f.short as u128, m.m_rec_short() as u128),
+        ("m_rec_l4_header_cut", f.l4_header_cut as u128, m.m_rec_l4_header_cut() as u128),
+        ("m_rec_status", 0, m.m_rec_status() as u128),
+    ];
+    for (name, want, got) in fields {
+        sb.check(c, name, Some(want), got);
+    }
+}
+
+fn count_record(run: &mut Run, r: &Record) {
+    match r.drop {
+        Some(d) => run.count(d.name(), 1),
+        None => {
+            let f = &r.fields;
+            run.count("accepted", 1);
+            run.count("accepted_v6", f.is_v6 as u64);
+            run.count("accepted_udp", (f.protocol == golden::parser::PROTO_UDP) as u64);
+            run.count("short", f.short as u64);
+            run.count("l4_header_cut", f.l4_header_cut as u64);
+        }
+    }
+}
