@@ -73,7 +73,6 @@ pub fn run_d8(cfg: &RunConfig) -> RunReport {
         if reset {
             run.count("resets", 1);
             run.count("resets_mid_frame", in_frame as u64);
-            started = true;
         }
         let r = &mut run.rng;
         let tvalid = !r.gen_bool(gap_p);
@@ -120,6 +119,8 @@ pub fn run_d8(cfg: &RunConfig) -> RunReport {
                 }
             }
         }
+        // Outputs are compared from the cycle after the first reset (before it the registers are random).
+        started |= reset;
         run.count("csr_reads", (csr_rd && !reset) as u64);
         run.count("idle_cycles", !tvalid as u64);
         run.count("stalled_cycles", !o.tready as u64);
