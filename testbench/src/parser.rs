@@ -5,17 +5,97 @@
 //! valid bit, status and timestamp, and every field of an accepted record; the CSR read-back.
 
 use crate::blocks::Run;
+use crate::harness::Model;
 use crate::harness::{RunConfig, RunReport, Sim};
-use crate::models::ParserD8;
+use crate::models::{ParserD64, ParserD8};
 use golden::common::config::CSR_STATUS_BASE;
 use golden::common::csr::{CsrInputs, CsrModel};
-use golden::parser::cycle::{beats, csr_layout, ParserCycle, ParserInputs, Record};
+use golden::parser::cycle::{beats, csr_layout, Fields, ParserCycle, ParserInputs, Record};
 use golden::parser::{parse, random, Drop, ParserConfig};
 use rand::Rng;
 use std::collections::VecDeque;
 
 /// Every co-simulation runner of the parser.
-pub const ALL: &[crate::harness::Runner] = &[("parser_d8", run_d8)];
+pub const ALL: &[crate::harness::Runner] = &[("parser_d8", run_d8), ("parser_d64", run_d64)];
+
+/// The ports a parser top has (both builds; only the data bus's width differs).
+pub trait ParserTop: Model {
+    const NAME: &'static str;
+    const BYTES: usize;
+    fn make(x_seed: u64) -> Self;
+    fn drive(&mut self, i: &ParserInputs, csr: (u8, bool, u32, bool));
+    fn outputs(&self) -> Outputs;
+}
+
+/// One cycle's RTL outputs.
+pub struct Outputs {
+    pub tready: bool,
+    pub valid: bool,
+    pub status: u8,
+    pub timestamp: u64,
+    pub fields: Fields,
+    pub csr_rd_valid: bool,
+    pub csr_rd_data: u32,
+}
+
+macro_rules! parser_top {
+    ($t:ty, $bytes:literal, $tdata:expr) => {
+        impl ParserTop for $t {
+            const NAME: &'static str = <$t>::NAME;
+            const BYTES: usize = $bytes;
+            fn make(x_seed: u64) -> Self {
+                <$t>::new(x_seed)
+            }
+            fn drive(&mut self, i: &ParserInputs, (addr, wr_en, wr_data, rd_en): (u8, bool, u32, bool)) {
+                self.set_reset(i.reset as u64);
+                self.set_s_axis_tvalid(i.tvalid as u64);
+                self.set_s_axis_tdata($tdata(&i.tdata));
+                self.set_s_axis_tkeep(i.tkeep & if $bytes == 64 { u64::MAX } else { (1u64 << ($bytes % 64)) - 1 });
+                self.set_s_axis_tlast(i.tlast as u64);
+                self.set_s_axis_tuser(i.tuser);
+                self.set_m_rec_ready(i.rec_ready as u64);
+                self.set_csr_addr(addr as u64);
+                self.set_csr_wr_en(wr_en as u64);
+                self.set_csr_wr_data(wr_data as u64);
+                self.set_csr_rd_en(rd_en as u64);
+            }
+            fn outputs(&self) -> Outputs {
+                Outputs {
+                    tready: self.s_axis_tready() != 0,
+                    valid: self.m_rec_valid() != 0,
+                    status: self.m_rec_status() as u8,
+                    timestamp: self.m_rec_timestamp(),
+                    fields: Fields {
+                        is_v6: self.m_rec_is_v6() != 0,
+                        src_addr: self.m_rec_src_addr(),
+                        dst_addr: self.m_rec_dst_addr(),
+                        protocol: self.m_rec_protocol() as u8,
+                        src_port: self.m_rec_src_port() as u16,
+                        dst_port: self.m_rec_dst_port() as u16,
+                        seq: self.m_rec_seq() as u32,
+                        ack: self.m_rec_ack() as u32,
+                        tcp_flags: self.m_rec_tcp_flags() as u8,
+                        payload_len: self.m_rec_payload_len() as u16,
+                        ip_id: self.m_rec_ip_id() as u16,
+                        short: self.m_rec_short() != 0,
+                        l4_header_cut: self.m_rec_l4_header_cut() != 0,
+                    },
+                    csr_rd_valid: self.csr_rd_valid() != 0,
+                    csr_rd_data: self.csr_rd_data() as u32,
+                }
+            }
+        }
+    };
+}
+
+parser_top!(ParserD8, 8, |d: &[u8; 64]| u64::from_le_bytes(d[..8].try_into().unwrap()));
+parser_top!(ParserD64, 64, |d: &[u8; 64]| {
+    let mut w = [0u32; 16];
+    for (k, c) in d.chunks(4).enumerate() {
+        w[k] = u32::from_le_bytes(c.try_into().unwrap());
+    }
+    w
+});
 
 /// Coverage every parser run must reach (every drop reason the hardware configuration can produce).
 pub fn must_cover() -> Vec<&'static str> {
@@ -39,12 +119,22 @@ pub fn must_cover() -> Vec<&'static str> {
     v
 }
 
-/// 10^6 frames on the 8-byte build.
+/// The 8-byte build.
 pub fn run_d8(cfg: &RunConfig) -> RunReport {
-    const D: usize = 8;
-    let mut run = Run::new(ParserD8::NAME, cfg);
-    let mut sim = Sim::new(ParserD8::new(cfg.x_seed), cfg.vcd.clone());
-    let mut gold = ParserCycle::new(D);
+    run::<ParserD8>(cfg)
+}
+
+/// The 64-byte build.
+pub fn run_d64(cfg: &RunConfig) -> RunReport {
+    run::<ParserD64>(cfg)
+}
+
+/// `cfg.transactions` frames through a parser top.
+pub fn run<T: ParserTop>(cfg: &RunConfig) -> RunReport {
+    let d = T::BYTES;
+    let mut run = Run::new(T::NAME, cfg);
+    let mut sim = Sim::new(T::make(cfg.x_seed), cfg.vcd.clone());
+    let mut gold = ParserCycle::new(d);
     let layout = csr_layout();
     let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
     let mut csr = CsrModel::new(layout);
@@ -61,8 +151,8 @@ pub fn run_d8(cfg: &RunConfig) -> RunReport {
             stall_p = [0.0, 0.0, 0.5, 0.9][run.rng.gen_range(0..4)];
         }
         if queue.is_empty() {
-            let f = random::frame(&mut run.rng, D);
-            let bs = if f.is_empty() { vec![([0u8; 64], 0, true)] } else { beats(&f, D) };
+            let f = random::frame(&mut run.rng, d);
+            let bs = if f.is_empty() { vec![([0u8; 64], 0, true)] } else { beats(&f, d) };
             run.count("one_beat_frames", (bs.len() == 1) as u64);
             run.count("giant_frames", (f.len() > 1500) as u64);
             let two_tags = parse(&f, &ParserConfig::HARDWARE).is_ok_and(|h| h.vlan.tags == 2);
@@ -94,28 +184,18 @@ pub fn run_d8(cfg: &RunConfig) -> RunReport {
             r.gen_range(0..n_cfg.max(1) + 1)
         };
         let wr_data: u32 = r.gen();
-        let m = &mut sim.m;
-        m.set_reset(reset as u64);
-        m.set_s_axis_tvalid(i.tvalid as u64);
-        m.set_s_axis_tdata(u64::from_le_bytes(i.tdata[..8].try_into().unwrap()));
-        m.set_s_axis_tkeep(i.tkeep & 0xFF);
-        m.set_s_axis_tlast(i.tlast as u64);
-        m.set_s_axis_tuser(i.tuser);
-        m.set_m_rec_ready(rec_ready as u64);
-        m.set_csr_addr(addr as u64);
-        m.set_csr_wr_en(csr_wr as u64);
-        m.set_csr_wr_data(wr_data as u64);
-        m.set_csr_rd_en(csr_rd as u64);
+        sim.m.drive(&i, (addr, csr_wr, wr_data, csr_rd));
         sim.settle();
         let status = gold.status_words();
         let o = gold.step(&i);
         let co = csr.step(&CsrInputs { reset, addr, wr_en: csr_wr, wr_data, rd_en: csr_rd, status });
         if started {
-            compare(&mut run, &sim, c, o.tready, o.record.as_ref());
+            let rtl = sim.m.outputs();
+            compare(&mut run, &rtl, c, o.tready, o.record.as_ref());
             if let Some(co) = co {
-                run.sb.check(c, "csr_rd_valid", Some(co.rd_valid as u128), sim.m.csr_rd_valid() as u128);
+                run.sb.check(c, "csr_rd_valid", Some(co.rd_valid as u128), rtl.csr_rd_valid as u128);
                 if co.rd_valid {
-                    run.sb.check(c, "csr_rd_data", Some(co.rd_data as u128), sim.m.csr_rd_data() as u128);
+                    run.sb.check(c, "csr_rd_data", Some(co.rd_data as u128), rtl.csr_rd_data as u128);
                 }
             }
         }
@@ -145,33 +225,31 @@ pub fn run_d8(cfg: &RunConfig) -> RunReport {
     run.finish(sim.cycle)
 }
 
-fn compare(run: &mut Run, sim: &Sim<ParserD8>, c: u64, tready: bool, rec: Option<&Record>) {
-    let m = &sim.m;
+fn compare(run: &mut Run, m: &Outputs, c: u64, tready: bool, rec: Option<&Record>) {
     let sb = &mut run.sb;
-    sb.check(c, "s_axis_tready", Some(tready as u128), m.s_axis_tready() as u128);
-    sb.check(c, "m_rec_valid", Some(rec.is_some() as u128), m.m_rec_valid() as u128);
+    sb.check(c, "s_axis_tready", Some(tready as u128), m.tready as u128);
+    sb.check(c, "m_rec_valid", Some(rec.is_some() as u128), m.valid as u128);
     let Some(r) = rec else { return };
-    sb.check(c, "m_rec_status", Some(r.status() as u128), m.m_rec_status() as u128);
-    sb.check(c, "m_rec_timestamp", Some(r.timestamp as u128), m.m_rec_timestamp() as u128);
+    sb.check(c, "m_rec_status", Some(r.status() as u128), m.status as u128);
+    sb.check(c, "m_rec_timestamp", Some(r.timestamp as u128), m.timestamp as u128);
     if r.drop.is_some() {
         return;
     }
-    let f = &r.fields;
-    let fields: [(&str, u128, u128); 14] = [
-        ("m_rec_is_v6", f.is_v6 as u128, m.m_rec_is_v6() as u128),
-        ("m_rec_src_addr", f.src_addr, m.m_rec_src_addr()),
-        ("m_rec_dst_addr", f.dst_addr, m.m_rec_dst_addr()),
-        ("m_rec_protocol", f.protocol as u128, m.m_rec_protocol() as u128),
-        ("m_rec_src_port", f.src_port as u128, m.m_rec_src_port() as u128),
-        ("m_rec_dst_port", f.dst_port as u128, m.m_rec_dst_port() as u128),
-        ("m_rec_seq", f.seq as u128, m.m_rec_seq() as u128),
-        ("m_rec_ack", f.ack as u128, m.m_rec_ack() as u128),
-        ("m_rec_tcp_flags", f.tcp_flags as u128, m.m_rec_tcp_flags() as u128),
-        ("m_rec_payload_len", f.payload_len as u128, m.m_rec_payload_len() as u128),
-        ("m_rec_ip_id", f.ip_id as u128, m.m_rec_ip_id() as u128),
-        ("m_rec_short", f.short as u128, m.m_rec_short() as u128),
-        ("m_rec_l4_header_cut", f.l4_header_cut as u128, m.m_rec_l4_header_cut() as u128),
-        ("m_rec_status", 0, m.m_rec_status() as u128),
+    let (f, g) = (&r.fields, &m.fields);
+    let fields: [(&str, u128, u128); 13] = [
+        ("m_rec_is_v6", f.is_v6 as u128, g.is_v6 as u128),
+        ("m_rec_src_addr", f.src_addr, g.src_addr),
+        ("m_rec_dst_addr", f.dst_addr, g.dst_addr),
+        ("m_rec_protocol", f.protocol as u128, g.protocol as u128),
+        ("m_rec_src_port", f.src_port as u128, g.src_port as u128),
+        ("m_rec_dst_port", f.dst_port as u128, g.dst_port as u128),
+        ("m_rec_seq", f.seq as u128, g.seq as u128),
+        ("m_rec_ack", f.ack as u128, g.ack as u128),
+        ("m_rec_tcp_flags", f.tcp_flags as u128, g.tcp_flags as u128),
+        ("m_rec_payload_len", f.payload_len as u128, g.payload_len as u128),
+        ("m_rec_ip_id", f.ip_id as u128, g.ip_id as u128),
+        ("m_rec_short", f.short as u128, g.short as u128),
+        ("m_rec_l4_header_cut", f.l4_header_cut as u128, g.l4_header_cut as u128),
     ];
     for (name, want, got) in fields {
         sb.check(c, name, Some(want), got);

@@ -17,6 +17,13 @@ fn parser_d8_matches_golden() {
     harness::check("parser_d8_matches_golden", parser::run_d8, FRAMES, &cover);
 }
 
+/// The 64-byte build: one-beat frames at the minimum size, so a frame can enter the pipeline every cycle.
+#[test]
+fn parser_d64_matches_golden() {
+    let cover = parser::must_cover();
+    harness::check("parser_d64_matches_golden", parser::run_d64, FRAMES, &cover);
+}
+
 /// Power-up state must not matter: the same traffic under several X seeds.
 #[test]
 fn parser_x_initial_state_does_not_matter() {

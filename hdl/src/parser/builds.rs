@@ -1,6 +1,5 @@
-//! The parser's builds (see [`crate::registry`]): `parser_d8` (64-bit bus, 10 GbE at 156.25 MHz).
-//! `parser_d64` (512-bit bus) is the same RTL at `Parser<512, 64>` and is not registered yet (its
-//! co-simulation and synthesis are the next step).
+//! The parser's builds (see [`crate::registry`]): `parser_d8` (64-bit bus, 10 GbE at 156.25 MHz) and
+//! `parser_d64` (512-bit bus), the same RTL. Neither is in the synthesis list yet.
 
 use super::Parser;
 use crate::registry::{Build, MemoryNeed};
@@ -10,12 +9,22 @@ use serde_json::json;
 pub fn builds() -> Result<Vec<Build>, String> {
     use golden::parser::cycle::{LATENCY, WINDOW};
     let params = |bytes: usize| json!({"data_bytes": bytes, "window": WINDOW, "latency": LATENCY});
-    Ok(vec![Build::new(
-        "parser_d8",
-        "Ethernet/VLAN/IPv4/IPv6/TCP/UDP header parser, 8 bytes a beat, one record per frame",
-        params(8),
-        Parser::<64, 8>::new,
-    )
-    .csr(golden::parser::cycle::csr_layout())
-    .resources(true, Vec::<MemoryNeed>::new())])
+    Ok(vec![
+        Build::new(
+            "parser_d8",
+            "Ethernet/VLAN/IPv4/IPv6/TCP/UDP header parser, 8 bytes a beat, one record per frame",
+            params(8),
+            Parser::<64, 8>::new,
+        )
+        .csr(golden::parser::cycle::csr_layout())
+        .resources(true, Vec::<MemoryNeed>::new()),
+        Build::new(
+            "parser_d64",
+            "Ethernet/VLAN/IPv4/IPv6/TCP/UDP header parser, 64 bytes a beat, one record per frame",
+            params(64),
+            Parser::<512, 64>::new,
+        )
+        .csr(golden::parser::cycle::csr_layout())
+        .resources(true, Vec::<MemoryNeed>::new()),
+    ])
 }
