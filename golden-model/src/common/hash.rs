@@ -144,8 +144,8 @@ fn splitmix64(state: &mut u64) -> u64 {
     mix64(*state)
 }
 
-/// SplitMix64's output function (Steele, Lea, Flood 2014), a bijection on u64; also the mixer of the
-/// software flow keys' IPv6 address fold (`parser::descriptors`) and of sim's traffic generators.
+/// SplitMix64's output function (Steele, Lea, Flood 2014), a bijection on u64; also the mixer of sim's
+/// traffic generators.
 pub const fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -27,13 +27,13 @@
 //! `sim::traffic::ifpd::capture_ifpd` and `sim::traffic::maple::capture_maple`). The functions here are per
 //! frame and keep neither state nor order.
 //!
-//! **Not hardware-friendly as defined.** For IPv6 the 64 address bits of [`flow_id`] and [`five_tuple_key`]
-//! are a fold of both addresses through SplitMix64's mixer ([`mix64`]: two 64 × 64-bit multiplications per
-//! step, four steps), which the house style (XOR-based hashes, 16 × 16 multipliers) would replace by an H3
-//! or CRC fold before an IPv6 parser goes into RTL. IPv4 keys are plain bit fields.
+//! **IPv6 addresses in 64 bits.** The 64 address bits of [`flow_id`] and [`five_tuple_key`] are, for
+//! IPv6, an H3 fold of both addresses ([`addr_bits`]): XOR trees only, the house's hash ([`XorHash`],
+//! the RTL's `HashUnit`), so a parser in hardware computes exactly this key.
 
 use super::{flags, Addrs, TcpSegment, PROTO_TCP};
-use crate::common::hash::mix64;
+use crate::common::hash::{HashKind, XorHash};
+use std::sync::OnceLock;
 use crate::fridge::{Descriptor as FridgeDescriptor, PacketKind};
 
 /// How TCP segments become fridge requests and responses.
@@ -46,21 +46,27 @@ pub enum TcpMode {
     SynSynAck,
 }
 
-/// Seed of the IPv6 address fold ("netmeas6").
-const IPV6_FOLD_SEED: u64 = 0x6e65_746d_6561_7336;
+/// H3 matrix seeds of the IPv6 address fold (source, destination): disjoint from the per-row seeds
+/// (0, 1, …) of the multi-row cores' index hashes.
+pub const IPV6_FOLD_SEEDS: [u64; 2] = [0x6e6d_0000, 0x6e6d_0001];
 
-/// The 64 address bits of the keys: IPv4 `src(32) | dst(32)`; IPv6
-/// `m(m(m(m(K ^ src_hi) ^ src_lo) ^ dst_hi) ^ dst_lo)` with `m` = [`mix64`] and `K` = "netmeas6", ordered
-/// so that the two directions differ.
+/// The two 128 → 64-bit H3 hashes of the IPv6 fold (source, destination).
+pub fn ipv6_fold() -> &'static [XorHash; 2] {
+    static FOLD: OnceLock<[XorHash; 2]> = OnceLock::new();
+    FOLD.get_or_init(|| {
+        IPV6_FOLD_SEEDS.map(|seed| XorHash::new(HashKind::H3Seeded { out_bits: 64, seed }, 128).expect("H3 128 → 64"))
+    })
+}
+
+/// The 64 address bits of the keys: IPv4 `src(32) | dst(32)`; IPv6 `H_s(src) ^ H_d(dst)` with `H_s`, `H_d`
+/// the two H3 hashes of [`ipv6_fold`] (addresses as 128-bit big-endian numbers), different matrices so
+/// that the two directions differ.
 pub fn addr_bits(addrs: Addrs) -> u64 {
     match addrs {
         Addrs::V4 { src, dst } => ((u32::from_be_bytes(src) as u64) << 32) | u32::from_be_bytes(dst) as u64,
         Addrs::V6 { src, dst } => {
-            let w = |b: &[u8]| u64::from_be_bytes(b.try_into().expect("8 bytes"));
-            let mut h = mix64(IPV6_FOLD_SEED ^ w(&src[..8]));
-            h = mix64(h ^ w(&src[8..]));
-            h = mix64(h ^ w(&dst[..8]));
-            mix64(h ^ w(&dst[8..]))
+            let [hs, hd] = ipv6_fold();
+            hs.eval(u128::from_be_bytes(src)) ^ hd.eval(u128::from_be_bytes(dst))
         }
     }
 }

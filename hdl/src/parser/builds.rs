@@ -1,5 +1,5 @@
 //! The parser's builds (see [`crate::registry`]): `parser_d8` (64-bit bus, 10 GbE at 156.25 MHz) and
-//! `parser_d64` (512-bit bus), the same RTL. Neither is in the synthesis list yet.
+//! `parser_d64` (512-bit bus), the same RTL; synthesized as `parser d8` and `parser d64`.
 
 use super::Parser;
 use crate::registry::{Build, MemoryNeed};
@@ -17,7 +17,7 @@ pub fn builds() -> Result<Vec<Build>, String> {
             Parser::<64, 8>::new,
         )
         .csr(golden::parser::cycle::csr_layout())
-        .resources(true, Vec::<MemoryNeed>::new()),
+        .synth("d8", true, Vec::<MemoryNeed>::new()),
         Build::new(
             "parser_d64",
             "Ethernet/VLAN/IPv4/IPv6/TCP/UDP header parser, 64 bytes a beat, one record per frame",
@@ -25,6 +25,6 @@ pub fn builds() -> Result<Vec<Build>, String> {
             Parser::<512, 64>::new,
         )
         .csr(golden::parser::cycle::csr_layout())
-        .resources(true, Vec::<MemoryNeed>::new()),
+        .synth("d64", true, Vec::<MemoryNeed>::new()),
     ])
 }
