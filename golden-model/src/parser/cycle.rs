@@ -7,9 +7,9 @@
 //! ## Ports
 //! - Input: an AXI4-Stream of frames (`s_axis_*`), [`ParserCycle::data_bytes`] bytes a beat, byte 0 of
 //!   the frame in `tdata[7:0]` (verilog-ethernet's order); `tkeep` (all set on every beat but the last, a
-//!   contiguous run from bit 0 on the last, as verilog-ethernet drives it; a beat counts as `h + 1` bytes,
-//!   `h` its highest set bit), `tlast`, and `tuser`, the 64-bit PTP timestamp, sampled on the frame's first
-//!   beat.
+//!   contiguous run from bit 0 on the last, as verilog-ethernet drives it; a beat counts as
+//!   [`keep_bytes`] bytes, the number of its tkeep bits for such a run), `tlast`, and `tuser`, the 64-bit
+//!   PTP timestamp, sampled on the frame's first beat.
 //! - Output: one [`Record`] per frame (`m_rec_valid`/`m_rec_ready`), accepted or with its [`Drop`] reason,
 //!   and the statistics [`Counters`] (read through the CSR map of [`csr_layout`]).
 //!
@@ -271,8 +271,7 @@ impl ParserCycle {
         if base < WINDOW {
             self.window[base..base + d].copy_from_slice(&i.tdata[..d]);
         }
-        let keep = if d == 64 { i.tkeep } else { i.tkeep & ((1u64 << d) - 1) };
-        self.len = (self.len + (64 - keep.leading_zeros()) as usize).min(LEN_MAX);
+        self.len = (self.len + keep_bytes(i.tkeep, d)).min(LEN_MAX);
         self.beat = (self.beat + 1).min(WINDOW / d);
         self.first = i.tlast;
         if i.tlast {
@@ -296,6 +295,22 @@ pub fn csr_layout() -> CsrLayout {
         map = map.doc(d.name(), format!("frames dropped: {:?}", d));
     }
     map
+}
+
+/// The bytes a beat of `data_bytes` bytes counts: the binary value of its `tkeep` read as a thermometer
+/// code — bit `j` of the count is the parity of the tkeep bits `m·2^j − 1` (`m ≥ 1`), because for a
+/// contiguous run of `k` ones from bit 0 that parity is that of `⌊k / 2^j⌋`. For every tkeep an AXI4-Stream
+/// source drives (a contiguous run from bit 0) this is the number of bytes; in hardware it is one XOR tree
+/// per count bit (3 LUT levels at 64 bytes) where a priority encoder or a population count would chain.
+/// Other patterns count as the formula says (they are outside the bus protocol).
+pub fn keep_bytes(tkeep: u64, data_bytes: usize) -> usize {
+    let keep = if data_bytes == 64 { tkeep } else { tkeep & ((1u64 << data_bytes) - 1) };
+    (0..=data_bytes.trailing_zeros()).map(|j| ((keep & keep_mask(j, data_bytes)).count_ones() as usize & 1) << j).sum()
+}
+
+/// The tkeep bits whose parity is bit `j` of [`keep_bytes`]: bits `m·2^j − 1` for `m = 1 ..= data_bytes / 2^j`.
+pub fn keep_mask(j: u32, data_bytes: usize) -> u64 {
+    (1..=data_bytes >> j).fold(0, |m, k| m | 1u64 << ((k << j) - 1))
 }
 
 /// Splits a frame into beats of `data_bytes`: `(tdata, tkeep, tlast)` each (a test and testbench helper).

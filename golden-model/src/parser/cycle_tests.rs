@@ -173,3 +173,18 @@ fn csr_map_checks_and_lists_every_counter() {
     assert_eq!(m.status_words().len(), 4 + Drop::ALL.len());
     assert_eq!(map.status_offset("bad_l4_header"), Some(32 * (3 + Drop::ALL.len())));
 }
+
+#[test]
+fn keep_bytes_counts_every_contiguous_tkeep() {
+    for d in [8usize, 16, 32, 64] {
+        for k in 0..=d {
+            let keep = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+            assert_eq!(keep_bytes(keep, d), k, "d = {d}, k = {k}");
+            // Bits above the bus width are not the beat's.
+            assert_eq!(keep_bytes(keep | !((u64::MAX >> (64 - d)) | if d == 64 { u64::MAX } else { 0 }), d), k);
+        }
+    }
+    assert_eq!(keep_mask(0, 8), 0xFF);
+    assert_eq!(keep_mask(3, 8), 0x80);
+    assert_eq!(keep_mask(5, 64), 1 << 31 | 1 << 63);
+}

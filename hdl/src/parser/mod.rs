@@ -6,8 +6,9 @@
 //! Pipeline (slot `k` holds a frame `k` cycles after its tlast beat; all slots move together when the
 //! output can, `advance = !m_rec_valid || m_rec_ready`, which is also `s_axis_tready`):
 //! - **S0 capture**: beat `k` of a frame goes into window register `k` (bytes reversed: frame byte 0 is the
-//!   window's most significant byte); the length counts `h + 1` bytes a beat (`h` the highest tkeep bit),
-//!   saturating; the first beat samples the timestamp.
+//!   window's most significant byte); the length counts the beat's tkeep bits (a contiguous run from bit
+//!   0; one XOR tree per count bit, `golden::parser::cycle::keep_bytes`), saturating; the first beat
+//!   samples the timestamp.
 //! - **S1 L2**: the window registers joined into one 1024-bit word and copied; the three candidate
 //!   ethertypes at bytes 12, 16, 20 compared with the TPIDs → tags (0–2), too many, IPv4/IPv6; runt;
 //!   `avail = min(len, 128)` (a header ending at `e` is present iff `e ≤ avail`; if not, the frame is
@@ -20,7 +21,8 @@
 //!   are multiples of 4 from the L3 start: a 32:1 choice of words).
 //! - **S6**: the second extension header's checks, the chain's end (extension limit, unsupported), the L4
 //!   offset and bytes; the first failing L2/L3 reason by priority.
-//! - **S7**: the L4 header's 20 bytes at the variable L4 offset (a 32:1 choice of words).
+//! - **S7**: the L4 header's 20 bytes at the variable L4 offset (a 32:1 choice of words); the bounds of
+//!   the L4 header against the window and the frame, from the bytes after the L3 start (subtracted at S3).
 //! - **S8 output**: the TCP/UDP checks, payload length, `l4_header_cut`, the record; the counters count.
 
 pub mod builds;
@@ -31,7 +33,7 @@ use crate::common::reg::Reg;
 use crate::common::shell::{CoreShell, StatusSources};
 use crate::declare_block;
 use golden::common::config::ConfigError;
-use golden::parser::cycle::{csr_layout, LATENCY, LEN_BITS, LEN_MAX};
+use golden::parser::cycle::{csr_layout, keep_mask, LATENCY, LEN_BITS, LEN_MAX};
 use golden::parser::Drop;
 use leaves::{ByteRev, WIN};
 use rust_hdl::prelude::*;
@@ -146,6 +148,9 @@ declare_block! {
         dst: Vec<Reg<Bits<128>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
         ip_id: Vec<Reg<Bits<16>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
         short: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        /// Window bytes (`avail − l3`) and frame bytes (`len − l3`) from the L3 start (slots 3–6).
+        ar: Vec<Reg<L>> = (0..7).map(|_| Reg::default()).collect(),
+        lr: Vec<Reg<L>> = (0..7).map(|_| Reg::default()).collect(),
         // S1 (L2).
         win: Signal<Local, Bits<WIN>>,
         zx_beat: Vec<ZeroExt<DW, WIN>> = (0..WIN / DW).map(|_| ZeroExt::default()).collect(),
@@ -195,7 +200,11 @@ declare_block! {
         // S7.
         l4_word: Slice<WIN, 160> = Slice::new(WIN - 160),
         l4: Reg<Bits<160>>,
-        pabs: Reg<L>,
+        /// The TCP (20 bytes) / UDP (8 bytes) header goes beyond the window's bytes.
+        f20: Reg<bool>,
+        f8: Reg<bool>,
+        /// Frame bytes from the L4 header's start.
+        rem: Reg<L>,
         // S8.
         zx_doff: ZeroExt<4, LEN_BITS>,
         zx_ulen: ZeroExt<16, LEN_BITS>,
@@ -259,13 +268,15 @@ declare_block! {
         codes: Vec<Constant<Bits<4>>> = consts(1..15),
         last_beat: Constant<Bits<8>> = constant((WIN / DW) as u64),
         beat_ids: Vec<Constant<Bits<8>>> = consts(0..(WIN / DW) as u64),
-        keep_n: Vec<Constant<L>> = consts(1..=KW as u64),
+        keep_masks: Vec<Constant<Bits<KW>>> = consts((0..=KW.trailing_zeros()).map(|j| keep_mask(j, KW))),
+        keep_bit: Vec<Constant<L>> = consts((0..=KW.trailing_zeros()).map(|j| 1 << j)),
+        keep_full: Constant<L> = constant(KW as u64),
         tags_n: Vec<Constant<Bits<2>>> = consts(0..3),
         mut_ihl: Constant<bool> = Constant::new(mutant == Mutant::IhlOffBy4),
         mut_tags: Constant<bool> = Constant::new(mutant == Mutant::OneTagOnly),
         mut_keep: Constant<bool> = Constant::new(mutant == Mutant::KeepIgnored),
         _nb: usize = WIN / DW,
-        _kw: usize = KW,
+        _kbits: usize = KW.trailing_zeros() as usize + 1,
     }
 }
 

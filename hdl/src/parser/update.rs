@@ -7,8 +7,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e2, l4, pabs, status,
-            sport, dport, seq, ack, tflags, paylen_out, cut
+            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e2, l4, f20, f8, rem,
+            status, sport, dport, seq, ack, tflags, paylen_out, cut
         );
         clock!(self, clock, shell);
         self.shell.reset.next = self.reset.val();
@@ -57,6 +57,10 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.l3code[i].d.next = self.l3code[i].q.val();
         }
         for i in 0..7 {
+            self.ar[i].clock.next = self.clock.val();
+            self.lr[i].clock.next = self.clock.val();
+            self.ar[i].d.next = self.ar[i].q.val();
+            self.lr[i].d.next = self.lr[i].q.val();
             self.w[i].clock.next = self.clock.val();
             self.is_v4[i].clock.next = self.clock.val();
             self.runt[i].clock.next = self.clock.val();
@@ -86,11 +90,15 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         if self.first.q.val() {
             self.cur.next = self.zero_beat.val();
         }
+        // The beat's bytes: bit j = parity of tkeep bits m·2^j − 1 (`golden::parser::cycle::keep_bytes`).
         self.nbytes.next = self.zero_l.val();
-        for i in 0..self._kw {
-            if self.s_axis_tkeep.val().get_bit(i) || self.mut_keep.val() {
-                self.nbytes.next = self.keep_n[i].val();
+        for j in 0..self._kbits {
+            if (self.s_axis_tkeep.val() & self.keep_masks[j].val()).xor() {
+                self.nbytes.next = self.nbytes.val() | self.keep_bit[j].val();
             }
+        }
+        if self.mut_keep.val() {
+            self.nbytes.next = self.keep_full.val();
         }
         self.zx_base.din.next = self.len[0].q.val();
         if self.first.q.val() {
@@ -195,6 +203,9 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.paylen.d.next = self.w[2].q.val().get_bits::<16>(976);
             self.next0.d.next = self.w[2].q.val().get_bits::<8>(968);
             self.e1.d.next = self.w[2].q.val().get_bits::<32>(672);
+            // Bytes from the L3 start to the window's end and to the frame's end (S7's bounds).
+            self.ar[3].d.next = self.avail[2].q.val() - self.l3[2].q.val();
+            self.lr[3].d.next = self.len[2].q.val() - self.l3[2].q.val();
             if self.is_v6[2].q.val() {
                 self.src[3].d.next = self.w[2].q.val().get_bits::<128>(832);
                 self.dst[3].d.next = self.w[2].q.val().get_bits::<128>(704);
@@ -414,12 +425,17 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
 
         // S7: the L4 header's 20 bytes at the L4 offset.
         self.l4_word.din.next = self.w[6].q.val() << ((self.p[6].q.val() & self.word_mask.val()) << self.sh3.val());
+        // The L4 header's bounds, relative to the L3 start (`ar`, `lr`: window and frame bytes after it).
         if self.advance.val() {
             self.l4.d.next = self.l4_word.out.val();
-            self.pabs.d.next = self.l3[6].q.val() + self.p[6].q.val();
+            self.f20.d.next = self.p[6].q.val() + self.c20.val() > self.ar[6].q.val();
+            self.f8.d.next = self.p[6].q.val() + self.c8.val() > self.ar[6].q.val();
+            self.rem.d.next = self.lr[6].q.val() - self.p[6].q.val();
         } else {
             self.l4.d.next = self.l4.q.val();
-            self.pabs.d.next = self.pabs.q.val();
+            self.f20.d.next = self.f20.q.val();
+            self.f8.d.next = self.f8.q.val();
+            self.rem.d.next = self.rem.q.val();
         }
 
         // S8: TCP/UDP checks, the record.
@@ -429,7 +445,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.ulen.next = self.zx_ulen.out.val();
         self.d8.next = self.s_ok.val();
         if self.nh[7].q.val() == self.b_tcp.val() {
-            if self.pabs.q.val() + self.c20.val() > self.avail[7].q.val() {
+            if self.f20.q.val() {
                 if self.big[7].q.val() {
                     self.d8.next = self.s_beyond.val();
                 } else {
@@ -438,7 +454,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             } else if (self.doff.val() < self.c20.val()) || (self.doff.val() > self.pay[7].q.val()) {
                 self.d8.next = self.s_bad_l4.val();
             }
-        } else if self.pabs.q.val() + self.c8.val() > self.avail[7].q.val() {
+        } else if self.f8.q.val() {
             if self.big[7].q.val() {
                 self.d8.next = self.s_beyond.val();
             } else {
@@ -460,7 +476,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 self.ack.d.next = self.l4.q.val().get_bits::<32>(64);
                 self.tflags.d.next = self.l4.q.val().get_bits::<8>(48);
                 self.paylen_out.d.next = self.pay[7].q.val() - self.doff.val();
-                self.cut.d.next = self.len[7].q.val() < self.pabs.q.val() + self.doff.val();
+                self.cut.d.next = self.rem.q.val() < self.doff.val();
             } else {
                 self.seq.d.next = self.zero32.val();
                 self.ack.d.next = self.zero32.val();
@@ -501,6 +517,10 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             }
             for i in 5..9 {
                 self.short[i].d.next = self.short[i - 1].q.val();
+            }
+            for i in 4..7 {
+                self.ar[i].d.next = self.ar[i - 1].q.val();
+                self.lr[i].d.next = self.lr[i - 1].q.val();
             }
             for i in 3..7 {
                 self.w[i].d.next = self.w[i - 1].q.val();
@@ -569,7 +589,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 self.shell.count[1].next = true;
                 self.shell.count[2].next = self.short[7].q.val();
                 self.shell.count[3].next = (self.nh[7].q.val() == self.b_tcp.val())
-                    && (self.len[7].q.val() < self.pabs.q.val() + self.doff.val());
+                    && (self.rem.q.val() < self.doff.val());
             }
         }
     }
