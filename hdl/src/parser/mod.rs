@@ -14,11 +14,13 @@
 //!   `avail = min(len, 128)` (a header ending at `e` is present iff `e ≤ avail`; if not, the frame is
 //!   truncated when `len ≤ 128`, else it goes beyond the window).
 //! - **S2**: the window shifted by the L3 offset (14, 18, 22: a 3:1 choice): the IP header at byte 0.
-//! - **S3**: the IP header's raw fields (fixed offsets), the addresses chosen by IP version.
+//! - **S3**: the IP header's raw fields (fixed offsets), the addresses chosen by IP version; the first
+//!   extension header's length; the window's and the frame's bytes after the L3 start (`ar`, `lr`), so the
+//!   later bounds compare offsets relative to L3 with no adder in front.
 //! - **S4**: IPv4 checks (version, IHL, length, fragment, protocol, options present), the L4 offset
 //!   (IHL·4) and bytes; IPv6 checks and its first extension header (at the fixed offset 40); `short`.
 //! - **S5**: the second extension header's first 4 bytes at the variable offset after the first (offsets
-//!   are multiples of 4 from the L3 start: a 32:1 choice of words).
+//!   are multiples of 4 from the L3 start: a 32:1 choice of words); the window bytes after the first.
 //! - **S6**: the second extension header's checks, the chain's end (extension limit, unsupported), the L4
 //!   offset and bytes; the first failing L2/L3 reason by priority.
 //! - **S7**: the L4 header's 20 bytes at the variable L4 offset (a 32:1 choice of words); the bounds of
@@ -173,6 +175,9 @@ declare_block! {
         paylen: Reg<Bits<16>>,
         next0: Reg<Bits<8>>,
         e1: Reg<Bits<32>>,
+        /// The first IPv6 extension header's length and its end (40 + length) from the L3 start.
+        e1len_q: Reg<L>,
+        e1end: Reg<L>,
         zx_src4: ZeroExt<32, 128>,
         zx_dst4: ZeroExt<32, 128>,
         // S4.
@@ -192,6 +197,8 @@ declare_block! {
         // S5.
         e2_word: Slice<WIN, 32> = Slice::new(WIN - 32),
         e2: Reg<Bits<32>>,
+        /// Window bytes after the first extension header's end (`ar − p`; a chain that gets here has them).
+        room: Reg<L>,
         // S6.
         zx_e2l: ZeroExt<8, LEN_BITS>,
         e2len: Signal<Local, L>,

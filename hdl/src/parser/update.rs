@@ -7,8 +7,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e2, l4, f20, f8, rem,
-            status, sport, dport, seq, ack, tflags, paylen_out, cut
+            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, room,
+            l4, f20, f8, rem, status, sport, dport, seq, ack, tflags, paylen_out, cut
         );
         clock!(self, clock, shell);
         self.shell.reset.next = self.reset.val();
@@ -191,7 +191,16 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             }
         }
 
-        // S3: raw IP fields (IPv4 and IPv6 offsets) and the addresses.
+        // S3: raw IP fields (IPv4 and IPv6 offsets) and the addresses; the first extension header's length
+        // (IPv6: its next header at byte 6, its length byte at 40 + 1).
+        self.zx_e1l.din.next = self.w[2].q.val().get_bits::<8>(688);
+        if self.w[2].q.val().get_bits::<8>(968) == self.b_frag.val() {
+            self.e1len.next = self.c8.val();
+        } else if self.w[2].q.val().get_bits::<8>(968) == self.b_ah.val() {
+            self.e1len.next = (self.zx_e1l.out.val() + self.c2.val()) << self.c2.val();
+        } else {
+            self.e1len.next = (self.zx_e1l.out.val() + self.c1.val()) << self.sh3.val();
+        }
         self.zx_src4.din.next = self.w[2].q.val().get_bits::<32>(896);
         self.zx_dst4.din.next = self.w[2].q.val().get_bits::<32>(864);
         if self.advance.val() {
@@ -202,6 +211,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.proto.d.next = self.w[2].q.val().get_bits::<8>(944);
             self.paylen.d.next = self.w[2].q.val().get_bits::<16>(976);
             self.next0.d.next = self.w[2].q.val().get_bits::<8>(968);
+            self.e1len_q.d.next = self.e1len.val();
+            self.e1end.d.next = self.c40.val() + self.e1len.val();
             self.e1.d.next = self.w[2].q.val().get_bits::<32>(672);
             // Bytes from the L3 start to the window's end and to the frame's end (S7's bounds).
             self.ar[3].d.next = self.avail[2].q.val() - self.l3[2].q.val();
@@ -223,6 +234,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.proto.d.next = self.proto.q.val();
             self.paylen.d.next = self.paylen.q.val();
             self.next0.d.next = self.next0.q.val();
+            self.e1len_q.d.next = self.e1len_q.q.val();
+            self.e1end.d.next = self.e1end.q.val();
             self.e1.d.next = self.e1.q.val();
         }
 
@@ -230,7 +243,6 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.zx_ihl.din.next = self.ihl.q.val();
         self.zx_total.din.next = self.total.q.val();
         self.zx_paylen.din.next = self.paylen.q.val();
-        self.zx_e1l.din.next = self.e1.q.val().get_bits::<8>(16);
         self.ihl4.next = self.zx_ihl.out.val() << self.c2.val();
         if self.mut_ihl.val() {
             self.ihl4.next = (self.zx_ihl.out.val() << self.c2.val()) + self.c4.val();
@@ -246,22 +258,15 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.d4.next = self.s_fragment.val();
         } else if (self.proto.q.val() != self.b_tcp.val()) && (self.proto.q.val() != self.b_udp.val()) {
             self.d4.next = self.s_unsupported.val();
-        } else if self.l3[3].q.val() + self.ihl4.val() > self.avail[3].q.val() {
+        } else if self.ihl4.val() > self.ar[3].q.val() {
             if self.big[3].q.val() {
                 self.d4.next = self.s_beyond.val();
             } else {
                 self.d4.next = self.s_trunc_ip.val();
             }
         }
-        if self.next0.q.val() == self.b_frag.val() {
-            self.e1len.next = self.c8.val();
-        } else if self.next0.q.val() == self.b_ah.val() {
-            self.e1len.next = (self.zx_e1l.out.val() + self.c2.val()) << self.c2.val();
-        } else {
-            self.e1len.next = (self.zx_e1l.out.val() + self.c1.val()) << self.sh3.val();
-        }
         self.d6.next = self.s_ok.val();
-        if self.l3[3].q.val() + self.c40.val() > self.avail[3].q.val() {
+        if self.c40.val() > self.ar[3].q.val() {
             if self.big[3].q.val() {
                 self.d6.next = self.s_beyond.val();
             } else {
@@ -282,7 +287,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         {
             self.d6.next = self.s_unsupported.val();
         } else if (self.next0.q.val() == self.b_frag.val())
-            && (self.l3[3].q.val() + self.c44.val() > self.avail[3].q.val())
+            && (self.c44.val() > self.ar[3].q.val())
         {
             if self.big[3].q.val() {
                 self.d6.next = self.s_beyond.val();
@@ -293,34 +298,33 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             && ((self.e1.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val())
         {
             self.d6.next = self.s_fragment.val();
-        } else if self.l3[3].q.val() + self.c40.val() + self.e1len.val() > self.avail[3].q.val() {
+        } else if self.e1end.q.val() > self.ar[3].q.val() {
             if self.big[3].q.val() {
                 self.d6.next = self.s_beyond.val();
             } else {
                 self.d6.next = self.s_trunc_ip.val();
             }
-        } else if self.zx_paylen.out.val() < self.e1len.val() {
+        } else if self.zx_paylen.out.val() < self.e1len_q.q.val() {
             self.d6.next = self.s_length.val();
         }
         if self.advance.val() {
             self.chain[4].d.next = false;
             if self.is_v6[3].q.val() {
                 self.drop4[4].d.next = self.d6.val();
-                self.short[4].d.next =
-                    self.len[3].q.val() < self.l3[3].q.val() + self.c40.val() + self.zx_paylen.out.val();
+                self.short[4].d.next = self.lr[3].q.val() < self.c40.val() + self.zx_paylen.out.val();
                 if (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val()) {
                     self.p[4].d.next = self.c40.val();
                     self.pay[4].d.next = self.zx_paylen.out.val();
                     self.nh[4].d.next = self.next0.q.val();
                 } else {
                     self.chain[4].d.next = true;
-                    self.p[4].d.next = self.c40.val() + self.e1len.val();
-                    self.pay[4].d.next = self.zx_paylen.out.val() - self.e1len.val();
+                    self.p[4].d.next = self.e1end.q.val();
+                    self.pay[4].d.next = self.zx_paylen.out.val() - self.e1len_q.q.val();
                     self.nh[4].d.next = self.e1.q.val().get_bits::<8>(24);
                 }
             } else {
                 self.drop4[4].d.next = self.d4.val();
-                self.short[4].d.next = self.len[3].q.val() < self.l3[3].q.val() + self.zx_total.out.val();
+                self.short[4].d.next = self.lr[3].q.val() < self.zx_total.out.val();
                 self.p[4].d.next = self.ihl4.val();
                 self.pay[4].d.next = self.zx_total.out.val() - self.ihl4.val();
                 self.nh[4].d.next = self.proto.q.val();
@@ -331,8 +335,10 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.e2_word.din.next = self.w[4].q.val() << ((self.p[4].q.val() & self.word_mask.val()) << self.sh3.val());
         if self.advance.val() {
             self.e2.d.next = self.e2_word.out.val();
+            self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
         } else {
             self.e2.d.next = self.e2.q.val();
+            self.room.d.next = self.room.q.val();
         }
 
         // S6: the chain's second step and end; the first L2/L3 reason by priority.
@@ -361,7 +367,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         {
             self.d6b.next = self.s_unsupported.val();
         } else if (self.nh[5].q.val() == self.b_frag.val())
-            && (self.l3[5].q.val() + self.p[5].q.val() + self.c4.val() > self.avail[5].q.val())
+            && (self.c4.val() > self.room.q.val())
         {
             if self.big[5].q.val() {
                 self.d6b.next = self.s_beyond.val();
@@ -372,7 +378,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             && ((self.e2.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val())
         {
             self.d6b.next = self.s_fragment.val();
-        } else if self.l3[5].q.val() + self.p[5].q.val() + self.e2len.val() > self.avail[5].q.val() {
+        } else if self.e2len.val() > self.room.q.val() {
             if self.big[5].q.val() {
                 self.d6b.next = self.s_beyond.val();
             } else {
