@@ -20,7 +20,8 @@
 //! - **S4**: IPv4 checks (version, IHL, length, fragment, protocol, options present), the L4 offset
 //!   (IHL·4) and bytes; IPv6 checks and its first extension header (at the fixed offset 40); `short`.
 //! - **S5**: the second extension header's first 4 bytes at the variable offset after the first (offsets
-//!   are multiples of 4 from the L3 start: a 32:1 choice of words); the window bytes after the first.
+//!   are multiples of 4 from the L3 start: a 32:1 choice of words) and its length; the window bytes after
+//!   the first.
 //! - **S6**: the second extension header's checks, the chain's end (extension limit, unsupported), the L4
 //!   offset and bytes; the first failing L2/L3 reason by priority.
 //! - **S7**: the L4 header's 20 bytes at the variable L4 offset (a 32:1 choice of words); the bounds of
@@ -199,6 +200,8 @@ declare_block! {
         e2: Reg<Bits<32>>,
         /// Window bytes after the first extension header's end (`ar − p`; a chain that gets here has them).
         room: Reg<L>,
+        /// The second extension header's length.
+        e2len_q: Reg<L>,
         // S6.
         zx_e2l: ZeroExt<8, LEN_BITS>,
         e2len: Signal<Local, L>,

@@ -7,8 +7,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, room,
-            l4, f20, f8, rem, status, sport, dport, seq, ack, tflags, paylen_out, cut
+            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2,
+            e2len_q, room, l4, f20, f8, rem, status, sport, dport, seq, ack, tflags, paylen_out, cut
         );
         clock!(self, clock, shell);
         self.shell.reset.next = self.reset.val();
@@ -333,23 +333,25 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
 
         // S5: the second extension header's first word, at the first one's end.
         self.e2_word.din.next = self.w[4].q.val() << ((self.p[4].q.val() & self.word_mask.val()) << self.sh3.val());
-        if self.advance.val() {
-            self.e2.d.next = self.e2_word.out.val();
-            self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
-        } else {
-            self.e2.d.next = self.e2.q.val();
-            self.room.d.next = self.room.q.val();
-        }
-
-        // S6: the chain's second step and end; the first L2/L3 reason by priority.
-        self.zx_e2l.din.next = self.e2.q.val().get_bits::<8>(16);
-        if self.nh[5].q.val() == self.b_frag.val() {
+        self.zx_e2l.din.next = self.e2_word.out.val().get_bits::<8>(16);
+        if self.nh[4].q.val() == self.b_frag.val() {
             self.e2len.next = self.c8.val();
-        } else if self.nh[5].q.val() == self.b_ah.val() {
+        } else if self.nh[4].q.val() == self.b_ah.val() {
             self.e2len.next = (self.zx_e2l.out.val() + self.c2.val()) << self.c2.val();
         } else {
             self.e2len.next = (self.zx_e2l.out.val() + self.c1.val()) << self.sh3.val();
         }
+        if self.advance.val() {
+            self.e2.d.next = self.e2_word.out.val();
+            self.e2len_q.d.next = self.e2len.val();
+            self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
+        } else {
+            self.e2.d.next = self.e2.q.val();
+            self.e2len_q.d.next = self.e2len_q.q.val();
+            self.room.d.next = self.room.q.val();
+        }
+
+        // S6: the chain's second step and end; the first L2/L3 reason by priority.
         self.d6b.next = self.s_ok.val();
         if !self.chain[5].q.val()
             || (self.nh[5].q.val() == self.b_tcp.val())
@@ -378,13 +380,13 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             && ((self.e2.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val())
         {
             self.d6b.next = self.s_fragment.val();
-        } else if self.e2len.val() > self.room.q.val() {
+        } else if self.e2len_q.q.val() > self.room.q.val() {
             if self.big[5].q.val() {
                 self.d6b.next = self.s_beyond.val();
             } else {
                 self.d6b.next = self.s_trunc_ip.val();
             }
-        } else if self.pay[5].q.val() < self.e2len.val() {
+        } else if self.pay[5].q.val() < self.e2len_q.q.val() {
             self.d6b.next = self.s_length.val();
         } else if (self.e2.q.val().get_bits::<8>(24) == self.b_tcp.val())
             || (self.e2.q.val().get_bits::<8>(24) == self.b_udp.val())
@@ -419,8 +421,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 && (self.nh[5].q.val() != self.b_tcp.val())
                 && (self.nh[5].q.val() != self.b_udp.val())
             {
-                self.p[6].d.next = self.p[5].q.val() + self.e2len.val();
-                self.pay[6].d.next = self.pay[5].q.val() - self.e2len.val();
+                self.p[6].d.next = self.p[5].q.val() + self.e2len_q.q.val();
+                self.pay[6].d.next = self.pay[5].q.val() - self.e2len_q.q.val();
                 self.nh[6].d.next = self.e2.q.val().get_bits::<8>(24);
             } else {
                 self.p[6].d.next = self.p[5].q.val();
