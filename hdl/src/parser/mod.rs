@@ -140,7 +140,7 @@ declare_block! {
         len: Vec<Reg<L>> = (0..LATENCY).map(|_| Reg::default()).collect(),
         avail: Vec<Reg<L>> = (0..LATENCY).map(|_| Reg::default()).collect(),
         big: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
-        w: Vec<Reg<Bits<WIN>>> = (0..7).map(|_| Reg::default()).collect(),
+        w: Vec<Reg<Bits<WIN>>> = (0..6).map(|_| Reg::default()).collect(),
         is_v4: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
         is_v6: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
         runt: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
@@ -196,19 +196,28 @@ declare_block! {
         nh: Vec<Reg<Bits<8>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
         chain: Vec<Reg<bool>> = (0..6).map(|_| Reg::default()).collect(),
         // S5.
-        e2_word: Slice<WIN, 32> = Slice::new(WIN - 32),
+        e2a_word: Slice<WIN, 128> = Slice::new(WIN - 128),
+        /// The 16 bytes from the first extension header's end rounded down to 16 (slot 4).
+        e2a: Reg<Bits<128>>,
+        e2_word: Slice<128, 32> = Slice::new(96),
         e2: Reg<Bits<32>>,
         /// Window bytes after the first extension header's end (`ar − p`; a chain that gets here has them).
         room: Reg<L>,
         /// The second extension header's length.
         e2len_q: Reg<L>,
+        /// The L4 offset (from the L3 start) and the payload after the whole chain (slot 5).
+        pl4: Reg<L>,
+        payl4: Reg<L>,
+        l4a_word: Slice<WIN, 256> = Slice::new(WIN - 256),
+        /// The 32 bytes from the L4 offset rounded down to 16 (slot 6).
+        l4a: Reg<Bits<256>>,
         // S6.
         zx_e2l: ZeroExt<8, LEN_BITS>,
         e2len: Signal<Local, L>,
         d6b: Signal<Local, Bits<4>>,
         l3code: Vec<Reg<Bits<4>>> = (0..8).map(|_| Reg::default()).collect(),
         // S7.
-        l4_word: Slice<WIN, 160> = Slice::new(WIN - 160),
+        l4_word: Slice<256, 160> = Slice::new(96),
         l4: Reg<Bits<160>>,
         /// The TCP (20 bytes) / UDP (8 bytes) header goes beyond the window's bytes.
         f20: Reg<bool>,
@@ -269,7 +278,8 @@ declare_block! {
         zero8: Constant<Bits<8>> = constant(0),
         zero_l: Constant<L> = constant(0),
         zero_win: Constant<Bits<WIN>> = Constant::new(Bits::default()),
-        word_mask: Constant<L> = constant(0x7C),
+        hi_mask: Constant<L> = constant(0x70),
+        lo_mask: Constant<L> = constant(0x0C),
         sh3: Constant<Bits<16>> = constant(3),
         len_max18: Constant<Bits<18>> = constant(LEN_MAX as u64),
         len_max: Constant<L> = constant(LEN_MAX as u64),

@@ -8,7 +8,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2,
-            e2len_q, room, l4, f20, f8, rem, status, sport, dport, seq, ack, tflags, paylen_out, cut
+            e2a, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport, dport, seq, ack, tflags, paylen_out,
+            cut
         );
         clock!(self, clock, shell);
         self.shell.reset.next = self.reset.val();
@@ -61,16 +62,18 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.lr[i].clock.next = self.clock.val();
             self.ar[i].d.next = self.ar[i].q.val();
             self.lr[i].d.next = self.lr[i].q.val();
-            self.w[i].clock.next = self.clock.val();
             self.is_v4[i].clock.next = self.clock.val();
             self.runt[i].clock.next = self.clock.val();
             self.too_many[i].clock.next = self.clock.val();
             self.drop4[i].clock.next = self.clock.val();
-            self.w[i].d.next = self.w[i].q.val();
             self.is_v4[i].d.next = self.is_v4[i].q.val();
             self.runt[i].d.next = self.runt[i].q.val();
             self.too_many[i].d.next = self.too_many[i].q.val();
             self.drop4[i].d.next = self.drop4[i].q.val();
+        }
+        for i in 0..6 {
+            self.w[i].clock.next = self.clock.val();
+            self.w[i].d.next = self.w[i].q.val();
         }
         for i in 0..6 {
             self.chain[i].clock.next = self.clock.val();
@@ -331,8 +334,18 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             }
         }
 
-        // S5: the second extension header's first word, at the first one's end.
-        self.e2_word.din.next = self.w[4].q.val() << ((self.p[4].q.val() & self.word_mask.val()) << self.sh3.val());
+        // S4 (continued): the second extension header's word, first level of the choice — the 16-byte
+        // group at the first one's end (an 8:1 choice by bits 6:4 of e1end): 16 bytes kept.
+        self.e2a_word.din.next = self.w[3].q.val() << ((self.e1end.q.val() & self.hi_mask.val()) << self.sh3.val());
+        if self.advance.val() {
+            self.e2a.d.next = self.e2a_word.out.val();
+        } else {
+            self.e2a.d.next = self.e2a.q.val();
+        }
+
+        // S5: the second extension header's first word (second level: 4:1 by bits 3:2 of its offset, which
+        // is p[4] = e1end on a chain), its length, and the L4 offset and payload after it.
+        self.e2_word.din.next = self.e2a.q.val() << ((self.p[4].q.val() & self.lo_mask.val()) << self.sh3.val());
         self.zx_e2l.din.next = self.e2_word.out.val().get_bits::<8>(16);
         if self.nh[4].q.val() == self.b_frag.val() {
             self.e2len.next = self.c8.val();
@@ -345,7 +358,19 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.e2.d.next = self.e2_word.out.val();
             self.e2len_q.d.next = self.e2len.val();
             self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
+            if self.chain[4].q.val()
+                && (self.nh[4].q.val() != self.b_tcp.val())
+                && (self.nh[4].q.val() != self.b_udp.val())
+            {
+                self.pl4.d.next = self.p[4].q.val() + self.e2len.val();
+                self.payl4.d.next = self.pay[4].q.val() - self.e2len.val();
+            } else {
+                self.pl4.d.next = self.p[4].q.val();
+                self.payl4.d.next = self.pay[4].q.val();
+            }
         } else {
+            self.pl4.d.next = self.pl4.q.val();
+            self.payl4.d.next = self.payl4.q.val();
             self.e2.d.next = self.e2.q.val();
             self.e2len_q.d.next = self.e2len_q.q.val();
             self.room.d.next = self.room.q.val();
@@ -421,18 +446,23 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 && (self.nh[5].q.val() != self.b_tcp.val())
                 && (self.nh[5].q.val() != self.b_udp.val())
             {
-                self.p[6].d.next = self.p[5].q.val() + self.e2len_q.q.val();
-                self.pay[6].d.next = self.pay[5].q.val() - self.e2len_q.q.val();
                 self.nh[6].d.next = self.e2.q.val().get_bits::<8>(24);
             } else {
-                self.p[6].d.next = self.p[5].q.val();
-                self.pay[6].d.next = self.pay[5].q.val();
                 self.nh[6].d.next = self.nh[5].q.val();
             }
+            self.p[6].d.next = self.pl4.q.val();
+            self.pay[6].d.next = self.payl4.q.val();
+        }
+        // The L4 header's 20 bytes, first level: the 32-byte run from its 16-byte group (8:1 by bits 6:4).
+        self.l4a_word.din.next = self.w[5].q.val() << ((self.pl4.q.val() & self.hi_mask.val()) << self.sh3.val());
+        if self.advance.val() {
+            self.l4a.d.next = self.l4a_word.out.val();
+        } else {
+            self.l4a.d.next = self.l4a.q.val();
         }
 
-        // S7: the L4 header's 20 bytes at the L4 offset.
-        self.l4_word.din.next = self.w[6].q.val() << ((self.p[6].q.val() & self.word_mask.val()) << self.sh3.val());
+        // S7: the L4 header's 20 bytes at the L4 offset (second level: 4:1 by bits 3:2).
+        self.l4_word.din.next = self.l4a.q.val() << ((self.p[6].q.val() & self.lo_mask.val()) << self.sh3.val());
         // The L4 header's bounds, relative to the L3 start (`ar`, `lr`: window and frame bytes after it).
         if self.advance.val() {
             self.l4.d.next = self.l4_word.out.val();
@@ -530,7 +560,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 self.ar[i].d.next = self.ar[i - 1].q.val();
                 self.lr[i].d.next = self.lr[i - 1].q.val();
             }
-            for i in 3..7 {
+            for i in 3..6 {
                 self.w[i].d.next = self.w[i - 1].q.val();
             }
             for i in 2..7 {
