@@ -179,6 +179,12 @@ declare_block! {
         /// The first IPv6 extension header's length and its end (40 + length) from the L3 start.
         e1len_q: Reg<L>,
         e1end: Reg<L>,
+        /// 8 + the first extension header's length (slot 3); on a chain, 8 + its end and the payload
+        /// after it − 8 (slot 4): the second header's length is 8 + `xs`.
+        e1len8: Reg<L>,
+        p4p8: Reg<L>,
+        pay4m8: Reg<L>,
+        xs: Signal<Local, L>,
         zx_src4: ZeroExt<32, 128>,
         zx_dst4: ZeroExt<32, 128>,
         // S4.

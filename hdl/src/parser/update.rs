@@ -7,9 +7,9 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2,
-            e2a, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport, dport, seq, ack, tflags, paylen_out,
-            cut
+            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
+            e1len8, p4p8, pay4m8, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport, dport, seq, ack,
+            tflags, paylen_out, cut
         );
         clock!(self, clock, shell);
         self.shell.reset.next = self.reset.val();
@@ -215,6 +215,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.paylen.d.next = self.w[2].q.val().get_bits::<16>(976);
             self.next0.d.next = self.w[2].q.val().get_bits::<8>(968);
             self.e1len_q.d.next = self.e1len.val();
+            self.e1len8.d.next = self.e1len.val() + self.c8.val();
             self.e1end.d.next = self.c40.val() + self.e1len.val();
             self.e1.d.next = self.w[2].q.val().get_bits::<32>(672);
             // Bytes from the L3 start to the window's end and to the frame's end (S7's bounds).
@@ -238,6 +239,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.paylen.d.next = self.paylen.q.val();
             self.next0.d.next = self.next0.q.val();
             self.e1len_q.d.next = self.e1len_q.q.val();
+            self.e1len8.d.next = self.e1len8.q.val();
             self.e1end.d.next = self.e1end.q.val();
             self.e1.d.next = self.e1.q.val();
         }
@@ -337,23 +339,31 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         // S4 (continued): the second extension header's word, first level of the choice — the 16-byte
         // group at the first one's end (an 8:1 choice by bits 6:4 of e1end): 16 bytes kept.
         self.e2a_word.din.next = self.w[3].q.val() << ((self.e1end.q.val() & self.hi_mask.val()) << self.sh3.val());
+        // On a chain, the bases of the L4 offset and payload after the second header (its length is
+        // 8 + a shifted byte, so S5 adds one term).
         if self.advance.val() {
             self.e2a.d.next = self.e2a_word.out.val();
+            self.p4p8.d.next = self.e1end.q.val() + self.c8.val();
+            self.pay4m8.d.next = self.zx_paylen.out.val() - self.e1len8.q.val();
         } else {
             self.e2a.d.next = self.e2a.q.val();
+            self.p4p8.d.next = self.p4p8.q.val();
+            self.pay4m8.d.next = self.pay4m8.q.val();
         }
 
         // S5: the second extension header's first word (second level: 4:1 by bits 3:2 of its offset, which
         // is p[4] = e1end on a chain), its length, and the L4 offset and payload after it.
         self.e2_word.din.next = self.e2a.q.val() << ((self.p[4].q.val() & self.lo_mask.val()) << self.sh3.val());
         self.zx_e2l.din.next = self.e2_word.out.val().get_bits::<8>(16);
+        // Its length is 8 + xs: fragment 8, AH (len + 2)·4 = 8 + len·4, others (len + 1)·8 = 8 + len·8.
         if self.nh[4].q.val() == self.b_frag.val() {
-            self.e2len.next = self.c8.val();
+            self.xs.next = self.zero_l.val();
         } else if self.nh[4].q.val() == self.b_ah.val() {
-            self.e2len.next = (self.zx_e2l.out.val() + self.c2.val()) << self.c2.val();
+            self.xs.next = self.zx_e2l.out.val() << self.c2.val();
         } else {
-            self.e2len.next = (self.zx_e2l.out.val() + self.c1.val()) << self.sh3.val();
+            self.xs.next = self.zx_e2l.out.val() << self.sh3.val();
         }
+        self.e2len.next = self.xs.val() + self.c8.val();
         if self.advance.val() {
             self.e2.d.next = self.e2_word.out.val();
             self.e2len_q.d.next = self.e2len.val();
@@ -362,8 +372,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 && (self.nh[4].q.val() != self.b_tcp.val())
                 && (self.nh[4].q.val() != self.b_udp.val())
             {
-                self.pl4.d.next = self.p[4].q.val() + self.e2len.val();
-                self.payl4.d.next = self.pay[4].q.val() - self.e2len.val();
+                self.pl4.d.next = self.p4p8.q.val() + self.xs.val();
+                self.payl4.d.next = self.pay4m8.q.val() - self.xs.val();
             } else {
                 self.pl4.d.next = self.p[4].q.val();
                 self.payl4.d.next = self.pay[4].q.val();
