@@ -167,7 +167,8 @@ declare_block! {
         zx_rec_row: ZeroExt<2, R>,
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the PRNG's
         /// look-ahead values (this core draws the current value), the banks' `mod_index` (the walk's only),
-        /// the second look-ahead level's parts (one level here).
+        /// the second look-ahead level's parts (one level here), bank 0's SL valid and walk flag (SL takes bank
+        /// 0 unless bank 1 holds the packet there).
         unused_bank_outputs: Signal<Local, bool>,
         // S4: result and record registers.
         r_valid: Reg<bool>,
@@ -370,6 +371,7 @@ hh_core_impl!(Logic for {
         // SL (S2): the decision's compares on the bank that holds the packet there; the op directly ahead in
         // that bank is at its SM (a packet: the one the decision holds at SM).
         self.unused_bank_outputs.next = self.banks[1].in_ready.val()
+            || self.banks[0].pre_valid.val()
             || self.prng.advanced_value.val().any()
             || self.prng.seed_value.val().any();
         for b in 0..2 {
@@ -379,6 +381,7 @@ hh_core_impl!(Logic for {
                 || self.banks[b].pre_near2.val().any();
             self.pre_key[b].din.next = self.banks[b].pre_payload.val();
             self.pre_walk[b].din.next = self.banks[b].pre_payload.val();
+            self.unused_bank_outputs.next = self.unused_bank_outputs.val() || self.pre_walk[b].out.val().any();
             self.pay_row[b].din.next = self.banks[b].mod_payload.val();
             self.pay_walk[b].din.next = self.banks[b].mod_payload.val();
             self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.pay_walk[b].out.val().any();
