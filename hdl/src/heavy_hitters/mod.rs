@@ -140,9 +140,12 @@ declare_block! {
         zx_walk_row: ZeroExt<2, P>,
         walk_index: Signal<Local, Bits<DA>>,
         walk_payload: Signal<Local, Bits<P>>,
-        // SL (S2): the packet's key and walk flag per bank.
-        pre_key: Vec<Slice<P, K>> = (0..2).map(|_| Slice::new(0)).collect(),
-        pre_walk: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(K)).collect(),
+        // S1, S2 = SL: the packet's key and bank carried beside the banks (one packet enters per cycle), so
+        // the SL compares start at flip-flops and not after the banks' payload mux.
+        sl_key1: Reg<Bits<K>>,
+        sl_key2: Reg<Bits<K>>,
+        sl_bank1: Reg<bool>,
+        sl_bank2: Reg<bool>,
         // SM (S3): which bank holds the packet / the walk op; their fields.
         pay_row: Vec<Slice<P, 2>> = (0..2).map(|_| Slice::new(K + 1)).collect(),
         pay_walk: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(K)).collect(),
@@ -167,8 +170,8 @@ declare_block! {
         zx_rec_row: ZeroExt<2, R>,
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the PRNG's
         /// look-ahead values (this core draws the current value), the banks' `mod_index` (the walk's only),
-        /// the second look-ahead level's parts (one level here), bank 0's SL valid and walk flag (SL takes bank
-        /// 0 unless bank 1 holds the packet there).
+        /// the look-ahead stage's valid and payload (the core carries the packet's key and bank beside the
+        /// banks) and the second level's parts (one level here).
         unused_bank_outputs: Signal<Local, bool>,
         // S4: result and record registers.
         r_valid: Reg<bool>,
@@ -290,7 +293,11 @@ hh_core_impl!(Logic for {
             r_row,
             r_count,
             rec_v,
-            rec_d
+            rec_d,
+            sl_key1,
+            sl_key2,
+            sl_bank1,
+            sl_bank2
         );
         clock!(self, clock, shell, h_index, prng, admit, decide, fifo, walker);
         // CSR bank and run-time settings.
@@ -371,28 +378,32 @@ hh_core_impl!(Logic for {
         // SL (S2): the decision's compares on the bank that holds the packet there; the op directly ahead in
         // that bank is at its SM (a packet: the one the decision holds at SM).
         self.unused_bank_outputs.next = self.banks[1].in_ready.val()
-            || self.banks[0].pre_valid.val()
             || self.prng.advanced_value.val().any()
             || self.prng.seed_value.val().any();
         for b in 0..2 {
             // One look-ahead level: the second level's parts stay unread.
             self.unused_bank_outputs.next = self.unused_bank_outputs.val()
                 || self.banks[b].pre_early.val().any()
-                || self.banks[b].pre_near2.val().any();
-            self.pre_key[b].din.next = self.banks[b].pre_payload.val();
-            self.pre_walk[b].din.next = self.banks[b].pre_payload.val();
-            self.unused_bank_outputs.next = self.unused_bank_outputs.val() || self.pre_walk[b].out.val().any();
+                || self.banks[b].pre_near2.val().any()
+                || self.banks[b].pre_valid.val()
+                || self.banks[b].pre_payload.val().any();
             self.pay_row[b].din.next = self.banks[b].mod_payload.val();
             self.pay_walk[b].din.next = self.banks[b].mod_payload.val();
             self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.pay_walk[b].out.val().any();
         }
-        self.decide.key.next = self.pre_key[0].out.val();
-        self.decide.early.next = self.banks[0].pre_old.val();
-        self.decide.ahead_packet.next = self.is_packet[0].val();
-        if self.banks[1].pre_valid.val() && !self.pre_walk[1].out.val().any() {
-            self.decide.key.next = self.pre_key[1].out.val();
+        // The key and bank of the packet at SL, if one is there (a packet entering a bank at S0 is at its
+        // SL two cycles later; a reset flushes the banks, so a stale value here meets no packet).
+        self.sl_key1.d.next = self.f1_key.q.val();
+        self.sl_key2.d.next = self.sl_key1.q.val();
+        self.sl_bank1.d.next = self.active.val();
+        self.sl_bank2.d.next = self.sl_bank1.q.val();
+        self.decide.key.next = self.sl_key2.q.val();
+        if self.sl_bank2.q.val() {
             self.decide.early.next = self.banks[1].pre_old.val();
             self.decide.ahead_packet.next = self.is_packet[1].val();
+        } else {
+            self.decide.early.next = self.banks[0].pre_old.val();
+            self.decide.ahead_packet.next = self.is_packet[0].val();
         }
         // SM (S3): the pick on the bank that holds the packet.
         self.decide.near.next = self.banks[0].mod_near.val();
