@@ -3,23 +3,24 @@
 //! | cycle | stage | what happens |
 //! |---|---|---|
 //! | t   | in  | descriptor accepted (`in_valid && in_ready`) into F1; the index hash unit loads its key |
-//! | t+1 | F1 = S0 | indices ready; the packet enters the active bank's [`MultiRmwModel`] when it is ready (else F1 holds and `in_ready` falls); it draws the PRNG, whose value `r` addresses the reciprocal ROM |
+//! | t+1 | F1 = S0 | indices ready; the packet enters the active bank's [`MultiRmwModel`] (one look-ahead level, [`LOOKAHEAD`]) when it is ready (else F1 holds and `in_ready` falls); it draws the PRNG, whose value `r` addresses the reciprocal ROM |
 //! | +2  | S1  | ROM word and the draw's leading-one position registered |
-//! | +3  | S2  | threshold `T(r)` registered beside the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
-//! | +4  | S3  | the write lands; the per-packet result (`res_*`) is registered and counted |
-//!
+//! | +3  | S2 = SL | threshold `T(r)` registered beside the bank's look-ahead stage: the RTL compares the words known so far (and the write of the packet directly ahead, whose modify stage this is) and registers the per-candidate results |
+//! | +4  | S3 = SM | the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
+//! | +5  | S4  | the write lands; the per-packet result (`res_*`) is registered and counted |
+
 //! The walk (CSR `dump`) reads and clears the frozen bank through the same bank pipeline: one op per cycle
 //! for `(row, index)` in row-major order, issued only in a cycle in which no packet enters that bank and
 //! only while the record FIFO has room for every op in flight (`level ≤ depth − `[`WALK_IN_FLIGHT`]), so no
-//! record is ever dropped by the walk itself. A non-empty bucket becomes a [`Record`] at S2, registered at
-//! S3 and pushed into the record FIFO. A `dump` write in cycle c starts the walk at the end of cycle c+1
+//! record is ever dropped by the walk itself. A non-empty bucket becomes a [`Record`] at S3, registered at
+//! S4 and pushed into the record FIFO. A `dump` write in cycle c starts the walk at the end of cycle c+1
 //! (a registered pulse, as for `prng_seed`) over the bank that is frozen then; a `dump` write during a walk
 //! is ignored. A swap of `bank` during a walk does not change the bank it reads (packets then share that
 //! bank with it, and take precedence). `dump_busy` falls when the last op is issued (its record follows
 //! within three cycles).
 //!
 //! Run-time settings are read from the CSR bank in the cycle they are used: `bank` and `admission` at S0,
-//! `method` at S2.
+//! `method` at S3 (the modify stage).
 
 use super::admission::Admission;
 use super::table::{decide, HhStats, Outcome, PacketResult};
@@ -32,7 +33,7 @@ use crate::common::hash::XorHash;
 use crate::common::latency::{measure, path, Latency};
 use crate::common::multi_rmw::{MultiRmwInputs, MultiRmwModel};
 use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
-use crate::common::sram::RamPorts;
+use crate::common::sram::{RamPorts, RamTiming};
 use crate::common::walk::BankWalk;
 use crate::common::Word;
 
@@ -43,12 +44,18 @@ pub const CSR_PRNG_SEED: u8 = 2;
 pub const CSR_BANK: u8 = 3;
 pub const CSR_DUMP: u8 = 4;
 
-pub use crate::common::walk::WALK_IN_FLIGHT;
+/// Look-ahead levels of the bank pipelines ([`MultiRmwModel::with_lookahead`]): one, so the decision's
+/// compares and increments run at SL on the words known there and the modify stage only picks.
+pub const LOOKAHEAD: usize = 1;
 
-/// Cycles from a packet's acceptance to its result on the result port (`res_*`): in F1 at t+1, S2 at t+3,
-/// registered at t+4. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is
+/// Walk ops between an issue and its record's FIFO push: the shared bank pipeline's
+/// ([`crate::common::walk::WALK_IN_FLIGHT`]) and one per look-ahead level (S0..S4, the record registered at S4).
+pub const WALK_IN_FLIGHT: usize = crate::common::walk::WALK_IN_FLIGHT + LOOKAHEAD;
+
+/// Cycles from a packet's acceptance to its result on the result port (`res_*`): in F1 at t+1, SM = S3 at
+/// t+4, registered at t+5. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is
 /// what a core fed by the result port relies on (the reordering hybrid's delay line).
-pub const RESULT_LATENCY: usize = 4;
+pub const RESULT_LATENCY: usize = 5;
 
 /// What travels through a bank pipeline with an op.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -121,8 +128,9 @@ pub struct HhCycleModel {
     pub csr: CsrModel,
     f1: Option<u128>,
     prng: u32,
-    /// Draws of the packets in S1 and S2 (the side pipeline that becomes `T(r)`), with their admission rule.
-    draws: [Option<(u32, Admission)>; 2],
+    /// Draws of the packets in S1, S2 and S3 (the side pipeline that becomes `T(r)` at S2, which the RTL
+    /// compares there), with their admission rule.
+    draws: [Option<(u32, Admission)>; 3],
     result_reg: Option<PacketResult>,
     record_reg: Option<Record>,
     walk: BankWalk,
@@ -137,18 +145,27 @@ impl HhCycleModel {
     pub fn new(cfg: &HhConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
         if cfg.record_fifo_bits < 3 {
-            return Err(ConfigError("record_fifo_bits must be at least 3 (the walk keeps 4 records in flight)".into()));
+            return Err(ConfigError("record_fifo_bits must be at least 3 (the walk keeps 5 records in flight)".into()));
         }
-        let bank = || MultiRmwModel::new(RamPorts::Dual, cfg.rows, cfg.addr_bits, cfg.bucket_bits());
+        let bank = || {
+            MultiRmwModel::with_lookahead(
+                RamPorts::Dual,
+                RamTiming::Short,
+                LOOKAHEAD,
+                cfg.rows,
+                cfg.addr_bits,
+                cfg.bucket_bits(),
+            )
+        };
         Ok(HhCycleModel {
             cfg: cfg.clone(),
             hash: cfg.hash()?,
-            banks: [bank(), bank()],
+            banks: [bank()?, bank()?],
             fifo: FifoModel::new(cfg.record_fifo_bits, cfg.record_bits()),
             csr: CsrModel::new(cfg.csr_layout()),
             f1: None,
             prng: PRNG_DEFAULT_SEED,
-            draws: [None; 2],
+            draws: [None; 3],
             result_reg: None,
             record_reg: None,
             walk: BankWalk::new(cfg.rows, cfg.buckets_per_row()),
@@ -197,15 +214,15 @@ impl HhCycleModel {
                 op.in_payload = Op::Walk(w.row);
             }
         }
-        // S2 of both banks.
-        let threshold = self.draws[1].map(|(r, rule)| rule.threshold(r));
+        // SM = S3 of both banks.
+        let threshold = self.draws[2].map(|(r, rule)| rule.threshold(r));
         let (mut result, mut record) = (None, None);
         for (bank, op) in self.banks.iter_mut().zip(&ops) {
             bank.step(op, |st| {
                 let mut writes = vec![None; st.old.len()];
                 match st.payload {
                     Op::Packet(key) => {
-                        let t = threshold.expect("a packet at S2 has its threshold");
+                        let t = threshold.expect("a packet at S3 has its threshold");
                         let (w, res) = decide(&cfg, method, key, t, &st.old);
                         if let Some((row, b)) = w {
                             writes[row] = Some(b);
@@ -224,7 +241,7 @@ impl HhCycleModel {
                 writes
             });
         }
-        // S3 → record FIFO.
+        // S4 → record FIFO.
         let fifo_out = self.fifo.step(&FifoInputs {
             reset: i.reset,
             in_valid: self.record_reg.is_some(),
@@ -246,7 +263,7 @@ impl HhCycleModel {
         if i.reset {
             self.f1 = None;
             self.prng = PRNG_DEFAULT_SEED;
-            self.draws = [None; 2];
+            self.draws = [None; 3];
             self.result_reg = None;
             self.record_reg = None;
             self.seed_pending = false;
@@ -261,7 +278,7 @@ impl HhCycleModel {
             self.records = self.records.wrapping_add(self.record_reg.is_some() as u32);
             self.result_reg = result;
             self.record_reg = record;
-            self.draws = [transfer.then_some((self.prng, admission)), self.draws[0]];
+            self.draws = [transfer.then_some((self.prng, admission)), self.draws[0], self.draws[1]];
             self.prng = if self.seed_pending {
                 seed_state(conf[CSR_PRNG_SEED as usize])
             } else if transfer {

@@ -1,16 +1,30 @@
-//! The modify-stage decision of the heavy-hitter core over its `D` forwarded buckets
-//! (`golden::heavy_hitters::table::decide`), combinational:
+//! The heavy-hitter core's decision over its `D` forwarded buckets (`golden::heavy_hitters::table::decide`,
+//! the specification), spread over the banks' look-ahead stage SL and the modify stage SM so that the loop
+//! from one packet's write to the next packet's write-enable is a few LUTs (`golden::common::rmw`,
+//! look-ahead stages; the fridge's and IFPD's scheme):
 //!
-//! - per row: empty (`count = 0`), holds the key, `count < T`, the saturating increment, and the word the
-//!   row would get (`{key, inc}`: whichever row is written gets exactly that, so no mux follows the choice);
-//! - the first row that takes the packet (d-way: holds the key; PRECISION: empty or holds it);
-//! - else the minimum (ties: lowest row, a scan from row 0 that moves only on a strictly smaller count) and
-//!   admission iff some row's count is below `T` (`min < T ⟺ ∃ row: count < T`, compared in parallel);
-//! - the write mask (one bit or none), the outcome code (0 reject, 1 hit, 2 insert, 3 admit), the row and
-//!   the key's count afterwards.
+//! - **SL**: every row's bucket is one of two candidates: its *early* word (the bank's `pre_old`: the
+//!   bucket as if every packet except the one directly ahead had finished) or the *near* word, the one the
+//!   op directly ahead (now at SM in this block) writes if it writes that row. A packet ahead writes
+//!   `{its key, its new count}` into whichever row it takes — its key is this block's SM key register and
+//!   its new counts per row are SM's `inc_sm` (a mux of two registers); a walk op ahead clears the bucket
+//!   (count 0). Per row and candidate: holds the key (`count ≠ 0` and the key equal), empty (`count = 0`),
+//!   `count < T`, the saturating increment; every pairwise count order on every pair of candidates. All
+//!   registered into SM.
+//! - **SM**: row `i` holds its near word iff `near` bit `i` (the bank's `mod_near`: the op ahead wrote
+//!   that row's bucket); every flag is a mux of two registered candidates, a pair's order one of four.
+//!   The first row that takes the packet (d-way: holds the key; PRECISION: empty or holds it); else the
+//!   minimum — row `i` is the pick when its count is below every earlier row's and at most every later
+//!   row's (ties: lowest row) — and admission iff some row's count is below `T` (`min < T ⟺ ∃ row:
+//!   count < T`); the write mask (one bit or none), the outcome code (0 reject, 1 hit, 2 insert, 3 admit),
+//!   the row and the key's count afterwards. Whichever row is written gets `{key, inc}` of its own
+//!   candidate, so no mux follows the choice.
+//!
+//! `precision` is read at SM (CSR `method` at the modify stage, as the cycle model reads it).
 
-use crate::common::bits::{constant, consts, Slice, ZeroExt};
 use super::Mutant;
+use crate::common::bits::{constant, consts, Slice, ZeroExt};
+use crate::common::reg::Reg;
 use crate::declare_block;
 use golden::heavy_hitters::admission::THRESHOLD_BITS;
 use rust_hdl::prelude::*;
@@ -20,9 +34,16 @@ declare_block! {
     #[derive(LogicBlock)]
     pub struct HhDecide<const K: usize, const C: usize, const D: usize, const W: usize, const DW: usize>
     fn build(mutant: Mutant) {
-        pub old: Signal<In, Bits<DW>>,
+        pub clock: Signal<In, Clock>,
+        // SL: the packet's key, its rows' early words, whether the op ahead in its bank is a packet (the one
+        // at SM here; else a walk op, or nothing — then no `near` bit follows), the threshold.
         pub key: Signal<In, Bits<K>>,
+        pub early: Signal<In, Bits<DW>>,
+        pub ahead_packet: Signal<In, bool>,
         pub threshold: Signal<In, Bits<THRESHOLD_BITS>>,
+        // SM.
+        /// Row `i`'s word is the write of the op directly ahead.
+        pub near: Signal<In, Bits<D>>,
         /// PRECISION (else d-way RAP).
         pub precision: Signal<In, bool>,
         pub write: Signal<Out, Bits<D>>,
@@ -30,31 +51,71 @@ declare_block! {
         pub outcome: Signal<Out, Bits<2>>,
         pub row: Signal<Out, Bits<2>>,
         pub count: Signal<Out, Bits<C>>,
-        old_key: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
-        old_count: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
-        zx_count: Vec<ZeroExt<C, THRESHOLD_BITS>> = (0..D).map(|_| ZeroExt::default()).collect(),
-        inc: Vec<Signal<Local, Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
+        // ---- SL
+        e_key: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        e_cnt: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
+        /// The near word's count per row (the SM packet's new count, or 0 behind a walk op).
+        n_cnt: Vec<Signal<Local, Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
+        zx_e: Vec<ZeroExt<C, THRESHOLD_BITS>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        zx_n: Vec<ZeroExt<C, THRESHOLD_BITS>> = (0..D).map(|_| ZeroExt::default()).collect(),
+        /// Pairwise orders `rel_xy[i]` bit j: row i's candidate x below row j's candidate y (`<`; the ties
+        /// mutant `≤`); x, y: e early, n near.
+        rel_ee: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        rel_en: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        rel_ne: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        rel_nn: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        // SL → SM registers: the key; per row and candidate the flags, the increment, the orders (`m_xy`
+        // as `rel_xy`, `t_xy[i]` bit j: row j's x below row i's y, the transpose).
+        s_key: Reg<Bits<K>>,
+        hit_e: Reg<Bits<D>>,
+        hit_n: Reg<bool>,
+        empty_e: Reg<Bits<D>>,
+        empty_n: Reg<bool>,
+        lt_e: Reg<Bits<D>>,
+        lt_n: Reg<Bits<D>>,
+        inc_e: Vec<Reg<Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
+        inc_n: Vec<Reg<Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
+        m_ee: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        m_en: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        m_ne: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        m_nn: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        t_ee: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        t_en: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        t_ne: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        t_nn: Vec<Reg<Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        // ---- SM
+        /// The count the packet writes into row i if it takes it (its candidate's increment).
+        inc_sm: Vec<Signal<Local, Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
         zx_inc: Vec<ZeroExt<C, W>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_word: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_key: ZeroExt<K, W>,
+        hits: Signal<Local, Bits<D>>,
+        empties: Signal<Local, Bits<D>>,
+        lts: Signal<Local, Bits<D>>,
+        takers: Signal<Local, Bits<D>>,
+        /// The first taker (one-hot), the minimum's row (one-hot), row i below each row (`rel_row[i]` bit
+        /// j: count i below count j) and each row below row i (`rel_col[i]` bit j: count j below count i).
+        take: Signal<Local, Bits<D>>,
+        mins: Signal<Local, Bits<D>>,
+        rel_row: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        rel_col: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
         found: Signal<Local, bool>,
-        sel_row: Signal<Local, Bits<2>>,
-        sel_empty: Signal<Local, bool>,
-        sel_inc: Signal<Local, Bits<C>>,
-        min_count: Signal<Local, Bits<C>>,
-        min_row: Signal<Local, Bits<2>>,
-        min_inc: Signal<Local, Bits<C>>,
         admit: Signal<Local, bool>,
+        pick: Signal<Local, Bits<D>>,
+        pick_count: Signal<Local, Bits<C>>,
+        pick_row: Signal<Local, Bits<2>>,
         new_bus: Signal<Local, Bits<DW>>,
-        write_bus: Signal<Local, Bits<D>>,
         row_ids: Vec<Constant<Bits<2>>> = consts(0..D as u64),
         row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
+        before: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| (1u64 << i) - 1)),
+        after: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| ((1u64 << D) - 1) & !((1u64 << (i + 1)) - 1))),
         off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
         off_count: Constant<Bits<16>> = constant(K as u64),
         count_max: Constant<Bits<C>> = constant((1u64 << C) - 1),
         zero_c: Constant<Bits<C>> = constant(0),
         one_c: Constant<Bits<C>> = constant(1),
         zero_d: Constant<Bits<D>> = constant(0),
+        ones_d: Constant<Bits<D>> = constant((1u64 << D) - 1),
         zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
         code_reject: Constant<Bits<2>> = constant(0),
         code_hit: Constant<Bits<2>> = constant(1),
@@ -64,8 +125,6 @@ declare_block! {
         /// minimum ties to the highest row.
         mut_admit_le: Constant<bool> = Constant::new(mutant == Mutant::AdmitLe),
         mut_ties_high: Constant<bool> = Constant::new(mutant == Mutant::TiesHigh),
-        /// Reads the tie mutant's flag where one row leaves no ties to break (D = 1), for the lint.
-        unused_mutant: Signal<Local, bool>,
         _d: usize = D,
     }
 }
@@ -88,82 +147,198 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.zx_key.din.next = self.key.val();
-        self.found.next = false;
-        self.sel_row.next = self.row_ids[0].val();
-        self.sel_empty.next = false;
-        self.sel_inc.next = self.zero_c.val();
-        self.admit.next = false;
+        dff_setup!(self, clock, s_key, hit_e, hit_n, empty_e, empty_n, lt_e, lt_n);
+        for i in 0..self._d {
+            self.inc_e[i].clock.next = self.clock.val();
+            self.inc_n[i].clock.next = self.clock.val();
+            self.m_ee[i].clock.next = self.clock.val();
+            self.m_en[i].clock.next = self.clock.val();
+            self.m_ne[i].clock.next = self.clock.val();
+            self.m_nn[i].clock.next = self.clock.val();
+            self.t_ee[i].clock.next = self.clock.val();
+            self.t_en[i].clock.next = self.clock.val();
+            self.t_ne[i].clock.next = self.clock.val();
+            self.t_nn[i].clock.next = self.clock.val();
+        }
+        // SM's new counts first (the near words of the packet behind read them at SL).
+        for i in 0..self._d {
+            if (self.near.val() & self.row_bits[i].val()).any() {
+                self.inc_sm[i].next = self.inc_n[i].q.val();
+            } else {
+                self.inc_sm[i].next = self.inc_e[i].q.val();
+            }
+        }
+        // ---- SL. The near word: the SM packet's key and new count, or the cleared bucket behind a walk op.
+        self.s_key.d.next = self.key.val();
+        self.hit_n.d.next = self.ahead_packet.val() && (self.key.val() == self.s_key.q.val());
+        self.empty_n.d.next = !self.ahead_packet.val();
+        self.hit_e.d.next = self.zero_d.val();
+        self.empty_e.d.next = self.zero_d.val();
+        self.lt_e.d.next = self.zero_d.val();
+        self.lt_n.d.next = self.zero_d.val();
+        for i in 0..self._d {
+            self.e_key[i].din.next = self.early.val();
+            self.e_cnt[i].din.next = self.early.val();
+            if self.ahead_packet.val() {
+                self.n_cnt[i].next = self.inc_sm[i].val();
+            } else {
+                self.n_cnt[i].next = self.zero_c.val();
+            }
+            self.zx_e[i].din.next = self.e_cnt[i].out.val();
+            self.zx_n[i].din.next = self.n_cnt[i].val();
+            if (self.e_cnt[i].out.val() != self.zero_c.val()) && (self.e_key[i].out.val() == self.key.val()) {
+                self.hit_e.d.next = self.hit_e.d.val() | self.row_bits[i].val();
+            }
+            if self.e_cnt[i].out.val() == self.zero_c.val() {
+                self.empty_e.d.next = self.empty_e.d.val() | self.row_bits[i].val();
+            }
+            if (self.zx_e[i].out.val() < self.threshold.val())
+                || (self.mut_admit_le.val() && (self.zx_e[i].out.val() == self.threshold.val()))
+            {
+                self.lt_e.d.next = self.lt_e.d.val() | self.row_bits[i].val();
+            }
+            if (self.zx_n[i].out.val() < self.threshold.val())
+                || (self.mut_admit_le.val() && (self.zx_n[i].out.val() == self.threshold.val()))
+            {
+                self.lt_n.d.next = self.lt_n.d.val() | self.row_bits[i].val();
+            }
+            if self.e_cnt[i].out.val() == self.count_max.val() {
+                self.inc_e[i].d.next = self.e_cnt[i].out.val();
+            } else {
+                self.inc_e[i].d.next = self.e_cnt[i].out.val() + self.one_c.val();
+            }
+            if self.n_cnt[i].val() == self.count_max.val() {
+                self.inc_n[i].d.next = self.n_cnt[i].val();
+            } else {
+                self.inc_n[i].d.next = self.n_cnt[i].val() + self.one_c.val();
+            }
+        }
+        // The pairwise orders on every pair of candidates, and their transposes.
+        for i in 0..self._d {
+            self.rel_ee[i].next = self.zero_d.val();
+            self.rel_en[i].next = self.zero_d.val();
+            self.rel_ne[i].next = self.zero_d.val();
+            self.rel_nn[i].next = self.zero_d.val();
+            for j in 0..self._d {
+                if (self.e_cnt[i].out.val() < self.e_cnt[j].out.val())
+                    || (self.mut_ties_high.val() && (self.e_cnt[i].out.val() == self.e_cnt[j].out.val()))
+                {
+                    self.rel_ee[i].next = self.rel_ee[i].val() | self.row_bits[j].val();
+                }
+                if (self.e_cnt[i].out.val() < self.n_cnt[j].val())
+                    || (self.mut_ties_high.val() && (self.e_cnt[i].out.val() == self.n_cnt[j].val()))
+                {
+                    self.rel_en[i].next = self.rel_en[i].val() | self.row_bits[j].val();
+                }
+                if (self.n_cnt[i].val() < self.e_cnt[j].out.val())
+                    || (self.mut_ties_high.val() && (self.n_cnt[i].val() == self.e_cnt[j].out.val()))
+                {
+                    self.rel_ne[i].next = self.rel_ne[i].val() | self.row_bits[j].val();
+                }
+                if (self.n_cnt[i].val() < self.n_cnt[j].val())
+                    || (self.mut_ties_high.val() && (self.n_cnt[i].val() == self.n_cnt[j].val()))
+                {
+                    self.rel_nn[i].next = self.rel_nn[i].val() | self.row_bits[j].val();
+                }
+            }
+        }
+        for i in 0..self._d {
+            self.m_ee[i].d.next = self.rel_ee[i].val();
+            self.m_en[i].d.next = self.rel_en[i].val();
+            self.m_ne[i].d.next = self.rel_ne[i].val();
+            self.m_nn[i].d.next = self.rel_nn[i].val();
+            self.t_ee[i].d.next = self.zero_d.val();
+            self.t_en[i].d.next = self.zero_d.val();
+            self.t_ne[i].d.next = self.zero_d.val();
+            self.t_nn[i].d.next = self.zero_d.val();
+            for j in 0..self._d {
+                if (self.rel_ee[j].val() & self.row_bits[i].val()).any() {
+                    self.t_ee[i].d.next = self.t_ee[i].d.val() | self.row_bits[j].val();
+                }
+                if (self.rel_en[j].val() & self.row_bits[i].val()).any() {
+                    self.t_en[i].d.next = self.t_en[i].d.val() | self.row_bits[j].val();
+                }
+                if (self.rel_ne[j].val() & self.row_bits[i].val()).any() {
+                    self.t_ne[i].d.next = self.t_ne[i].d.val() | self.row_bits[j].val();
+                }
+                if (self.rel_nn[j].val() & self.row_bits[i].val()).any() {
+                    self.t_nn[i].d.next = self.t_nn[i].d.val() | self.row_bits[j].val();
+                }
+            }
+        }
+        // ---- SM. Row i holds its near word iff `near` bit i.
+        self.hits.next = self.hit_e.q.val() & !self.near.val();
+        self.empties.next = self.empty_e.q.val() & !self.near.val();
+        if self.hit_n.q.val() {
+            self.hits.next = self.hits.val() | self.near.val();
+        }
+        if self.empty_n.q.val() {
+            self.empties.next = self.empties.val() | self.near.val();
+        }
+        self.lts.next = (self.lt_e.q.val() & !self.near.val()) | (self.lt_n.q.val() & self.near.val());
+        self.takers.next = self.hits.val();
+        if self.precision.val() {
+            self.takers.next = self.hits.val() | self.empties.val();
+        }
+        self.found.next = self.takers.val().any();
+        self.admit.next = self.lts.val().any();
+        self.take.next = self.zero_d.val();
+        self.mins.next = self.zero_d.val();
+        self.zx_key.din.next = self.s_key.q.val();
         self.new_bus.next = self.zero_dw.val();
         for i in 0..self._d {
-            self.old_key[i].din.next = self.old.val();
-            self.old_count[i].din.next = self.old.val();
-            self.zx_count[i].din.next = self.old_count[i].out.val();
-            if self.old_count[i].out.val() == self.count_max.val() {
-                self.inc[i].next = self.old_count[i].out.val();
+            if (self.near.val() & self.row_bits[i].val()).any() {
+                self.rel_row[i].next = (self.m_nn[i].q.val() & self.near.val()) | (self.m_ne[i].q.val() & !self.near.val());
+                self.rel_col[i].next = (self.t_nn[i].q.val() & self.near.val()) | (self.t_en[i].q.val() & !self.near.val());
             } else {
-                self.inc[i].next = self.old_count[i].out.val() + self.one_c.val();
+                self.rel_row[i].next = (self.m_en[i].q.val() & self.near.val()) | (self.m_ee[i].q.val() & !self.near.val());
+                self.rel_col[i].next = (self.t_ne[i].q.val() & self.near.val()) | (self.t_ee[i].q.val() & !self.near.val());
             }
-            self.zx_inc[i].din.next = self.inc[i].val();
+            self.zx_inc[i].din.next = self.inc_sm[i].val();
             self.zx_word[i].din.next = self.zx_key.out.val() | (self.zx_inc[i].out.val() << self.off_count.val());
             self.new_bus.next = self.new_bus.val() | (self.zx_word[i].out.val() << self.off_word[i].val());
             // The first row that takes the packet.
-            if !self.found.val()
-                && (((self.old_count[i].out.val() != self.zero_c.val())
-                    && (self.old_key[i].out.val() == self.key.val()))
-                    || (self.precision.val() && (self.old_count[i].out.val() == self.zero_c.val())))
+            if (self.takers.val() & self.row_bits[i].val()).any()
+                && !(self.takers.val() & self.before[i].val()).any()
             {
-                self.found.next = true;
-                self.sel_row.next = self.row_ids[i].val();
-                self.sel_empty.next = self.old_count[i].out.val() == self.zero_c.val();
-                self.sel_inc.next = self.inc[i].val();
+                self.take.next = self.take.val() | self.row_bits[i].val();
             }
-            self.admit.next = self.admit.val()
-                || (self.zx_count[i].out.val() < self.threshold.val())
-                || (self.mut_admit_le.val() && (self.zx_count[i].out.val() == self.threshold.val()));
-        }
-        // The minimum, ties to the lowest row.
-        self.unused_mutant.next = self.mut_ties_high.val();
-        self.min_count.next = self.old_count[0].out.val();
-        self.min_row.next = self.row_ids[0].val();
-        self.min_inc.next = self.inc[0].val();
-        for i in 1..self._d {
-            if (self.old_count[i].out.val() < self.min_count.val())
-                || (self.mut_ties_high.val() && (self.old_count[i].out.val() == self.min_count.val()))
+            // The minimum, ties to the lowest row: below every earlier row, no later row below it.
+            if ((self.rel_row[i].val() | !self.before[i].val()) == self.ones_d.val())
+                && !(self.rel_col[i].val() & self.after[i].val()).any()
             {
-                self.min_count.next = self.old_count[i].out.val();
-                self.min_row.next = self.row_ids[i].val();
-                self.min_inc.next = self.inc[i].val();
+                self.mins.next = self.mins.val() | self.row_bits[i].val();
             }
         }
         self.new_words.next = self.new_bus.val();
-        self.write_bus.next = self.zero_d.val();
         if self.found.val() {
-            self.row.next = self.sel_row.val();
-            self.count.next = self.sel_inc.val();
-            if self.sel_empty.val() {
+            self.pick.next = self.take.val();
+            if (self.empties.val() & self.take.val()).any() {
                 self.outcome.next = self.code_insert.val();
             } else {
                 self.outcome.next = self.code_hit.val();
             }
         } else if self.admit.val() {
-            self.row.next = self.min_row.val();
-            self.count.next = self.min_inc.val();
-            if self.min_count.val() == self.zero_c.val() {
+            self.pick.next = self.mins.val();
+            if (self.empties.val() & self.mins.val()).any() {
                 self.outcome.next = self.code_insert.val();
             } else {
                 self.outcome.next = self.code_admit.val();
             }
         } else {
-            self.row.next = self.row_ids[0].val();
-            self.count.next = self.zero_c.val();
+            self.pick.next = self.zero_d.val();
             self.outcome.next = self.code_reject.val();
         }
+        self.pick_count.next = self.zero_c.val();
+        self.pick_row.next = self.row_ids[0].val();
         for i in 0..self._d {
-            if (self.found.val() || self.admit.val()) && (self.row.val() == self.row_ids[i].val()) {
-                self.write_bus.next = self.write_bus.val() | self.row_bits[i].val();
+            if (self.pick.val() & self.row_bits[i].val()).any() {
+                self.pick_count.next = self.pick_count.val() | self.inc_sm[i].val();
+                self.pick_row.next = self.pick_row.val() | self.row_ids[i].val();
             }
         }
-        self.write.next = self.write_bus.val();
+        self.write.next = self.pick.val();
+        self.row.next = self.pick_row.val();
+        self.count.next = self.pick_count.val();
     }
 }

@@ -10,8 +10,9 @@
 //!
 //! Blocks: the index hash ([`HashUnit`], H3 with `D·A` output bits, row `i` its `i`-th slice), the
 //! [`Prng`], the admission threshold beside the bank pipeline ([`threshold::AdmitThreshold`]), two
-//! [`MultiRmw`] banks, the decision ([`decide::HhDecide`], on the bank that holds the packet at S2), the
-//! [`ReportFifo`] of records and the [`CoreShell`].
+//! [`MultiRmw`] banks with one look-ahead level ([`LOOKAHEAD`]: SL = S2, SM = S3), the decision
+//! ([`decide::HhDecide`]: per-candidate compares at SL on the bank that holds the packet there, the pick at
+//! SM on the bank that holds it then), the [`ReportFifo`] of records and the [`CoreShell`].
 
 pub mod builds;
 pub mod decide;
@@ -29,7 +30,8 @@ use crate::declare_block;
 use decide::HhDecide;
 use golden::common::config::ConfigError;
 use golden::common::csr::CsrLayout;
-use golden::heavy_hitters::cycle::{CSR_DUMP, CSR_PRNG_SEED, WALK_IN_FLIGHT};
+use golden::common::sram::RamTiming;
+use golden::heavy_hitters::cycle::{CSR_DUMP, CSR_PRNG_SEED, LOOKAHEAD, WALK_IN_FLIGHT};
 use golden::heavy_hitters::{index_hash, HhConfig, ROW_BITS};
 use rust_hdl::prelude::*;
 use threshold::AdmitThreshold;
@@ -99,7 +101,7 @@ declare_block! {
         pub in_ready: Signal<Out, bool>,
         /// The reset sweep is over: from now until the next reset the core takes a descriptor every cycle.
         pub swept: Signal<Out, bool>,
-        // Per-packet result (registered, one cycle after S2; no backpressure).
+        // Per-packet result (registered, one cycle after SM = S3; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 0 reject, 1 hit, 2 insert, 3 admit.
         pub res_outcome: Signal<Out, Bits<2>>,
@@ -138,8 +140,13 @@ declare_block! {
         zx_walk_row: ZeroExt<2, P>,
         walk_index: Signal<Local, Bits<DA>>,
         walk_payload: Signal<Local, Bits<P>>,
-        // S2: which bank holds the packet / the walk op; their fields.
-        pay_key: Vec<Slice<P, K>> = (0..2).map(|_| Slice::new(0)).collect(),
+        // S1, S2 = SL: the packet's key and bank carried beside the banks (one packet enters per cycle), so
+        // the SL compares start at flip-flops and not after the banks' payload mux.
+        sl_key1: Reg<Bits<K>>,
+        sl_key2: Reg<Bits<K>>,
+        sl_bank1: Reg<bool>,
+        sl_bank2: Reg<bool>,
+        // SM (S3): which bank holds the packet / the walk op; their fields.
         pay_row: Vec<Slice<P, 2>> = (0..2).map(|_| Slice::new(K + 1)).collect(),
         pay_walk: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(K)).collect(),
         is_packet: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
@@ -162,9 +169,11 @@ declare_block! {
         zx_rec_index: ZeroExt<A, R>,
         zx_rec_row: ZeroExt<2, R>,
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the PRNG's
-        /// look-ahead values (this core draws the current value), the banks' `mod_index` (the walk's only).
+        /// look-ahead values (this core draws the current value), the banks' `mod_index` (the walk's only),
+        /// the look-ahead stage's valid and payload (the core carries the packet's key and bank beside the
+        /// banks) and the second level's parts (one level here).
         unused_bank_outputs: Signal<Local, bool>,
-        // S3: result and record registers.
+        // S4: result and record registers.
         r_valid: Reg<bool>,
         r_outcome: Reg<Bits<2>>,
         r_row: Reg<Bits<2>>,
@@ -257,7 +266,8 @@ hh_core_impl!({
         if mutant == Mutant::Row0NoDist2 {
             forward[0] &= !0b010;
         }
-        let banks = vec![MultiRmw::with_forwarding(&forward)?, MultiRmw::with_forwarding(&forward)?];
+        let bank = || MultiRmw::with_lookahead(RamTiming::Short, LOOKAHEAD, &forward);
+        let banks = vec![bank()?, bank()?];
         let admit = AdmitThreshold::new().map_err(ConfigError)?;
         let decide = HhDecide::with_mutant(mutant).map_err(ConfigError)?;
         let walker = BankWalker::new(D).map_err(ConfigError)?;
@@ -283,9 +293,13 @@ hh_core_impl!(Logic for {
             r_row,
             r_count,
             rec_v,
-            rec_d
+            rec_d,
+            sl_key1,
+            sl_key2,
+            sl_bank1,
+            sl_bank2
         );
-        clock!(self, clock, shell, h_index, prng, admit, fifo, walker);
+        clock!(self, clock, shell, h_index, prng, admit, decide, fifo, walker);
         // CSR bank and run-time settings.
         self.shell.reset.next = self.reset.val();
         self.shell.csr.addr.next = self.csr_addr.val();
@@ -361,29 +375,40 @@ hh_core_impl!(Logic for {
                 self.banks[b].in_payload.next = self.walk_payload.val();
             }
         }
-        // S2: the decision on the bank that holds the packet.
-        self.decide.old.next = self.banks[0].mod_old.val();
-        self.decide.key.next = self.pay_key[0].out.val();
+        // SL (S2): the decision's compares on the bank that holds the packet there; the op directly ahead in
+        // that bank is at its SM (a packet: the one the decision holds at SM).
         self.unused_bank_outputs.next = self.banks[1].in_ready.val()
             || self.prng.advanced_value.val().any()
             || self.prng.seed_value.val().any();
         for b in 0..2 {
-            // No look-ahead stage here: its outputs stay unread.
+            // One look-ahead level: the second level's parts stay unread.
             self.unused_bank_outputs.next = self.unused_bank_outputs.val()
-                || self.banks[b].mod_near.val().any()
-                || self.banks[b].pre_valid.val()
-                || self.banks[b].pre_payload.val().any()
-                || self.banks[b].pre_old.val().any()
                 || self.banks[b].pre_early.val().any()
-                || self.banks[b].pre_near2.val().any();
-            self.pay_key[b].din.next = self.banks[b].mod_payload.val();
+                || self.banks[b].pre_near2.val().any()
+                || self.banks[b].pre_valid.val()
+                || self.banks[b].pre_payload.val().any();
             self.pay_row[b].din.next = self.banks[b].mod_payload.val();
             self.pay_walk[b].din.next = self.banks[b].mod_payload.val();
             self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.pay_walk[b].out.val().any();
-            if self.is_packet[b].val() {
-                self.decide.old.next = self.banks[b].mod_old.val();
-                self.decide.key.next = self.pay_key[b].out.val();
-            }
+        }
+        // The key and bank of the packet at SL, if one is there (a packet entering a bank at S0 is at its
+        // SL two cycles later; a reset flushes the banks, so a stale value here meets no packet).
+        self.sl_key1.d.next = self.f1_key.q.val();
+        self.sl_key2.d.next = self.sl_key1.q.val();
+        self.sl_bank1.d.next = self.active.val();
+        self.sl_bank2.d.next = self.sl_bank1.q.val();
+        self.decide.key.next = self.sl_key2.q.val();
+        if self.sl_bank2.q.val() {
+            self.decide.early.next = self.banks[1].pre_old.val();
+            self.decide.ahead_packet.next = self.is_packet[1].val();
+        } else {
+            self.decide.early.next = self.banks[0].pre_old.val();
+            self.decide.ahead_packet.next = self.is_packet[0].val();
+        }
+        // SM (S3): the pick on the bank that holds the packet.
+        self.decide.near.next = self.banks[0].mod_near.val();
+        if self.is_packet[1].val() {
+            self.decide.near.next = self.banks[1].mod_near.val();
         }
         self.decide.threshold.next = self.admit.threshold.val();
         self.decide.precision.next = self.cfg_method.out.val().any();
@@ -440,7 +465,7 @@ hh_core_impl!(Logic for {
                 }
             }
         }
-        // S3: result and record registers.
+        // S4: result and record registers.
         self.r_valid.d.next = (self.is_packet[0].val() || self.is_packet[1].val()) && !self.reset.val();
         self.r_outcome.d.next = self.decide.outcome.val();
         self.r_row.d.next = self.decide.row.val();
@@ -464,7 +489,7 @@ hh_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rec_ready.val();
         self.rec_valid.next = self.fifo.out_valid.val();
         self.rec_data.next = self.fifo.out_data.val();
-        // Statistics: packets at acceptance, outcomes at S3, records at their push.
+        // Statistics: packets at acceptance, outcomes at S4, records at their push.
         self.shell.count[0].next = self.accept.val();
         self.shell.count[1].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_hit.val());
         self.shell.count[2].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_insert.val());
