@@ -8,7 +8,7 @@
 //! | +3  | S2 = SL | threshold `T(r)` registered beside the bank's look-ahead stage: the RTL compares the words known so far (and the write of the packet directly ahead, whose modify stage this is) and registers the per-candidate results |
 //! | +4  | S3 = SM | the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
 //! | +5  | S4  | the write lands; the per-packet result (`res_*`) is registered and counted |
-
+//!
 //! The walk (CSR `dump`) reads and clears the frozen bank through the same bank pipeline: one op per cycle
 //! for `(row, index)` in row-major order, issued only in a cycle in which no packet enters that bank and
 //! only while the record FIFO has room for every op in flight (`level ≤ depth − `[`WALK_IN_FLIGHT`]), so no

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::parser::random;
-use rand::{rngs::SmallRng, Rng, SeedableRng};
+use rand::{rngs::SmallRng, SeedableRng};
 
 /// Drives frames back to back (`gap` idle cycles after each, the output always ready): the cycle of each
 /// tlast beat and each record with its cycle.
