@@ -26,11 +26,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         for i in 0..9 {
             self.v[i].clock.next = self.clock.val();
             self.ts[i].clock.next = self.clock.val();
-            self.len[i].clock.next = self.clock.val();
-            self.avail[i].clock.next = self.clock.val();
             self.big[i].clock.next = self.clock.val();
             self.is_v6[i].clock.next = self.clock.val();
-            self.l3[i].clock.next = self.clock.val();
             self.src[i].clock.next = self.clock.val();
             self.dst[i].clock.next = self.clock.val();
             self.ip_id[i].clock.next = self.clock.val();
@@ -39,17 +36,23 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.nh[i].clock.next = self.clock.val();
             self.v[i].d.next = self.v[i].q.val();
             self.ts[i].d.next = self.ts[i].q.val();
-            self.len[i].d.next = self.len[i].q.val();
-            self.avail[i].d.next = self.avail[i].q.val();
             self.big[i].d.next = self.big[i].q.val();
             self.is_v6[i].d.next = self.is_v6[i].q.val();
-            self.l3[i].d.next = self.l3[i].q.val();
             self.src[i].d.next = self.src[i].q.val();
             self.dst[i].d.next = self.dst[i].q.val();
             self.ip_id[i].d.next = self.ip_id[i].q.val();
             self.short[i].d.next = self.short[i].q.val();
             self.pay[i].d.next = self.pay[i].q.val();
             self.nh[i].d.next = self.nh[i].q.val();
+        }
+        // Length, window bytes and L3 offset live to slot 2 (later stages use `ar`, `lr`).
+        for i in 0..3 {
+            self.len[i].clock.next = self.clock.val();
+            self.avail[i].clock.next = self.clock.val();
+            self.l3[i].clock.next = self.clock.val();
+            self.len[i].d.next = self.len[i].q.val();
+            self.avail[i].d.next = self.avail[i].q.val();
+            self.l3[i].d.next = self.l3[i].q.val();
         }
         for i in 0..8 {
             self.p[i].clock.next = self.clock.val();
@@ -548,15 +551,13 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             for i in 1..9 {
                 self.v[i].d.next = self.v[i - 1].q.val();
                 self.ts[i].d.next = self.ts[i - 1].q.val();
-                self.len[i].d.next = self.len[i - 1].q.val();
             }
+            self.len[1].d.next = self.len[0].q.val();
+            self.len[2].d.next = self.len[1].q.val();
+            self.avail[2].d.next = self.avail[1].q.val();
             for i in 2..9 {
-                self.avail[i].d.next = self.avail[i - 1].q.val();
                 self.big[i].d.next = self.big[i - 1].q.val();
                 self.is_v6[i].d.next = self.is_v6[i - 1].q.val();
-            }
-            for i in 3..9 {
-                self.l3[i].d.next = self.l3[i - 1].q.val();
             }
             for i in 4..9 {
                 self.src[i].d.next = self.src[i - 1].q.val();
@@ -582,14 +583,11 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 self.drop4[i].d.next = self.drop4[i - 1].q.val();
             }
             self.chain[5].d.next = self.chain[4].q.val();
-            self.p[5].d.next = self.p[4].q.val();
             self.pay[5].d.next = self.pay[4].q.val();
             self.nh[5].d.next = self.nh[4].q.val();
-            self.p[7].d.next = self.p[6].q.val();
             self.pay[7].d.next = self.pay[6].q.val();
             self.nh[7].d.next = self.nh[6].q.val();
             self.l3code[7].d.next = self.l3code[6].q.val();
-            self.pay[8].d.next = self.pay[7].q.val();
             self.nh[8].d.next = self.nh[7].q.val();
         }
         if self.reset.val() {
