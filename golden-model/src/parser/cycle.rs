@@ -20,35 +20,49 @@
 //!    long, and every decision that uses the length is the same for any length ≥ 65 597 bytes). The first
 //!    beat restarts the length and samples the timestamp. The tlast beat puts the frame into the
 //!    extraction pipeline: pipeline slot 0 is the capture register itself.
-//! 2. **Extraction.** [`LATENCY`] − 1 more pipeline slots: slot 1 copies the window (the next frame's first
-//!    beat overwrites it in that same cycle), later slots pick the header fields at offsets that depend on
-//!    the VLAN tags, the IHL and the IPv6 extension headers, and decide the drop reason; the last slot is
-//!    the output register. **The record of a frame whose tlast beat is accepted in cycle `t` is on the
-//!    output in cycle `t + LATENCY`** (without stalls).
-//! 3. **Throughput.** `tready` is high in every cycle in which the output can move (below): a frame's first
-//!    beat is taken in the cycle after the previous tlast (no bubble) and one frame per cycle can enter the
-//!    pipeline, so the parser keeps up with the bus for any frame size: at 8 bytes a beat a 60-byte frame
-//!    is 8 beats, one frame per 8 cycles (at 156.25 MHz: 19.5 Mframes/s, above 10 GbE's 14.88 M minimum-
-//!    size frames/s); at 64 bytes a beat a 60-byte frame is one beat, one frame per cycle.
-//! 4. **Stall rule.** The pipeline moves as a whole: `advance = !m_rec_valid || m_rec_ready`. When a record
-//!    waits on the output and is not taken, every slot holds and `s_axis_tready` is low (the parser applies
-//!    backpressure; it never drops a record). Bubbles are not squeezed out. `s_axis_tready = advance`
-//!    (combinational from `m_rec_ready`, like an AXI register slice without a skid buffer).
-//! 5. **Reset** (synchronous, active high) empties the pipeline, restarts the frame (the next beat is a
-//!    first beat) and clears the counters; a beat offered in a reset cycle is discarded. A frame cut by a
-//!    reset mid-stream leaves its remaining beats to be parsed as a frame of their own — nothing hangs.
-//! 6. **Counters** count a frame when its record enters the output register.
+//! 2. **Extraction.** [`SLOTS`] pipeline slots: slot 0 is the capture's finished frame, slot 1 copies the
+//!    window (the next frame's first beat overwrites it in that same cycle), later slots pick the header
+//!    fields at offsets that depend on the VLAN tags, the IHL and the IPv6 extension headers, and decide the
+//!    drop reason; the last slot is the record register. The slots never stall: every frame moves one slot
+//!    on every cycle.
+//! 3. **Output FIFO.** The record register writes into a first-word-fall-through FIFO of [`FIFO_DEPTH`]
+//!    records (the house `ReportFifo`); its head is the output (`m_rec_valid`/`m_rec_ready`). **The record
+//!    of a frame whose tlast beat is accepted in cycle `t` is on the output in cycle `t + LATENCY`** when
+//!    the FIFO is empty (else behind the records before it).
+//! 4. **Credits.** `s_axis_tready` is a flip-flop: high in a cycle iff fewer than [`FIFO_DEPTH`] records
+//!    exist then — frames in slots 0 .. [`SLOTS`] − 1 plus records in the FIFO —, counted by one register
+//!    that a tlast beat taken increments and a record taken from the output decrements. So every frame taken
+//!    has its FIFO entry reserved (nothing is ever dropped), and the pipeline never needs to hold. With
+//!    the output always ready at most `SLOTS + 1` records exist, so `tready` stays high: a frame's first
+//!    beat is taken in the cycle after the previous tlast (no bubble) and one frame per cycle can enter,
+//!    so the parser keeps up with the bus for any frame size: at 8 bytes a beat a 60-byte frame is 8
+//!    beats, one frame per 8 cycles (at 156.25 MHz: 19.5 Mframes/s, above 10 GbE's 14.88 M minimum-size
+//!    frames/s); at 64 bytes a beat a 60-byte frame is one beat, one frame per cycle. Under backpressure
+//!    the parser takes [`FIFO_DEPTH`] frames and then holds `tready` low until records leave.
+//! 5. **Reset** (synchronous, active high) empties the pipeline and the FIFO, restarts the frame (the next
+//!    beat is a first beat), clears the counters and sets `tready` for the next cycle; a beat offered in a
+//!    reset cycle is discarded. A frame cut by a reset mid-stream leaves its remaining beats to be parsed
+//!    as a frame of their own — nothing hangs.
+//! 6. **Counters** count a frame when its record leaves the record register for the FIFO (from registers
+//!    only, a cycle after the record is decided).
 //!
 //! A record's header fields are defined only when it is accepted (the RTL leaves the fields of a dropped
 //! frame as whatever its muxes pick).
 
 use super::{parse, Addrs, Counters, Drop, Headers, ParserConfig, PROTO_TCP};
 use crate::common::csr::{CoreIdent, CsrLayout};
+use std::collections::VecDeque;
 
 /// Header window bytes (the hardware's [`ParserConfig::window`]).
 pub const WINDOW: usize = 128;
-/// Cycles from a frame's tlast beat to its record on the output (without stalls).
-pub const LATENCY: usize = 9;
+/// Cycles from a frame's tlast beat to its record on the output (the output FIFO empty).
+pub const LATENCY: usize = 10;
+/// Extraction pipeline slots (0: the capture's finished frame; the last: the record register).
+pub const SLOTS: usize = LATENCY - 1;
+/// Address bits of the output FIFO: [`FIFO_DEPTH`] records.
+pub const FIFO_BITS: usize = 4;
+/// Records the output FIFO holds, and the most that exist at once (the credit limit of `tready`).
+pub const FIFO_DEPTH: usize = 1 << FIFO_BITS;
 /// Bits of the frame length counter; the count saturates at [`LEN_MAX`].
 pub const LEN_BITS: usize = 17;
 pub const LEN_MAX: usize = (1 << LEN_BITS) - 1;
@@ -154,7 +168,7 @@ struct InFlight {
     window: [u8; WINDOW],
     len: usize,
     tuser: u64,
-    /// Set when the frame enters the output slot.
+    /// Set when the frame enters the record register (the last slot).
     record: Option<Record>,
 }
 
@@ -168,8 +182,13 @@ pub struct ParserCycle {
     beat: usize,
     tuser: u64,
     first: bool,
-    /// Slots 0..LATENCY (slot 0: the capture's finished frame; the last: the output register).
+    /// Slots 0..SLOTS (slot 0: the capture's finished frame; the last: the record register).
     slots: Vec<Option<InFlight>>,
+    fifo: VecDeque<Record>,
+    /// Records that exist (in the slots and the FIFO), and `tready` for this cycle (`used < FIFO_DEPTH`
+    /// after the previous edge).
+    used: usize,
+    tready: bool,
     counters: Counters,
 }
 
@@ -184,7 +203,10 @@ impl ParserCycle {
             beat: 0,
             tuser: 0,
             first: true,
-            slots: vec![None; LATENCY],
+            slots: vec![None; SLOTS],
+            fifo: VecDeque::with_capacity(FIFO_DEPTH),
+            used: 0,
+            tready: true,
             counters: Counters::default(),
         }
     }
@@ -222,25 +244,25 @@ impl ParserCycle {
 
     /// One clock cycle: the outputs during the cycle, then the rising edge.
     pub fn step(&mut self, i: &ParserInputs) -> ParserOutputs {
-        let out_rec = self.slots[LATENCY - 1].as_ref().map(|f| f.record.expect("output slot holds a record"));
-        let advance = out_rec.is_none() || i.rec_ready;
-        let out = ParserOutputs { tready: advance, record: out_rec };
+        let out = ParserOutputs { tready: self.tready, record: self.fifo.front().copied() };
         if i.reset {
             self.first = true;
             self.beat = 0;
             self.len = 0;
             self.slots.iter_mut().for_each(|s| *s = None);
+            self.fifo.clear();
+            self.used = 0;
+            self.tready = true;
             self.counters = Counters::default();
             return out;
         }
-        if !advance {
-            return out;
+        let pop = out.record.is_some() && i.rec_ready;
+        if pop {
+            self.fifo.pop_front();
         }
-        // The pipeline moves: the output slot is taken (or empty), every frame goes one slot on.
-        self.slots.rotate_right(1);
-        self.slots[0] = None;
-        if let Some(f) = self.slots[LATENCY - 1].as_mut() {
-            let r = Self::record_of(&f.window, f.len, f.tuser);
+        // The record register's record enters the FIFO (it has room: credits) and is counted.
+        if let Some(f) = self.slots[SLOTS - 1].take() {
+            let r = f.record.expect("the record register holds a record");
             let c = &mut self.counters;
             c.frames += 1;
             match r.drop {
@@ -251,11 +273,20 @@ impl ParserCycle {
                 }
                 Some(d) => c.drops[d.index()] += 1,
             }
-            f.record = Some(r);
+            assert!(self.fifo.len() < FIFO_DEPTH, "the credit rule keeps a FIFO entry for every frame taken");
+            self.fifo.push_back(r);
         }
-        if i.tvalid {
+        // Every frame goes one slot on; the one entering the record register gets its record.
+        self.slots.rotate_right(1);
+        if let Some(f) = self.slots[SLOTS - 1].as_mut() {
+            f.record = Some(Self::record_of(&f.window, f.len, f.tuser));
+        }
+        let taken_last = i.tvalid && self.tready && i.tlast;
+        if i.tvalid && self.tready {
             self.beat(i);
         }
+        self.used = self.used + taken_last as usize - pop as usize;
+        self.tready = self.used < FIFO_DEPTH;
         out
     }
 

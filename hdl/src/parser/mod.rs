@@ -3,8 +3,10 @@
 //! statistics counters on the CSR port. Specification: `golden::parser` (transaction model) and
 //! `golden::parser::cycle` (the cycle model this RTL matches: timing, stall rule, register map).
 //!
-//! Pipeline (slot `k` holds a frame `k` cycles after its tlast beat; all slots move together when the
-//! output can, `advance = !m_rec_valid || m_rec_ready`, which is also `s_axis_tready`):
+//! Pipeline (slot `k` holds a frame `k + 1` cycles after its tlast beat; the slots never stall — every
+//! frame moves one slot on every cycle, no clock enables —, the record register writes an output FIFO of
+//! `FIFO_DEPTH` records whose head is the output; `s_axis_tready` is a flip-flop, high while fewer than
+//! `FIFO_DEPTH` records exist in the slots and the FIFO, so every frame taken has its FIFO entry):
 //! - **S0 capture**: beat `k` of a frame goes into window register `k` (bytes reversed: frame byte 0 is the
 //!   window's most significant byte); the length counts the beat's tkeep bits (a contiguous run from bit
 //!   0; one XOR tree per count bit, `golden::parser::cycle::keep_bytes`), saturating; the first beat
@@ -26,17 +28,21 @@
 //!   offset and bytes; the first failing L2/L3 reason by priority.
 //! - **S7**: the L4 header's 20 bytes at the variable L4 offset (a 32:1 choice of words); the bounds of
 //!   the L4 header against the window and the frame, from the bytes after the L3 start (subtracted at S3).
-//! - **S8 output**: the TCP/UDP checks, payload length, `l4_header_cut`, the record; the counters count.
+//! - **S8 record register**: the TCP/UDP checks, payload length, `l4_header_cut`, the record.
+//! - **FIFO**: the record register's record is packed into one word (`REC_*` offsets) and written into the
+//!   house `ReportFifo` (first-word fall-through: on the output the next cycle if it is empty); the
+//!   counters count it then, from registers only.
 
 pub mod builds;
 pub mod leaves;
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
+use crate::common::fifo::ReportFifo;
 use crate::common::reg::Reg;
 use crate::common::shell::{CoreShell, StatusSources};
 use crate::declare_block;
 use golden::common::config::ConfigError;
-use golden::parser::cycle::{csr_layout, keep_mask, LATENCY, LEN_BITS, LEN_MAX};
+use golden::parser::cycle::{csr_layout, keep_mask, FIFO_BITS, FIFO_DEPTH, LATENCY, LEN_BITS, LEN_MAX, SLOTS};
 use golden::parser::Drop;
 use leaves::{ByteRev, WIN};
 use rust_hdl::prelude::*;
@@ -87,6 +93,44 @@ const fn code(d: Drop) -> u64 {
 
 type L = Bits<LEN_BITS>;
 
+/// The record's word in the output FIFO: bit offsets of its fields (flags first — `update` reads them with
+/// `get_bit(0/1/2)` —, then by port order).
+pub const REC_IS_V6: usize = 0;
+pub const REC_SHORT: usize = 1;
+pub const REC_CUT: usize = 2;
+pub const REC_STATUS: usize = 3;
+pub const REC_TIMESTAMP: usize = REC_STATUS + 4;
+pub const REC_SRC: usize = REC_TIMESTAMP + 48;
+pub const REC_DST: usize = REC_SRC + 128;
+pub const REC_PROTOCOL: usize = REC_DST + 128;
+pub const REC_SPORT: usize = REC_PROTOCOL + 8;
+pub const REC_DPORT: usize = REC_SPORT + 16;
+pub const REC_SEQ: usize = REC_DPORT + 16;
+pub const REC_ACK: usize = REC_SEQ + 32;
+pub const REC_FLAGS: usize = REC_ACK + 32;
+pub const REC_PAYLOAD_LEN: usize = REC_FLAGS + 8;
+pub const REC_IP_ID: usize = REC_PAYLOAD_LEN + 16;
+/// The record word's width (455 bits).
+pub const REC_BITS: usize = REC_IP_ID + 16;
+/// The shift of each packed field, in `update`'s order: status, timestamp, src, dst, protocol,
+/// ports, seq, ack, flags, payload length, IP ID.
+const REC_SHIFTS: [usize; 12] = [
+    REC_STATUS,
+    REC_TIMESTAMP,
+    REC_SRC,
+    REC_DST,
+    REC_PROTOCOL,
+    REC_SPORT,
+    REC_DPORT,
+    REC_SEQ,
+    REC_ACK,
+    REC_FLAGS,
+    REC_PAYLOAD_LEN,
+    REC_IP_ID,
+];
+/// Bits of the credit count (0 ..= FIFO_DEPTH).
+const USED_BITS: usize = FIFO_BITS + 1;
+
 declare_block! {
     /// See the [module docs](self).
     #[derive(LogicBlock)]
@@ -119,8 +163,33 @@ declare_block! {
         pub m_rec_short: Signal<Out, bool>,
         pub m_rec_l4_header_cut: Signal<Out, bool>,
         shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
-        advance: Signal<Local, bool>,
         accept: Signal<Local, bool>,
+        // Credits and the output FIFO.
+        used: Reg<Bits<USED_BITS>>,
+        used_next: Signal<Local, Bits<USED_BITS>>,
+        tready_q: Reg<bool>,
+        pop: Signal<Local, bool>,
+        fifo: ReportFifo<FIFO_BITS, REC_BITS, USED_BITS>,
+        rec_in: Signal<Local, Bits<REC_BITS>>,
+        pk4: ZeroExt<4, REC_BITS>,
+        pk48: ZeroExt<48, REC_BITS>,
+        pk8: Vec<ZeroExt<8, REC_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        pk16: Vec<ZeroExt<16, REC_BITS>> = (0..4).map(|_| ZeroExt::default()).collect(),
+        pk32: Vec<ZeroExt<32, REC_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        pk128: Vec<ZeroExt<128, REC_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
+        rec_off: Vec<Constant<Bits<16>>> = consts(REC_SHIFTS.map(|o| o as u64)),
+        un4: Slice<REC_BITS, 4> = Slice::new(REC_STATUS),
+        un48: Slice<REC_BITS, 48> = Slice::new(REC_TIMESTAMP),
+        un8: Vec<Slice<REC_BITS, 8>> = [REC_PROTOCOL, REC_FLAGS].into_iter().map(Slice::new).collect(),
+        un16: Vec<Slice<REC_BITS, 16>> = [REC_SPORT, REC_DPORT, REC_PAYLOAD_LEN, REC_IP_ID].into_iter().map(Slice::new).collect(),
+        un32: Vec<Slice<REC_BITS, 32>> = [REC_SEQ, REC_ACK].into_iter().map(Slice::new).collect(),
+        un128: Vec<Slice<REC_BITS, 128>> = [REC_SRC, REC_DST].into_iter().map(Slice::new).collect(),
+        rec_bit: Vec<Constant<Bits<REC_BITS>>> = consts([REC_IS_V6, REC_SHORT, REC_CUT].map(|o| 1 << o)),
+        /// The FIFO's drop count (never counts: credits) and level are not used.
+        unused_fifo: Signal<Local, bool>,
+        one_used: Constant<Bits<USED_BITS>> = constant(1),
+        zero_used: Constant<Bits<USED_BITS>> = constant(0),
+        fifo_depth: Constant<Bits<USED_BITS>> = constant(FIFO_DEPTH as u64),
         // S0: capture.
         rev: ByteRev<DW>,
         tuser_ns: Slice<64, 48> = Slice::new(16),
@@ -135,22 +204,22 @@ declare_block! {
         zx_n: ZeroExt<LEN_BITS, 18>,
         sum: Signal<Local, Bits<18>>,
         // Slot-indexed pipeline registers (index = slot; unused low slots are left out by starting later).
-        v: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
-        ts: Vec<Reg<Bits<48>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        v: Vec<Reg<bool>> = (0..SLOTS).map(|_| Reg::default()).collect(),
+        ts: Vec<Reg<Bits<48>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         len: Vec<Reg<L>> = (0..3).map(|_| Reg::default()).collect(),
         avail: Vec<Reg<L>> = (0..3).map(|_| Reg::default()).collect(),
-        big: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        big: Vec<Reg<bool>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         w: Vec<Reg<Bits<WIN>>> = (0..6).map(|_| Reg::default()).collect(),
         is_v4: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
-        is_v6: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        is_v6: Vec<Reg<bool>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         runt: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
         too_many: Vec<Reg<bool>> = (0..7).map(|_| Reg::default()).collect(),
         ntags: Reg<Bits<2>>,
         l3: Vec<Reg<L>> = (0..3).map(|_| Reg::default()).collect(),
-        src: Vec<Reg<Bits<128>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
-        dst: Vec<Reg<Bits<128>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
-        ip_id: Vec<Reg<Bits<16>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
-        short: Vec<Reg<bool>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        src: Vec<Reg<Bits<128>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
+        dst: Vec<Reg<Bits<128>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
+        ip_id: Vec<Reg<Bits<16>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
+        short: Vec<Reg<bool>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         /// Window bytes (`avail − l3`) and frame bytes (`len − l3`) from the L3 start (slots 3–6).
         ar: Vec<Reg<L>> = (0..7).map(|_| Reg::default()).collect(),
         lr: Vec<Reg<L>> = (0..7).map(|_| Reg::default()).collect(),
@@ -198,8 +267,8 @@ declare_block! {
         d6: Signal<Local, Bits<4>>,
         drop4: Vec<Reg<Bits<4>>> = (0..7).map(|_| Reg::default()).collect(),
         p: Vec<Reg<L>> = (0..8).map(|_| Reg::default()).collect(),
-        pay: Vec<Reg<L>> = (0..LATENCY).map(|_| Reg::default()).collect(),
-        nh: Vec<Reg<Bits<8>>> = (0..LATENCY).map(|_| Reg::default()).collect(),
+        pay: Vec<Reg<L>> = (0..SLOTS).map(|_| Reg::default()).collect(),
+        nh: Vec<Reg<Bits<8>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         chain: Vec<Reg<bool>> = (0..6).map(|_| Reg::default()).collect(),
         // S5.
         e2a_word: Slice<WIN, 128> = Slice::new(WIN - 128),
@@ -313,7 +382,7 @@ impl<const DW: usize, const KW: usize> Parser<DW, KW> {
     }
     /// Test-only: a deliberately wrong parser (see [`Mutant`]).
     pub fn with_mutant(mutant: Mutant) -> Result<Self, ConfigError> {
-        if DW != 8 * KW || !KW.is_power_of_two() || !(8..=64).contains(&KW) || LATENCY != 9 {
+        if DW != 8 * KW || !KW.is_power_of_two() || !(8..=64).contains(&KW) || LATENCY != 10 || SLOTS != 9 {
             return Err(ConfigError(format!("Parser<DW={DW}, KW={KW}>: needs DW = 8·KW, KW a power of two 8..=64")));
         }
         let sources = StatusSources { counters: &COUNTERS, doubled: 0, flags: &[], words: &[] };

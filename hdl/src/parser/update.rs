@@ -1,5 +1,6 @@
-//! The parser's logic, stage by stage (see the [module docs](super)). Every pipeline register holds while
-//! `advance` is low; only the valid bits and the capture's `first` flag reset.
+//! The parser's logic, stage by stage (see the [module docs](super)). The extraction slots move on every
+//! cycle (no clock enables); only the capture holds a beat's bytes until the next beat. Only the valid bits,
+//! the capture's `first` flag, the credit count, `tready` and the output FIFO reset.
 
 use super::*;
 
@@ -9,9 +10,9 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         dff_setup!(
             self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
             e1len8, p4p8, pay4m8, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport, dport, seq, ack,
-            tflags, paylen_out, cut
+            tflags, paylen_out, cut, used, tready_q
         );
-        clock!(self, clock, shell);
+        clock!(self, clock, shell, fifo);
         self.shell.reset.next = self.reset.val();
         self.shell.csr.addr.next = self.csr_addr.val();
         self.shell.csr.wr_en.next = self.csr_wr_en.val();
@@ -83,10 +84,20 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.chain[i].d.next = self.chain[i].q.val();
         }
 
-        // The pipeline moves when the output register is empty or taken.
-        self.advance.next = !self.v[8].q.val() || self.m_rec_ready.val();
-        self.s_axis_tready.next = self.advance.val();
-        self.accept.next = self.s_axis_tvalid.val() && self.advance.val() && !self.reset.val();
+        // Credits: `used` counts the records that exist (slots and FIFO); `tready` is a flip-flop, high
+        // while fewer than FIFO_DEPTH exist, so every frame taken has its FIFO entry.
+        self.s_axis_tready.next = self.tready_q.q.val();
+        self.accept.next = self.s_axis_tvalid.val() && self.tready_q.q.val() && !self.reset.val();
+        self.pop.next = self.fifo.out_valid.val() && self.m_rec_ready.val();
+        self.used_next.next = self.used.q.val();
+        if self.accept.val() && self.s_axis_tlast.val() && !self.pop.val() {
+            self.used_next.next = self.used.q.val() + self.one_used.val();
+        }
+        if self.pop.val() && !(self.accept.val() && self.s_axis_tlast.val()) {
+            self.used_next.next = self.used.q.val() - self.one_used.val();
+        }
+        self.used.d.next = self.used_next.val();
+        self.tready_q.d.next = self.used_next.val() < self.fifo_depth.val();
 
         // S0: capture.
         self.rev.din.next = self.s_axis_tdata.val();
@@ -133,9 +144,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             }
             self.first.d.next = self.s_axis_tlast.val();
         }
-        if self.advance.val() {
-            self.v[0].d.next = self.accept.val() && self.s_axis_tlast.val();
-        }
+        self.v[0].d.next = self.accept.val() && self.s_axis_tlast.val();
 
         // S1: L2.
         self.win.next = self.zero_win.val();
@@ -166,35 +175,28 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 }
             }
         }
-        if !self.advance.val() {
-            self.ntags.d.next = self.ntags.q.val();
-        }
-        if self.advance.val() {
-            self.w[1].d.next = self.win.val();
-            self.too_many[1].d.next = self.tp[0].val() && self.tp[1].val() && self.tp[2].val();
-            self.is_v4[1].d.next = self.etype.val() == self.eth_v4.val();
-            self.is_v6[1].d.next = self.etype.val() == self.eth_v6.val();
-            self.runt[1].d.next = self.len[0].q.val() < self.c60.val();
-            self.big[1].d.next = self.len[0].q.val() > self.c128.val();
-            if self.len[0].q.val() > self.c128.val() {
-                self.avail[1].d.next = self.c128.val();
-            } else {
-                self.avail[1].d.next = self.len[0].q.val();
-            }
+        self.w[1].d.next = self.win.val();
+        self.too_many[1].d.next = self.tp[0].val() && self.tp[1].val() && self.tp[2].val();
+        self.is_v4[1].d.next = self.etype.val() == self.eth_v4.val();
+        self.is_v6[1].d.next = self.etype.val() == self.eth_v6.val();
+        self.runt[1].d.next = self.len[0].q.val() < self.c60.val();
+        self.big[1].d.next = self.len[0].q.val() > self.c128.val();
+        if self.len[0].q.val() > self.c128.val() {
+            self.avail[1].d.next = self.c128.val();
+        } else {
+            self.avail[1].d.next = self.len[0].q.val();
         }
 
         // S2: the window from the L3 header on.
-        if self.advance.val() {
-            if self.ntags.q.val() == self.tags_n[0].val() {
-                self.w[2].d.next = self.w[1].q.val() << self.sh_l3[0].val();
-                self.l3[2].d.next = self.l3_of[0].val();
-            } else if self.ntags.q.val() == self.tags_n[1].val() {
-                self.w[2].d.next = self.w[1].q.val() << self.sh_l3[1].val();
-                self.l3[2].d.next = self.l3_of[1].val();
-            } else {
-                self.w[2].d.next = self.w[1].q.val() << self.sh_l3[2].val();
-                self.l3[2].d.next = self.l3_of[2].val();
-            }
+        if self.ntags.q.val() == self.tags_n[0].val() {
+            self.w[2].d.next = self.w[1].q.val() << self.sh_l3[0].val();
+            self.l3[2].d.next = self.l3_of[0].val();
+        } else if self.ntags.q.val() == self.tags_n[1].val() {
+            self.w[2].d.next = self.w[1].q.val() << self.sh_l3[1].val();
+            self.l3[2].d.next = self.l3_of[1].val();
+        } else {
+            self.w[2].d.next = self.w[1].q.val() << self.sh_l3[2].val();
+            self.l3[2].d.next = self.l3_of[2].val();
         }
 
         // S3: raw IP fields (IPv4 and IPv6 offsets) and the addresses; the first extension header's length
@@ -209,42 +211,28 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         }
         self.zx_src4.din.next = self.w[2].q.val().get_bits::<32>(896);
         self.zx_dst4.din.next = self.w[2].q.val().get_bits::<32>(864);
-        if self.advance.val() {
-            self.ver.d.next = self.w[2].q.val().get_bits::<4>(1020);
-            self.ihl.d.next = self.w[2].q.val().get_bits::<4>(1016);
-            self.total.d.next = self.w[2].q.val().get_bits::<16>(992);
-            self.frag.d.next = self.w[2].q.val().get_bits::<16>(960);
-            self.proto.d.next = self.w[2].q.val().get_bits::<8>(944);
-            self.paylen.d.next = self.w[2].q.val().get_bits::<16>(976);
-            self.next0.d.next = self.w[2].q.val().get_bits::<8>(968);
-            self.e1len_q.d.next = self.e1len.val();
-            self.e1len8.d.next = self.e1len.val() + self.c8.val();
-            self.e1end.d.next = self.c40.val() + self.e1len.val();
-            self.e1.d.next = self.w[2].q.val().get_bits::<32>(672);
-            // Bytes from the L3 start to the window's end and to the frame's end (S7's bounds).
-            self.ar[3].d.next = self.avail[2].q.val() - self.l3[2].q.val();
-            self.lr[3].d.next = self.len[2].q.val() - self.l3[2].q.val();
-            if self.is_v6[2].q.val() {
-                self.src[3].d.next = self.w[2].q.val().get_bits::<128>(832);
-                self.dst[3].d.next = self.w[2].q.val().get_bits::<128>(704);
-                self.ip_id[3].d.next = self.zero16.val();
-            } else {
-                self.src[3].d.next = self.zx_src4.out.val();
-                self.dst[3].d.next = self.zx_dst4.out.val();
-                self.ip_id[3].d.next = self.w[2].q.val().get_bits::<16>(976);
-            }
+        self.ver.d.next = self.w[2].q.val().get_bits::<4>(1020);
+        self.ihl.d.next = self.w[2].q.val().get_bits::<4>(1016);
+        self.total.d.next = self.w[2].q.val().get_bits::<16>(992);
+        self.frag.d.next = self.w[2].q.val().get_bits::<16>(960);
+        self.proto.d.next = self.w[2].q.val().get_bits::<8>(944);
+        self.paylen.d.next = self.w[2].q.val().get_bits::<16>(976);
+        self.next0.d.next = self.w[2].q.val().get_bits::<8>(968);
+        self.e1len_q.d.next = self.e1len.val();
+        self.e1len8.d.next = self.e1len.val() + self.c8.val();
+        self.e1end.d.next = self.c40.val() + self.e1len.val();
+        self.e1.d.next = self.w[2].q.val().get_bits::<32>(672);
+        // Bytes from the L3 start to the window's end and to the frame's end (S7's bounds).
+        self.ar[3].d.next = self.avail[2].q.val() - self.l3[2].q.val();
+        self.lr[3].d.next = self.len[2].q.val() - self.l3[2].q.val();
+        if self.is_v6[2].q.val() {
+            self.src[3].d.next = self.w[2].q.val().get_bits::<128>(832);
+            self.dst[3].d.next = self.w[2].q.val().get_bits::<128>(704);
+            self.ip_id[3].d.next = self.zero16.val();
         } else {
-            self.ver.d.next = self.ver.q.val();
-            self.ihl.d.next = self.ihl.q.val();
-            self.total.d.next = self.total.q.val();
-            self.frag.d.next = self.frag.q.val();
-            self.proto.d.next = self.proto.q.val();
-            self.paylen.d.next = self.paylen.q.val();
-            self.next0.d.next = self.next0.q.val();
-            self.e1len_q.d.next = self.e1len_q.q.val();
-            self.e1len8.d.next = self.e1len8.q.val();
-            self.e1end.d.next = self.e1end.q.val();
-            self.e1.d.next = self.e1.q.val();
+            self.src[3].d.next = self.zx_src4.out.val();
+            self.dst[3].d.next = self.zx_dst4.out.val();
+            self.ip_id[3].d.next = self.w[2].q.val().get_bits::<16>(976);
         }
 
         // S4: IPv4 checks; IPv6 fixed header and its first extension header.
@@ -315,28 +303,26 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         } else if self.zx_paylen.out.val() < self.e1len_q.q.val() {
             self.d6.next = self.s_length.val();
         }
-        if self.advance.val() {
-            self.chain[4].d.next = false;
-            if self.is_v6[3].q.val() {
-                self.drop4[4].d.next = self.d6.val();
-                self.short[4].d.next = self.lr[3].q.val() < self.c40.val() + self.zx_paylen.out.val();
-                if (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val()) {
-                    self.p[4].d.next = self.c40.val();
-                    self.pay[4].d.next = self.zx_paylen.out.val();
-                    self.nh[4].d.next = self.next0.q.val();
-                } else {
-                    self.chain[4].d.next = true;
-                    self.p[4].d.next = self.e1end.q.val();
-                    self.pay[4].d.next = self.zx_paylen.out.val() - self.e1len_q.q.val();
-                    self.nh[4].d.next = self.e1.q.val().get_bits::<8>(24);
-                }
+        self.chain[4].d.next = false;
+        if self.is_v6[3].q.val() {
+            self.drop4[4].d.next = self.d6.val();
+            self.short[4].d.next = self.lr[3].q.val() < self.c40.val() + self.zx_paylen.out.val();
+            if (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val()) {
+                self.p[4].d.next = self.c40.val();
+                self.pay[4].d.next = self.zx_paylen.out.val();
+                self.nh[4].d.next = self.next0.q.val();
             } else {
-                self.drop4[4].d.next = self.d4.val();
-                self.short[4].d.next = self.lr[3].q.val() < self.zx_total.out.val();
-                self.p[4].d.next = self.ihl4.val();
-                self.pay[4].d.next = self.zx_total.out.val() - self.ihl4.val();
-                self.nh[4].d.next = self.proto.q.val();
+                self.chain[4].d.next = true;
+                self.p[4].d.next = self.e1end.q.val();
+                self.pay[4].d.next = self.zx_paylen.out.val() - self.e1len_q.q.val();
+                self.nh[4].d.next = self.e1.q.val().get_bits::<8>(24);
             }
+        } else {
+            self.drop4[4].d.next = self.d4.val();
+            self.short[4].d.next = self.lr[3].q.val() < self.zx_total.out.val();
+            self.p[4].d.next = self.ihl4.val();
+            self.pay[4].d.next = self.zx_total.out.val() - self.ihl4.val();
+            self.nh[4].d.next = self.proto.q.val();
         }
 
         // S4 (continued): the second extension header's word, first level of the choice — the 16-byte
@@ -344,15 +330,9 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.e2a_word.din.next = self.w[3].q.val() << ((self.e1end.q.val() & self.hi_mask.val()) << self.sh3.val());
         // On a chain, the bases of the L4 offset and payload after the second header (its length is
         // 8 + a shifted byte, so S5 adds one term).
-        if self.advance.val() {
-            self.e2a.d.next = self.e2a_word.out.val();
-            self.p4p8.d.next = self.e1end.q.val() + self.c8.val();
-            self.pay4m8.d.next = self.zx_paylen.out.val() - self.e1len8.q.val();
-        } else {
-            self.e2a.d.next = self.e2a.q.val();
-            self.p4p8.d.next = self.p4p8.q.val();
-            self.pay4m8.d.next = self.pay4m8.q.val();
-        }
+        self.e2a.d.next = self.e2a_word.out.val();
+        self.p4p8.d.next = self.e1end.q.val() + self.c8.val();
+        self.pay4m8.d.next = self.zx_paylen.out.val() - self.e1len8.q.val();
 
         // S5: the second extension header's first word (second level: 4:1 by bits 3:2 of its offset, which
         // is p[4] = e1end on a chain), its length, and the L4 offset and payload after it.
@@ -367,26 +347,18 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.xs.next = self.zx_e2l.out.val() << self.sh3.val();
         }
         self.e2len.next = self.xs.val() + self.c8.val();
-        if self.advance.val() {
-            self.e2.d.next = self.e2_word.out.val();
-            self.e2len_q.d.next = self.e2len.val();
-            self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
-            if self.chain[4].q.val()
-                && (self.nh[4].q.val() != self.b_tcp.val())
-                && (self.nh[4].q.val() != self.b_udp.val())
-            {
-                self.pl4.d.next = self.p4p8.q.val() + self.xs.val();
-                self.payl4.d.next = self.pay4m8.q.val() - self.xs.val();
-            } else {
-                self.pl4.d.next = self.p[4].q.val();
-                self.payl4.d.next = self.pay[4].q.val();
-            }
+        self.e2.d.next = self.e2_word.out.val();
+        self.e2len_q.d.next = self.e2len.val();
+        self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
+        if self.chain[4].q.val()
+            && (self.nh[4].q.val() != self.b_tcp.val())
+            && (self.nh[4].q.val() != self.b_udp.val())
+        {
+            self.pl4.d.next = self.p4p8.q.val() + self.xs.val();
+            self.payl4.d.next = self.pay4m8.q.val() - self.xs.val();
         } else {
-            self.pl4.d.next = self.pl4.q.val();
-            self.payl4.d.next = self.payl4.q.val();
-            self.e2.d.next = self.e2.q.val();
-            self.e2len_q.d.next = self.e2len_q.q.val();
-            self.room.d.next = self.room.q.val();
+            self.pl4.d.next = self.p[4].q.val();
+            self.payl4.d.next = self.pay[4].q.val();
         }
 
         // S6: the chain's second step and end; the first L2/L3 reason by priority.
@@ -443,51 +415,38 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         } else {
             self.d6b.next = self.s_ext_limit.val();
         }
-        if self.advance.val() {
-            if self.runt[5].q.val() {
-                self.l3code[6].d.next = self.s_runt.val();
-            } else if self.too_many[5].q.val() {
-                self.l3code[6].d.next = self.s_too_many.val();
-            } else if !self.is_v4[5].q.val() && !self.is_v6[5].q.val() {
-                self.l3code[6].d.next = self.s_not_ip.val();
-            } else if self.drop4[5].q.val() != self.s_ok.val() {
-                self.l3code[6].d.next = self.drop4[5].q.val();
-            } else {
-                self.l3code[6].d.next = self.d6b.val();
-            }
-            if self.chain[5].q.val()
-                && (self.nh[5].q.val() != self.b_tcp.val())
-                && (self.nh[5].q.val() != self.b_udp.val())
-            {
-                self.nh[6].d.next = self.e2.q.val().get_bits::<8>(24);
-            } else {
-                self.nh[6].d.next = self.nh[5].q.val();
-            }
-            self.p[6].d.next = self.pl4.q.val();
-            self.pay[6].d.next = self.payl4.q.val();
+        if self.runt[5].q.val() {
+            self.l3code[6].d.next = self.s_runt.val();
+        } else if self.too_many[5].q.val() {
+            self.l3code[6].d.next = self.s_too_many.val();
+        } else if !self.is_v4[5].q.val() && !self.is_v6[5].q.val() {
+            self.l3code[6].d.next = self.s_not_ip.val();
+        } else if self.drop4[5].q.val() != self.s_ok.val() {
+            self.l3code[6].d.next = self.drop4[5].q.val();
+        } else {
+            self.l3code[6].d.next = self.d6b.val();
         }
+        if self.chain[5].q.val()
+            && (self.nh[5].q.val() != self.b_tcp.val())
+            && (self.nh[5].q.val() != self.b_udp.val())
+        {
+            self.nh[6].d.next = self.e2.q.val().get_bits::<8>(24);
+        } else {
+            self.nh[6].d.next = self.nh[5].q.val();
+        }
+        self.p[6].d.next = self.pl4.q.val();
+        self.pay[6].d.next = self.payl4.q.val();
         // The L4 header's 20 bytes, first level: the 32-byte run from its 16-byte group (8:1 by bits 6:4).
         self.l4a_word.din.next = self.w[5].q.val() << ((self.pl4.q.val() & self.hi_mask.val()) << self.sh3.val());
-        if self.advance.val() {
-            self.l4a.d.next = self.l4a_word.out.val();
-        } else {
-            self.l4a.d.next = self.l4a.q.val();
-        }
+        self.l4a.d.next = self.l4a_word.out.val();
 
         // S7: the L4 header's 20 bytes at the L4 offset (second level: 4:1 by bits 3:2).
         self.l4_word.din.next = self.l4a.q.val() << ((self.p[6].q.val() & self.lo_mask.val()) << self.sh3.val());
         // The L4 header's bounds, relative to the L3 start (`ar`, `lr`: window and frame bytes after it).
-        if self.advance.val() {
-            self.l4.d.next = self.l4_word.out.val();
-            self.f20.d.next = self.p[6].q.val() + self.c20.val() > self.ar[6].q.val();
-            self.f8.d.next = self.p[6].q.val() + self.c8.val() > self.ar[6].q.val();
-            self.rem.d.next = self.lr[6].q.val() - self.p[6].q.val();
-        } else {
-            self.l4.d.next = self.l4.q.val();
-            self.f20.d.next = self.f20.q.val();
-            self.f8.d.next = self.f8.q.val();
-            self.rem.d.next = self.rem.q.val();
-        }
+        self.l4.d.next = self.l4_word.out.val();
+        self.f20.d.next = self.p[6].q.val() + self.c20.val() > self.ar[6].q.val();
+        self.f8.d.next = self.p[6].q.val() + self.c8.val() > self.ar[6].q.val();
+        self.rem.d.next = self.lr[6].q.val() - self.p[6].q.val();
 
         // S8: TCP/UDP checks, the record.
         self.zx_doff.din.next = self.l4.q.val().get_bits::<4>(60);
@@ -514,129 +473,155 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         } else if (self.ulen.val() < self.c8.val()) || (self.ulen.val() > self.pay[7].q.val()) {
             self.d8.next = self.s_bad_l4.val();
         }
-        if self.advance.val() {
-            if self.l3code[7].q.val() != self.s_ok.val() {
-                self.status.d.next = self.l3code[7].q.val();
-            } else {
-                self.status.d.next = self.d8.val();
-            }
-            self.sport.d.next = self.l4.q.val().get_bits::<16>(144);
-            self.dport.d.next = self.l4.q.val().get_bits::<16>(128);
-            if self.nh[7].q.val() == self.b_tcp.val() {
-                self.seq.d.next = self.l4.q.val().get_bits::<32>(96);
-                self.ack.d.next = self.l4.q.val().get_bits::<32>(64);
-                self.tflags.d.next = self.l4.q.val().get_bits::<8>(48);
-                self.paylen_out.d.next = self.pay[7].q.val() - self.doff.val();
-                self.cut.d.next = self.rem.q.val() < self.doff.val();
-            } else {
-                self.seq.d.next = self.zero32.val();
-                self.ack.d.next = self.zero32.val();
-                self.tflags.d.next = self.zero8.val();
-                self.paylen_out.d.next = self.ulen.val() - self.c8.val();
-                self.cut.d.next = false;
-            }
+        if self.l3code[7].q.val() != self.s_ok.val() {
+            self.status.d.next = self.l3code[7].q.val();
         } else {
-            self.status.d.next = self.status.q.val();
-            self.sport.d.next = self.sport.q.val();
-            self.dport.d.next = self.dport.q.val();
-            self.seq.d.next = self.seq.q.val();
-            self.ack.d.next = self.ack.q.val();
-            self.tflags.d.next = self.tflags.q.val();
-            self.paylen_out.d.next = self.paylen_out.q.val();
-            self.cut.d.next = self.cut.q.val();
+            self.status.d.next = self.d8.val();
+        }
+        self.sport.d.next = self.l4.q.val().get_bits::<16>(144);
+        self.dport.d.next = self.l4.q.val().get_bits::<16>(128);
+        if self.nh[7].q.val() == self.b_tcp.val() {
+            self.seq.d.next = self.l4.q.val().get_bits::<32>(96);
+            self.ack.d.next = self.l4.q.val().get_bits::<32>(64);
+            self.tflags.d.next = self.l4.q.val().get_bits::<8>(48);
+            self.paylen_out.d.next = self.pay[7].q.val() - self.doff.val();
+            self.cut.d.next = self.rem.q.val() < self.doff.val();
+        } else {
+            self.seq.d.next = self.zero32.val();
+            self.ack.d.next = self.zero32.val();
+            self.tflags.d.next = self.zero8.val();
+            self.paylen_out.d.next = self.ulen.val() - self.c8.val();
+            self.cut.d.next = false;
         }
 
         // The slots move: carried fields one slot on (stage logic above wrote its own slot first).
-        if self.advance.val() {
-            for i in 1..9 {
-                self.v[i].d.next = self.v[i - 1].q.val();
-                self.ts[i].d.next = self.ts[i - 1].q.val();
-            }
-            self.len[1].d.next = self.len[0].q.val();
-            self.len[2].d.next = self.len[1].q.val();
-            self.avail[2].d.next = self.avail[1].q.val();
-            for i in 2..9 {
-                self.big[i].d.next = self.big[i - 1].q.val();
-                self.is_v6[i].d.next = self.is_v6[i - 1].q.val();
-            }
-            for i in 4..9 {
-                self.src[i].d.next = self.src[i - 1].q.val();
-                self.dst[i].d.next = self.dst[i - 1].q.val();
-                self.ip_id[i].d.next = self.ip_id[i - 1].q.val();
-            }
-            for i in 5..9 {
-                self.short[i].d.next = self.short[i - 1].q.val();
-            }
-            for i in 4..7 {
-                self.ar[i].d.next = self.ar[i - 1].q.val();
-                self.lr[i].d.next = self.lr[i - 1].q.val();
-            }
-            for i in 3..6 {
-                self.w[i].d.next = self.w[i - 1].q.val();
-            }
-            for i in 2..7 {
-                self.is_v4[i].d.next = self.is_v4[i - 1].q.val();
-                self.runt[i].d.next = self.runt[i - 1].q.val();
-                self.too_many[i].d.next = self.too_many[i - 1].q.val();
-            }
-            for i in 5..7 {
-                self.drop4[i].d.next = self.drop4[i - 1].q.val();
-            }
-            self.chain[5].d.next = self.chain[4].q.val();
-            self.pay[5].d.next = self.pay[4].q.val();
-            self.nh[5].d.next = self.nh[4].q.val();
-            self.pay[7].d.next = self.pay[6].q.val();
-            self.nh[7].d.next = self.nh[6].q.val();
-            self.l3code[7].d.next = self.l3code[6].q.val();
-            self.nh[8].d.next = self.nh[7].q.val();
+        for i in 1..9 {
+            self.v[i].d.next = self.v[i - 1].q.val();
+            self.ts[i].d.next = self.ts[i - 1].q.val();
         }
+        self.len[1].d.next = self.len[0].q.val();
+        self.len[2].d.next = self.len[1].q.val();
+        self.avail[2].d.next = self.avail[1].q.val();
+        for i in 2..9 {
+            self.big[i].d.next = self.big[i - 1].q.val();
+            self.is_v6[i].d.next = self.is_v6[i - 1].q.val();
+        }
+        for i in 4..9 {
+            self.src[i].d.next = self.src[i - 1].q.val();
+            self.dst[i].d.next = self.dst[i - 1].q.val();
+            self.ip_id[i].d.next = self.ip_id[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.short[i].d.next = self.short[i - 1].q.val();
+        }
+        for i in 4..7 {
+            self.ar[i].d.next = self.ar[i - 1].q.val();
+            self.lr[i].d.next = self.lr[i - 1].q.val();
+        }
+        for i in 3..6 {
+            self.w[i].d.next = self.w[i - 1].q.val();
+        }
+        for i in 2..7 {
+            self.is_v4[i].d.next = self.is_v4[i - 1].q.val();
+            self.runt[i].d.next = self.runt[i - 1].q.val();
+            self.too_many[i].d.next = self.too_many[i - 1].q.val();
+        }
+        for i in 5..7 {
+            self.drop4[i].d.next = self.drop4[i - 1].q.val();
+        }
+        self.chain[5].d.next = self.chain[4].q.val();
+        self.pay[5].d.next = self.pay[4].q.val();
+        self.nh[5].d.next = self.nh[4].q.val();
+        self.pay[7].d.next = self.pay[6].q.val();
+        self.nh[7].d.next = self.nh[6].q.val();
+        self.l3code[7].d.next = self.l3code[6].q.val();
+        self.nh[8].d.next = self.nh[7].q.val();
         if self.reset.val() {
             for i in 0..9 {
                 self.v[i].d.next = false;
             }
             self.first.d.next = true;
+            self.used.d.next = self.zero_used.val();
+            self.tready_q.d.next = true;
         }
 
-        // Outputs and the counters (a record entering the output register counts).
-        self.m_rec_valid.next = self.v[8].q.val();
-        self.m_rec_status.next = self.status.q.val();
-        self.m_rec_timestamp.next = self.ts[8].q.val();
-        self.m_rec_is_v6.next = self.is_v6[8].q.val();
-        self.m_rec_src_addr.next = self.src[8].q.val();
-        self.m_rec_dst_addr.next = self.dst[8].q.val();
-        self.m_rec_protocol.next = self.nh[8].q.val();
-        self.m_rec_src_port.next = self.sport.q.val();
-        self.m_rec_dst_port.next = self.dport.q.val();
-        self.m_rec_seq.next = self.seq.q.val();
-        self.m_rec_ack.next = self.ack.q.val();
-        self.m_rec_tcp_flags.next = self.tflags.q.val();
+        // The record register into the output FIFO (packed at the offsets `REC_*`; flags at bits 0–2), its head the output.
         self.out_pay.din.next = self.paylen_out.q.val();
-        self.m_rec_payload_len.next = self.out_pay.out.val();
-        self.m_rec_ip_id.next = self.ip_id[8].q.val();
-        self.m_rec_short.next = self.short[8].q.val();
-        self.m_rec_l4_header_cut.next = self.cut.q.val();
-        self.shell.count[0].next = self.advance.val() && self.v[7].q.val();
-        self.shell.count[1].next = false;
-        self.shell.count[2].next = false;
-        self.shell.count[3].next = false;
-        for i in 0..14 {
-            self.shell.count[i + 4].next = false;
+        self.pk4.din.next = self.status.q.val();
+        self.pk48.din.next = self.ts[8].q.val();
+        self.pk128[0].din.next = self.src[8].q.val();
+        self.pk128[1].din.next = self.dst[8].q.val();
+        self.pk8[0].din.next = self.nh[8].q.val();
+        self.pk8[1].din.next = self.tflags.q.val();
+        self.pk16[0].din.next = self.sport.q.val();
+        self.pk16[1].din.next = self.dport.q.val();
+        self.pk16[2].din.next = self.out_pay.out.val();
+        self.pk16[3].din.next = self.ip_id[8].q.val();
+        self.pk32[0].din.next = self.seq.q.val();
+        self.pk32[1].din.next = self.ack.q.val();
+        self.rec_in.next = (self.pk4.out.val() << self.rec_off[0].val())
+            | (self.pk48.out.val() << self.rec_off[1].val())
+            | (self.pk128[0].out.val() << self.rec_off[2].val())
+            | (self.pk128[1].out.val() << self.rec_off[3].val())
+            | (self.pk8[0].out.val() << self.rec_off[4].val())
+            | (self.pk16[0].out.val() << self.rec_off[5].val())
+            | (self.pk16[1].out.val() << self.rec_off[6].val())
+            | (self.pk32[0].out.val() << self.rec_off[7].val())
+            | (self.pk32[1].out.val() << self.rec_off[8].val())
+            | (self.pk8[1].out.val() << self.rec_off[9].val())
+            | (self.pk16[2].out.val() << self.rec_off[10].val())
+            | (self.pk16[3].out.val() << self.rec_off[11].val());
+        if self.is_v6[8].q.val() {
+            self.rec_in.next = self.rec_in.val() | self.rec_bit[0].val();
         }
-        if self.advance.val() && self.v[7].q.val() {
-            if self.l3code[7].q.val() != self.s_ok.val() {
-                for i in 0..14 {
-                    self.shell.count[i + 4].next = self.l3code[7].q.val() == self.codes[i].val();
-                }
-            } else if self.d8.val() != self.s_ok.val() {
-                for i in 0..14 {
-                    self.shell.count[i + 4].next = self.d8.val() == self.codes[i].val();
-                }
-            } else {
-                self.shell.count[1].next = true;
-                self.shell.count[2].next = self.short[7].q.val();
-                self.shell.count[3].next = (self.nh[7].q.val() == self.b_tcp.val())
-                    && (self.rem.q.val() < self.doff.val());
-            }
+        if self.short[8].q.val() {
+            self.rec_in.next = self.rec_in.val() | self.rec_bit[1].val();
+        }
+        if self.cut.q.val() {
+            self.rec_in.next = self.rec_in.val() | self.rec_bit[2].val();
+        }
+        self.fifo.reset.next = self.reset.val();
+        self.fifo.in_valid.next = self.v[8].q.val();
+        self.fifo.in_data.next = self.rec_in.val();
+        self.fifo.out_ready.next = self.m_rec_ready.val();
+        self.m_rec_valid.next = self.fifo.out_valid.val();
+        self.un4.din.next = self.fifo.out_data.val();
+        self.un48.din.next = self.fifo.out_data.val();
+        self.un128[0].din.next = self.fifo.out_data.val();
+        self.un128[1].din.next = self.fifo.out_data.val();
+        self.un8[0].din.next = self.fifo.out_data.val();
+        self.un16[0].din.next = self.fifo.out_data.val();
+        self.un16[1].din.next = self.fifo.out_data.val();
+        self.un32[0].din.next = self.fifo.out_data.val();
+        self.un32[1].din.next = self.fifo.out_data.val();
+        self.un8[1].din.next = self.fifo.out_data.val();
+        self.un16[2].din.next = self.fifo.out_data.val();
+        self.un16[3].din.next = self.fifo.out_data.val();
+        self.m_rec_status.next = self.un4.out.val();
+        self.m_rec_timestamp.next = self.un48.out.val();
+        self.m_rec_is_v6.next = self.fifo.out_data.val().get_bit(0);
+        self.m_rec_src_addr.next = self.un128[0].out.val();
+        self.m_rec_dst_addr.next = self.un128[1].out.val();
+        self.m_rec_protocol.next = self.un8[0].out.val();
+        self.m_rec_src_port.next = self.un16[0].out.val();
+        self.m_rec_dst_port.next = self.un16[1].out.val();
+        self.m_rec_seq.next = self.un32[0].out.val();
+        self.m_rec_ack.next = self.un32[1].out.val();
+        self.m_rec_tcp_flags.next = self.un8[1].out.val();
+        self.m_rec_payload_len.next = self.un16[2].out.val();
+        self.m_rec_ip_id.next = self.un16[3].out.val();
+        self.m_rec_short.next = self.fifo.out_data.val().get_bit(1);
+        self.m_rec_l4_header_cut.next = self.fifo.out_data.val().get_bit(2);
+        self.unused_fifo.next = self.fifo.drops.val().any() || self.fifo.level.val().any();
+
+        // The counters count the record register's record as it enters the FIFO (from registers only).
+        self.shell.count[0].next = self.v[8].q.val();
+        self.shell.count[1].next = self.v[8].q.val() && (self.status.q.val() == self.s_ok.val());
+        self.shell.count[2].next =
+            self.v[8].q.val() && (self.status.q.val() == self.s_ok.val()) && self.short[8].q.val();
+        self.shell.count[3].next = self.v[8].q.val() && (self.status.q.val() == self.s_ok.val()) && self.cut.q.val();
+        for i in 0..14 {
+            self.shell.count[i + 4].next = self.v[8].q.val() && (self.status.q.val() == self.codes[i].val());
         }
     }
 }
