@@ -181,7 +181,8 @@ declare_block! {
         un4: Slice<REC_BITS, 4> = Slice::new(REC_STATUS),
         un48: Slice<REC_BITS, 48> = Slice::new(REC_TIMESTAMP),
         un8: Vec<Slice<REC_BITS, 8>> = [REC_PROTOCOL, REC_FLAGS].into_iter().map(Slice::new).collect(),
-        un16: Vec<Slice<REC_BITS, 16>> = [REC_SPORT, REC_DPORT, REC_PAYLOAD_LEN, REC_IP_ID].into_iter().map(Slice::new).collect(),
+        un16: Vec<Slice<REC_BITS, 16>> =
+            [REC_SPORT, REC_DPORT, REC_PAYLOAD_LEN, REC_IP_ID].into_iter().map(Slice::new).collect(),
         un32: Vec<Slice<REC_BITS, 32>> = [REC_SEQ, REC_ACK].into_iter().map(Slice::new).collect(),
         un128: Vec<Slice<REC_BITS, 128>> = [REC_SRC, REC_DST].into_iter().map(Slice::new).collect(),
         rec_bit: Vec<Constant<Bits<REC_BITS>>> = consts([REC_IS_V6, REC_SHORT, REC_CUT].map(|o| 1 << o)),
@@ -252,6 +253,10 @@ declare_block! {
         /// after it − 8 (slot 4): the second header's length is 8 + `xs`.
         e1len8: Reg<L>,
         p4p8: Reg<L>,
+        /// The second extension header is a fragment header / AH; the chain goes on past the first (slot 4).
+        frag5: Reg<bool>,
+        ah5: Reg<bool>,
+        more5: Reg<bool>,
         pay4m8: Reg<L>,
         xs: Signal<Local, L>,
         zx_src4: ZeroExt<32, 128>,

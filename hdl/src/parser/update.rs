@@ -9,8 +9,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
-            e1len8, p4p8, pay4m8, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport, dport, seq, ack,
-            tflags, paylen_out, cut, used, tready_q
+            e1len8, p4p8, pay4m8, frag5, ah5, more5, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport,
+            dport, seq, ack, tflags, paylen_out, cut, used, tready_q
         );
         clock!(self, clock, shell, fifo);
         self.shell.reset.next = self.reset.val();
@@ -333,15 +333,24 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.e2a.d.next = self.e2a_word.out.val();
         self.p4p8.d.next = self.e1end.q.val() + self.c8.val();
         self.pay4m8.d.next = self.zx_paylen.out.val() - self.e1len8.q.val();
+        // The second header's kind, decoded here from the first one's next-header byte (which is nh[4]
+        // on a chain) so that S5's adders see flip-flops: fragment, AH, and whether the chain goes on.
+        self.frag5.d.next = self.e1.q.val().get_bits::<8>(24) == self.b_frag.val();
+        self.ah5.d.next = self.e1.q.val().get_bits::<8>(24) == self.b_ah.val();
+        self.more5.d.next = self.is_v6[3].q.val()
+            && (self.next0.q.val() != self.b_tcp.val())
+            && (self.next0.q.val() != self.b_udp.val())
+            && (self.e1.q.val().get_bits::<8>(24) != self.b_tcp.val())
+            && (self.e1.q.val().get_bits::<8>(24) != self.b_udp.val());
 
         // S5: the second extension header's first word (second level: 4:1 by bits 3:2 of its offset, which
         // is p[4] = e1end on a chain), its length, and the L4 offset and payload after it.
         self.e2_word.din.next = self.e2a.q.val() << ((self.p[4].q.val() & self.lo_mask.val()) << self.sh3.val());
         self.zx_e2l.din.next = self.e2_word.out.val().get_bits::<8>(16);
         // Its length is 8 + xs: fragment 8, AH (len + 2)·4 = 8 + len·4, others (len + 1)·8 = 8 + len·8.
-        if self.nh[4].q.val() == self.b_frag.val() {
+        if self.frag5.q.val() {
             self.xs.next = self.zero_l.val();
-        } else if self.nh[4].q.val() == self.b_ah.val() {
+        } else if self.ah5.q.val() {
             self.xs.next = self.zx_e2l.out.val() << self.c2.val();
         } else {
             self.xs.next = self.zx_e2l.out.val() << self.sh3.val();
@@ -350,10 +359,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.e2.d.next = self.e2_word.out.val();
         self.e2len_q.d.next = self.e2len.val();
         self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
-        if self.chain[4].q.val()
-            && (self.nh[4].q.val() != self.b_tcp.val())
-            && (self.nh[4].q.val() != self.b_udp.val())
-        {
+        if self.more5.q.val() {
             self.pl4.d.next = self.p4p8.q.val() + self.xs.val();
             self.payl4.d.next = self.pay4m8.q.val() - self.xs.val();
         } else {
@@ -545,7 +551,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.tready_q.d.next = true;
         }
 
-        // The record register into the output FIFO (packed at the offsets `REC_*`; flags at bits 0–2), its head the output.
+        // The record register into the output FIFO (packed at the offsets `REC_*`; flags at bits 0–2); its
+        // head is the output.
         self.out_pay.din.next = self.paylen_out.q.val();
         self.pk4.din.next = self.status.q.val();
         self.pk48.din.next = self.ts[8].q.val();
