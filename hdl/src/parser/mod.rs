@@ -258,7 +258,15 @@ declare_block! {
         ah5: Reg<bool>,
         more5: Reg<bool>,
         pay4m8: Reg<L>,
-        xs: Signal<Local, L>,
+        /// Per word of the second header's 16-byte group (k = 0..3, word k at bytes 4k..4k + 4): its length
+        /// byte, 8 less than its length, its length, and the L4 offset and payload after it.
+        e2l_byte: Vec<Slice<128, 8>> = [112, 80, 48, 16].into_iter().map(Slice::new).collect(),
+        zx_e2l: Vec<ZeroExt<8, LEN_BITS>> = (0..4).map(|_| ZeroExt::default()).collect(),
+        xs: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
+        e2len_c: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
+        pl4_c: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
+        payl4_c: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
+        word_lo: Vec<Constant<L>> = consts([0, 4, 8, 12]),
         zx_src4: ZeroExt<32, 128>,
         zx_dst4: ZeroExt<32, 128>,
         // S4.
@@ -292,8 +300,6 @@ declare_block! {
         /// The 32 bytes from the L4 offset rounded down to 16 (slot 6).
         l4a: Reg<Bits<256>>,
         // S6.
-        zx_e2l: ZeroExt<8, LEN_BITS>,
-        e2len: Signal<Local, L>,
         d6b: Signal<Local, Bits<4>>,
         l3code: Vec<Reg<Bits<4>>> = (0..8).map(|_| Reg::default()).collect(),
         // S7.
