@@ -1,7 +1,7 @@
 //! Packet header parser (issue 18): an AXI4-Stream of Ethernet frames in (`DW` data bits, `KW = DW / 8`
 //! tkeep bits, the PTP timestamp in `tuser`), one header record per frame out (valid/ready), the
 //! statistics counters on the CSR port. Specification: `golden::parser` (transaction model) and
-//! `golden::parser::cycle` (the cycle model this RTL matches: timing, stall rule, register map).
+//! `golden::parser::cycle` (the cycle model this RTL matches: timing, credits, register map).
 //!
 //! Pipeline (slot `k` holds a frame `k + 1` cycles after its tlast beat; the slots never stall — every
 //! frame moves one slot on every cycle, no clock enables —, the record register writes an output FIFO of
