@@ -202,9 +202,11 @@ declare_block! {
     ///
     /// - **SL**: [`SampleDecide`] on every candidate for the packet's bucket: `[0]` the word before the
     ///   packets ahead (the bank's `pre_early`), `[1]` the word the packet two ahead wrote (the bank's
-    ///   `mod_fwd1`; it is the bucket iff `pre_near2`), `[2]` the word the op directly ahead (now at SM)
-    ///   writes — a packet's `new_word` of this block (a 2:1 choice of registers), a walk op's cleared bucket.
-    ///   The settings are read here. `[0]` or `[1]` (by `pre_near2`) and `[2]` registered.
+    ///   `mod_fwd1`; it is the bucket iff `pre_near2`), and the word the op directly ahead (now at SM)
+    ///   writes: `[2]` a packet's — its `new_word` of this block, of which only `n` and `o` depend on its
+    ///   pick (a 2:1 choice of registers; the other fields, from its far register, feed the long compares
+    ///   from flip-flops) — or `[3]` a walk op's cleared bucket. The settings are read here. `[0]` or `[1]`
+    ///   (by `pre_near2`) and `[2]` or `[3]` (by `ahead_packet`) registered, each choice after the decisions.
     /// - **SM**: `near` (the bank's `mod_pick` bit 1: the op directly ahead wrote this bucket) picks the
     ///   registered answer: `write`, `new_word`, `outcome`, `ooo`, `evict`.
     #[derive(LogicBlock)]
@@ -233,7 +235,9 @@ declare_block! {
         pub outcome: Signal<Out, Bits<2>>,
         pub ooo: Signal<Out, bool>,
         pub evict: Signal<Out, bool>,
-        cand: Vec<SampleDecide<F, TS, N, O, W, P>> = (0..3).map(|_| SampleDecide::build(mutant)).collect(),
+        cand: Vec<SampleDecide<F, TS, N, O, W, P>> = (0..4).map(|_| SampleDecide::build(mutant)).collect(),
+        /// The bits of `n` and `o` in a bucket.
+        counts: Constant<Bits<W>> = ones(bucket_o(F), bucket_ts(F, O, N)),
         /// The far answer (the word before the packet ahead) and the near one, registered SL → SM.
         far_write: Reg<bool>,
         far_word: Reg<Bits<W>>,
@@ -284,11 +288,10 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
         // SL: the three candidates.
         self.cand[0].old.next = self.early.val();
         self.cand[1].old.next = self.near2_word.val();
-        self.cand[2].old.next = self.zero_w.val();
-        if self.ahead_packet.val() {
-            self.cand[2].old.next = self.new_word.val();
-        }
-        for j in 0..3 {
+        self.cand[2].old.next =
+            (self.far_word.q.val() & !self.counts.val()) | (self.new_word.val() & self.counts.val());
+        self.cand[3].old.next = self.zero_w.val();
+        for j in 0..4 {
             self.cand[j].pkt.next = self.pkt.val();
             self.cand[j].timeout.next = self.timeout.val();
             self.cand[j].count_c.next = self.count_c.val();
@@ -309,10 +312,18 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
             self.far_ooo.d.next = self.cand[0].ooo.val();
             self.far_evict.d.next = self.cand[0].evict.val();
         }
-        self.near_write.d.next = self.cand[2].write.val();
-        self.near_word.d.next = self.cand[2].new_word.val();
-        self.near_outcome.d.next = self.cand[2].outcome.val();
-        self.near_ooo.d.next = self.cand[2].ooo.val();
-        self.near_evict.d.next = self.cand[2].evict.val();
+        if self.ahead_packet.val() {
+            self.near_write.d.next = self.cand[2].write.val();
+            self.near_word.d.next = self.cand[2].new_word.val();
+            self.near_outcome.d.next = self.cand[2].outcome.val();
+            self.near_ooo.d.next = self.cand[2].ooo.val();
+            self.near_evict.d.next = self.cand[2].evict.val();
+        } else {
+            self.near_write.d.next = self.cand[3].write.val();
+            self.near_word.d.next = self.cand[3].new_word.val();
+            self.near_outcome.d.next = self.cand[3].outcome.val();
+            self.near_ooo.d.next = self.cand[3].ooo.val();
+            self.near_evict.d.next = self.cand[3].evict.val();
+        }
     }
 }

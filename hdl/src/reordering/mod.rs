@@ -184,8 +184,8 @@ declare_block! {
         is_walk: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the
         /// banks' index, the forward candidates but the write of the packet two ahead, `mod_pick` but bit 1,
-        /// the look-ahead stage's valid, payload and word (the core carries the packet beside the banks and
-        /// decides on the word's parts), the flush FIFO's
+        /// the modify stage's payload but the walk flag, the look-ahead stage's valid, payload and word (the
+        /// core carries the packet beside the banks and decides on the word's parts), the flush FIFO's
         /// drop counter (the walk waits for room: it stays 0), the eviction packer's `occupied` (the decision
         /// says whether an overwrite evicts), the walker's row (one row: always 0).
         unused_bank_outputs: Signal<Local, bool>,
@@ -438,6 +438,7 @@ reorder_core_impl!(Logic for {
             }
             self.unused_bank_outputs.next = self.unused_bank_outputs.val()
                 || self.banks[b].mod_index.val().any()
+                || self.banks[b].mod_payload.val().any()
                 || self.banks[b].mod_ram.val().any()
                 || self.banks[b].mod_fwd2.val().any()
                 || self.banks[b].mod_fwd3.val().any()
