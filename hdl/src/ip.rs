@@ -309,7 +309,7 @@ mod tests {
             ("fridge", &[("in", "rep", 7)]),
             ("finecomb", &[]),
             ("heavy_hitters", &[("in", "res", 5)]),
-            ("reordering", &[("in", "res", 4)]), // (the hybrid builds: two paths, checked below)
+            ("reordering", &[("in", "res", 6)]), // (the hybrid builds: two paths, checked below)
             ("ifpd", &[("in", "res", 7)]),
             ("maple", &[("in", "res", 4), ("lk", "ans", 8)]),
         ];

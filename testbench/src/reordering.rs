@@ -68,8 +68,11 @@ crate::core_top! {
         m.set_in_ts(d.ts & ((1u64 << golden::common::config::TIMESTAMP_BITS) - 1));
         m.set_in_data(d.data as u64);
         // The side-table ports: garbage (from the garbage descriptor) while `in_valid` is low.
-        let (index, force) =
-            if i.in_valid { (i.in_index as u64, i.in_force.code() as u64) } else { (garbage.seq as u64, garbage.ts & 3) };
+        let (index, force) = if i.in_valid {
+            (i.in_index as u64, force_code(i.in_force, garbage))
+        } else {
+            (garbage.seq as u64, garbage.ts & 3)
+        };
         m.set_in_index(index);
         m.set_in_force(force);
         m.set_rep_ready(i.rep_ready as u64);
@@ -83,8 +86,11 @@ crate::axi_core_top! {
     RoA6Axi, DynTop<Runtime> => ReorderInputs, Descriptor, GoldenOutputs, RoOutputs;
     drive |m, layouts, i, garbage| {
         let d = if i.in_valid { &i.desc } else { garbage };
-        let (index, force) =
-            if i.in_valid { (i.in_index, i.in_force.code() as u64) } else { (garbage.seq as usize, garbage.ts & 3) };
+        let (index, force) = if i.in_valid {
+            (i.in_index, force_code(i.in_force, garbage))
+        } else {
+            (garbage.seq as usize, garbage.ts & 3)
+        };
         let fields = [&descriptor_fields(d)[..], &[("in_index", index as u128), ("in_force", force as u128)]].concat();
         m.set_s_axis_in_tvalid(i.in_valid as u64);
         m.set_s_axis_in_tdata(pack(&layouts[0], &fields).to());
@@ -243,6 +249,16 @@ impl Traffic {
 fn conditions(gold: &ReorderCycleModel) -> (u32, IndexBy) {
     let c = gold.csr.config();
     (c[CSR_CONDITIONS as usize] & 7, runtime_from_csr(&gold.cfg, c).index)
+}
+
+/// The `in_force` code of a packet's force: no force as 0 or — half the time, by a bit of the cycle's garbage
+/// descriptor (no draw of its own, so the traffic of a seed is unchanged) — as 3, which also reads as none.
+fn force_code(f: Force, garbage: &Descriptor) -> u64 {
+    if f == Force::None && garbage.ts & 4 != 0 {
+        3
+    } else {
+        f.code() as u64
+    }
 }
 
 /// The side-table ports of a packet: an index that follows the flow (so one flow's packets meet in a bucket

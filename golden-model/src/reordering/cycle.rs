@@ -3,10 +3,12 @@
 //! | cycle | stage | what happens |
 //! |---|---|---|
 //! | t   | in  | descriptor accepted (`in_valid && in_ready`); counted; a data segment goes into F1 with its prefix (`prefix_len` read now), stored timestamp, `in_force` and `in_index`; the index hash unit loads the prefix (or the flow key: `options` bit 1, read now) and the fingerprint unit the flow key |
-//! | t+1 | F1 = S0 | index (the hash's, or F1's `in_index` when `options` bit 2 was set at t) and fingerprint ready; the packet enters the active bank's [`RmwModel`] when it is ready (else F1 holds and `in_ready` falls) |
+//! | t+1 | F1 = S0 | index (the hash's, or F1's `in_index` when `options` bit 2 was set at t) and fingerprint ready; the packet enters the active bank's [`RmwModel`] (two look-ahead levels, [`LOOKAHEAD`]) when it is ready (else F1 holds and `in_ready` falls) |
 //! | +2  | S1  | RAM read |
-//! | +3  | S2  | [`decide`] on the forwarded bucket with `timeout`, `count_c`, `reorder_r`, `conditions`, `options` bit 0 read now → at most one write, an eviction report |
-//! | +4  | S3  | the write lands; the result (`res_*`) and the eviction report are registered; the report enters the eviction FIFO (a full FIFO drops it and counts) |
+//! | +3  | S2 = SL−1 | the bank's forward mux (distances 3–5 and the RAM) |
+//! | +4  | S3 = SL | the look-ahead stage; **`timeout`, `count_c`, `reorder_r`, `conditions`, `options` bit 0 read now** and carried with the packet (the RTL decides here on every candidate: the word before the packets ahead, the word the packet two ahead wrote, the word the packet directly ahead writes) |
+//! | +5  | S4 = SM | [`decide`] on the forwarded bucket with the settings read at SL → at most one write, an eviction report |
+//! | +6  | S5  | the write lands; the result (`res_*`) and the eviction report are registered; the report enters the eviction FIFO (a full FIFO drops it and counts) |
 //!
 //! Non-data descriptors are accepted and counted (`packets`) and go no further: they never occupy F1.
 //!
@@ -14,12 +16,12 @@
 //! walk — one index per cycle through the same bank pipeline, issued only in a cycle in which no packet
 //! enters that bank and only while the **flush FIFO** has room for every op in flight
 //! (`level ≤ depth − `[`WALK_IN_FLIGHT`]), so the walk itself never drops. A valid bucket with `n > 0`
-//! becomes a [`Reason::Flushed`] report at S2, registered at S3 and pushed into the flush FIFO. A `flush`
+//! becomes a [`Reason::Flushed`] report at SM = S4, registered at S5 and pushed into the flush FIFO. A `flush`
 //! write in cycle c starts the walk at the end of cycle c+1 over the bank frozen then; a `flush` write
 //! during a walk is ignored; `flush_busy` falls when the last op is issued.
 //!
 //! **Two FIFOs, one report port.** An eviction (active bank) and a flushed bucket (frozen bank) can leave
-//! S2 in the same cycle, so each has its own FIFO; the report port shows the eviction FIFO's head when
+//! SM in the same cycle, so each has its own FIFO; the report port shows the eviction FIFO's head when
 //! it has one, else the flush FIFO's (evictions first: theirs is the FIFO that drops).
 //!
 //! **Settings wider than the fields**: the core reads the low `ts_bits` of `timeout`, the low `n_bits` of
@@ -35,7 +37,7 @@ use crate::common::handover::F1Handover;
 use crate::common::hash::XorHash;
 use crate::common::latency::{measure, path, Latency};
 use crate::common::rmw::{RmwInputs, RmwModel};
-use crate::common::sram::RamPorts;
+use crate::common::sram::{RamPorts, RamTiming};
 use crate::common::walk::BankWalk;
 use crate::common::Word;
 
@@ -49,7 +51,14 @@ pub const CSR_OPTIONS: u8 = 5;
 pub const CSR_BANK: u8 = 6;
 pub const CSR_FLUSH: u8 = 7;
 
-pub use crate::common::walk::WALK_IN_FLIGHT;
+/// Look-ahead levels of the bank pipelines ([`RmwModel::with_lookahead`]): two, so the decision runs at SL on
+/// words that are flip-flops (the word before the packets ahead, the write of the packet two ahead) or one
+/// 2:1 choice after them (the write of the packet directly ahead), and the modify stage only picks.
+pub const LOOKAHEAD: usize = 2;
+
+/// Walk ops between an issue and its report's FIFO push: the shared bank pipeline's
+/// ([`crate::common::walk::WALK_IN_FLIGHT`]) and one per look-ahead level (S0..S5, the report registered at S5).
+pub const WALK_IN_FLIGHT: usize = crate::common::walk::WALK_IN_FLIGHT + LOOKAHEAD;
 
 /// A data packet as it travels to the modify stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -117,7 +126,7 @@ pub struct ReorderOutputs {
     /// The reset sweep is over: from now until the next reset the core takes a descriptor in every cycle
     /// (a core fed by another's fixed-latency output waits for it: the reordering hybrid).
     pub swept: Option<bool>,
-    /// The data packet that left S2 in the cycle before: [`outcome_code`] and whether it was out of order.
+    /// The data packet that left SM in the cycle before: [`outcome_code`] and whether it was out of order.
     pub res_valid: Option<bool>,
     pub res_outcome: Option<u64>,
     pub res_ooo: Option<bool>,
@@ -183,6 +192,8 @@ pub struct ReorderCycleModel {
     flush_reg: Option<u128>,
     walk: BankWalk,
     flush_pending: bool,
+    /// The settings read at SL in the cycle before (a packet at SM was at SL then).
+    rt_sl: Option<ReorderRuntime>,
     pub stats: SamplingStats,
     started: bool,
 }
@@ -191,15 +202,16 @@ impl ReorderCycleModel {
     pub fn new(cfg: &ReorderConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
         if cfg.report_fifo_bits < 3 {
-            return Err(ConfigError("report_fifo_bits must be at least 3 (the walk keeps 4 reports in flight)".into()));
+            return Err(ConfigError("report_fifo_bits must be at least 3 (the walk keeps 6 reports in flight)".into()));
         }
-        let bank = || RmwModel::new(RamPorts::Dual, cfg.addr_bits, cfg.bucket_bits());
+        let bank =
+            || RmwModel::with_lookahead(RamPorts::Dual, RamTiming::Short, LOOKAHEAD, cfg.addr_bits, cfg.bucket_bits());
         let fifo = || FifoModel::new(cfg.report_fifo_bits, cfg.report_bits());
         Ok(ReorderCycleModel {
             cfg: cfg.clone(),
             index_hash: cfg.index_hash()?,
             fp_hash: cfg.fp_hash()?,
-            banks: [bank(), bank()],
+            banks: [bank()?, bank()?],
             evict_fifo: fifo(),
             flush_fifo: fifo(),
             csr: CsrModel::new(cfg.csr_layout()),
@@ -209,6 +221,7 @@ impl ReorderCycleModel {
             flush_reg: None,
             walk: BankWalk::new(1, cfg.buckets()),
             flush_pending: false,
+            rt_sl: None,
             stats: SamplingStats::default(),
             started: false,
         })
@@ -251,12 +264,13 @@ impl ReorderCycleModel {
                 (op.in_valid, op.in_index, op.in_payload) = (true, w.index, Op::Walk);
             }
         }
-        // S2 of both banks.
+        // SM of both banks, with the settings read at SL.
+        let rt_sm = self.rt_sl.unwrap_or(rt);
         let (mut result, mut evicted, mut flushed) = (None, None, None);
         for (bank, op) in self.banks.iter_mut().zip(&ops) {
             bank.step(op, |st| match st.payload {
                 Op::Packet(p) => {
-                    let (w, outcome, report) = decide(&cfg, &rt, &st.old, (p.prefix, p.fp, p.seq, p.ts), p.force);
+                    let (w, outcome, report) = decide(&cfg, &rt_sm, &st.old, (p.prefix, p.fp, p.seq, p.ts), p.force);
                     result = Some(outcome);
                     evicted = report.map(|r| r.pack(&cfg));
                     w
@@ -268,7 +282,7 @@ impl ReorderCycleModel {
                 Op::Idle => unreachable!("idle ops are never issued"),
             });
         }
-        // S3 → FIFOs → the report port (evictions first).
+        // S5 → FIFOs → the report port (evictions first).
         let ev = self.evict_fifo.step(&FifoInputs {
             reset: i.reset,
             in_valid: self.evict_reg.is_some(),
@@ -299,6 +313,7 @@ impl ReorderCycleModel {
         let was_started = self.started;
         // Edge.
         self.walk.edge(i.reset, rmw_ready == Some(true), self.flush_pending, active, walk_issue);
+        self.rt_sl = Some(rt);
         if i.reset {
             self.f1 = None;
             self.result_reg = None;

@@ -159,7 +159,7 @@ impl SamplingStats {
         self.data_packets += (o != Outcome::NotData) as u64;
         self.count_decision(o);
     }
-    /// The decision's counters only (a cycle model counts packets at acceptance, decisions at S3).
+    /// The decision's counters only (a cycle model counts packets at acceptance, decisions at S5).
     pub fn count_decision(&mut self, o: Outcome) {
         match o {
             Outcome::NotData => {}

@@ -1,5 +1,7 @@
-//! The modify-stage decision of the flow-sampling core on its forwarded bucket
-//! (`golden::reordering::sampling::decide`), combinational:
+//! The flow-sampling core's decision (`golden::reordering::sampling::decide`, the specification), spread over
+//! the banks' two look-ahead levels ([`SampleLookahead`]) so that the loop from one packet's write to the next
+//! packet's write-enable is a 2:1 choice between flip-flops. [`SampleDecide`] is the decision on one candidate
+//! bucket, combinational:
 //!
 //! - the resident: valid, same prefix and fingerprint — or forced by the packet's `force` code (1: the
 //!   resident's, 2: replaces it; `golden::reordering::sampling::Force`); out of order iff bit 31 of
@@ -14,6 +16,7 @@
 
 use super::Mutant;
 use crate::common::bits::{constant, Slice, ZeroExt};
+use crate::common::reg::Reg;
 use crate::declare_block;
 use golden::reordering::sizes::{
     bucket_n, bucket_o, bucket_seq, bucket_ts, payload_force, payload_ts, BUCKET_FP, BUCKET_PREFIX,
@@ -190,5 +193,137 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
             | (self.zx_ts.out.val() << self.off_ts.val())
             | (self.zx_o.out.val() << self.off_o.val())
             | (self.zx_n.out.val() << self.off_n.val());
+    }
+}
+
+declare_block! {
+    /// The decision on the banks' look-ahead stage SL and the modify stage SM (`hdl::common::rmw`, two
+    /// look-ahead levels; the fridge's and IFPD's scheme):
+    ///
+    /// - **SL**: [`SampleDecide`] on every candidate for the packet's bucket: `[0]` the word before the
+    ///   packets ahead (the bank's `pre_early`), `[1]` the word the packet two ahead wrote (the bank's
+    ///   `mod_fwd1`; it is the bucket iff `pre_near2`), and the word the op directly ahead (now at SM)
+    ///   writes: `[2]` a packet's — its `new_word` of this block, of which only `n` and `o` depend on its
+    ///   pick (a 2:1 choice of registers; the other fields, from its far register, feed the long compares
+    ///   from flip-flops) — or `[3]` a walk op's cleared bucket. The settings are read here. `[0]` or `[1]`
+    ///   (by `pre_near2`) and `[2]` or `[3]` (by `ahead_packet`) registered, each choice after the decisions.
+    /// - **SM**: `near` (the bank's `mod_pick` bit 1: the op directly ahead wrote this bucket) picks the
+    ///   registered answer: `write`, `new_word`, `outcome`, `ooo`, `evict`.
+    #[derive(LogicBlock)]
+    pub struct SampleLookahead<
+        const F: usize, const TS: usize, const N: usize, const O: usize, const W: usize, const P: usize,
+    >
+    fn build(mutant: Mutant) {
+        pub clock: Signal<In, Clock>,
+        // SL: the packet, its bank's parts of the word, whether the op ahead in that bank is a packet (the
+        // one this block holds at SM; else a walk op, or nothing — then no `near` follows), the settings.
+        pub pkt: Signal<In, Bits<P>>,
+        pub early: Signal<In, Bits<W>>,
+        pub near2: Signal<In, bool>,
+        pub near2_word: Signal<In, Bits<W>>,
+        pub ahead_packet: Signal<In, bool>,
+        pub timeout: Signal<In, Bits<TS>>,
+        pub count_c: Signal<In, Bits<N>>,
+        pub reorder_r: Signal<In, Bits<O>>,
+        pub conditions: Signal<In, Bits<3>>,
+        pub count_first: Signal<In, bool>,
+        // SM.
+        /// The bucket is the write of the op directly ahead.
+        pub near: Signal<In, bool>,
+        pub write: Signal<Out, bool>,
+        pub new_word: Signal<Out, Bits<W>>,
+        pub outcome: Signal<Out, Bits<2>>,
+        pub ooo: Signal<Out, bool>,
+        pub evict: Signal<Out, bool>,
+        cand: Vec<SampleDecide<F, TS, N, O, W, P>> = (0..4).map(|_| SampleDecide::build(mutant)).collect(),
+        /// The bits of `n` and `o` in a bucket.
+        counts: Constant<Bits<W>> = ones(bucket_o(F), bucket_ts(F, O, N)),
+        /// The far answer (the word before the packet ahead) and the near one, registered SL → SM.
+        far_write: Reg<bool>,
+        far_word: Reg<Bits<W>>,
+        far_outcome: Reg<Bits<2>>,
+        far_ooo: Reg<bool>,
+        far_evict: Reg<bool>,
+        near_write: Reg<bool>,
+        near_word: Reg<Bits<W>>,
+        near_outcome: Reg<Bits<2>>,
+        near_ooo: Reg<bool>,
+        near_evict: Reg<bool>,
+        zero_w: Constant<Bits<W>> = Constant::new(Bits::default()),
+    }
+}
+
+impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: usize, const P: usize>
+    SampleLookahead<F, TS, N, O, W, P>
+{
+    pub fn new(mutant: Mutant) -> Result<Self, String> {
+        SampleDecide::<F, TS, N, O, W, P>::new(mutant)?;
+        Ok(Self::build(mutant))
+    }
+}
+
+impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: usize, const P: usize> Logic
+    for SampleLookahead<F, TS, N, O, W, P>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, far_write, far_word, far_outcome, far_ooo, far_evict, near_write, near_word, near_outcome,
+            near_ooo, near_evict
+        );
+        // SM first (the op directly ahead's word feeds SL's third candidate).
+        if self.near.val() {
+            self.write.next = self.near_write.q.val();
+            self.new_word.next = self.near_word.q.val();
+            self.outcome.next = self.near_outcome.q.val();
+            self.ooo.next = self.near_ooo.q.val();
+            self.evict.next = self.near_evict.q.val();
+        } else {
+            self.write.next = self.far_write.q.val();
+            self.new_word.next = self.far_word.q.val();
+            self.outcome.next = self.far_outcome.q.val();
+            self.ooo.next = self.far_ooo.q.val();
+            self.evict.next = self.far_evict.q.val();
+        }
+        // SL: the three candidates.
+        self.cand[0].old.next = self.early.val();
+        self.cand[1].old.next = self.near2_word.val();
+        self.cand[2].old.next =
+            (self.far_word.q.val() & !self.counts.val()) | (self.new_word.val() & self.counts.val());
+        self.cand[3].old.next = self.zero_w.val();
+        for j in 0..4 {
+            self.cand[j].pkt.next = self.pkt.val();
+            self.cand[j].timeout.next = self.timeout.val();
+            self.cand[j].count_c.next = self.count_c.val();
+            self.cand[j].reorder_r.next = self.reorder_r.val();
+            self.cand[j].conditions.next = self.conditions.val();
+            self.cand[j].count_first.next = self.count_first.val();
+        }
+        if self.near2.val() {
+            self.far_write.d.next = self.cand[1].write.val();
+            self.far_word.d.next = self.cand[1].new_word.val();
+            self.far_outcome.d.next = self.cand[1].outcome.val();
+            self.far_ooo.d.next = self.cand[1].ooo.val();
+            self.far_evict.d.next = self.cand[1].evict.val();
+        } else {
+            self.far_write.d.next = self.cand[0].write.val();
+            self.far_word.d.next = self.cand[0].new_word.val();
+            self.far_outcome.d.next = self.cand[0].outcome.val();
+            self.far_ooo.d.next = self.cand[0].ooo.val();
+            self.far_evict.d.next = self.cand[0].evict.val();
+        }
+        if self.ahead_packet.val() {
+            self.near_write.d.next = self.cand[2].write.val();
+            self.near_word.d.next = self.cand[2].new_word.val();
+            self.near_outcome.d.next = self.cand[2].outcome.val();
+            self.near_ooo.d.next = self.cand[2].ooo.val();
+            self.near_evict.d.next = self.cand[2].evict.val();
+        } else {
+            self.near_write.d.next = self.cand[3].write.val();
+            self.near_word.d.next = self.cand[3].new_word.val();
+            self.near_outcome.d.next = self.cand[3].outcome.val();
+            self.near_ooo.d.next = self.cand[3].ooo.val();
+            self.near_evict.d.next = self.cand[3].evict.val();
+        }
     }
 }

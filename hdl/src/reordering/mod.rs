@@ -12,8 +12,10 @@
 //! payload, `R` report, `FA`/`FL = FA + 1` FIFO address/level bits.
 //!
 //! Blocks: two [`HashUnit`]s (H3 index over the prefix or the flow key, CRC-32/MPEG-2 fingerprint over the
-//! flow key), two [`RmwPipeline`] banks, the decision ([`decide::SampleDecide`], on the bank that holds the
-//! packet at S2), two [`report::BucketReport`] packers, two [`ReportFifo`]s and the [`CoreShell`].
+//! flow key), two [`RmwPipeline`] banks with two look-ahead levels ([`LOOKAHEAD`]: SL = S3, SM = S4), the
+//! decision ([`decide::SampleLookahead`]: every candidate decided at SL on the bank that holds the packet
+//! there, the pick at SM on the bank that holds it then), two [`report::BucketReport`] packers, two
+//! [`ReportFifo`]s and the [`CoreShell`].
 
 pub mod builds;
 pub mod decide;
@@ -28,12 +30,12 @@ use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::common::walk::BankWalker;
 use crate::declare_block;
-use decide::SampleDecide;
+use decide::SampleLookahead;
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
 use golden::common::csr::CsrLayout;
 use golden::common::hash::HashKind;
-use golden::common::sram::RamPorts;
-use golden::reordering::cycle::{CSR_FLUSH, WALK_IN_FLIGHT};
+use golden::common::sram::{RamPorts, RamTiming};
+use golden::reordering::cycle::{CSR_FLUSH, LOOKAHEAD, WALK_IN_FLIGHT};
 use golden::reordering::sizes::{bucket_seq, payload_force, payload_ts, BUCKET_FP, BUCKET_PREFIX};
 use golden::reordering::{ReorderConfig, FLOW_KEY_BITS, PREFIX_BITS};
 use report::BucketReport;
@@ -90,7 +92,8 @@ declare_block! {
         shell: CoreShell<CONFIG_BITS, STATUS_BITS>,
         h_index: HashUnit<FLOW_KEY_BITS, A>,
         h_fp: HashUnit<FLOW_KEY_BITS, F>,
-        decide: SampleDecide<F, TS, N, O, W, P>,
+        banks: Vec<RmwPipeline<A, W, P>>,
+        decide: SampleLookahead<F, TS, N, O, W, P>,
         ev_pack: BucketReport<F, N, O, W, R>,
         fl_pack: BucketReport<F, N, O, W, R>
     ) with csr_port {
@@ -115,7 +118,7 @@ declare_block! {
         pub in_ready: Signal<Out, bool>,
         /// The reset sweep is over: from now until the next reset the core takes a descriptor every cycle.
         pub swept: Signal<Out, bool>,
-        // Per-packet result (registered, one cycle after S2; data packets only; no backpressure).
+        // Per-packet result (registered, one cycle after SM = S4; data packets only; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 0 miss, 1 hit, 2 insert, 3 overwrite.
         pub res_outcome: Signal<Out, Bits<2>>,
@@ -128,9 +131,8 @@ declare_block! {
         shell: CoreShell<CONFIG_BITS, STATUS_BITS> = shell,
         h_index: HashUnit<FLOW_KEY_BITS, A> = h_index,
         h_fp: HashUnit<FLOW_KEY_BITS, F> = h_fp,
-        banks: Vec<RmwPipeline<A, W, P>> =
-            (0..2).map(|_| RmwPipeline::with_forwarding(RamPorts::Dual, FORWARD_ALL)).collect(),
-        decide: SampleDecide<F, TS, N, O, W, P> = decide,
+        banks: Vec<RmwPipeline<A, W, P>> = banks,
+        decide: SampleLookahead<F, TS, N, O, W, P> = decide,
         ev_pack: BucketReport<F, N, O, W, R> = ev_pack,
         fl_pack: BucketReport<F, N, O, W, R> = fl_pack,
         ev_fifo: ReportFifo<FA, R, FL>,
@@ -169,15 +171,25 @@ declare_block! {
         // The flush walk (one row).
         walk_issue: Signal<Local, bool>,
         walker: BankWalker<A, 1> = BankWalker::new(1).expect("one row of 2^A buckets"),
-        // S2: which bank holds the packet / the walk op.
+        // S1 .. SL = S3: the packet's payload and bank carried beside the banks (one packet enters per cycle), so
+        // the SL decision starts at flip-flops and not after the banks' payload mux.
+        sl_pay1: Reg<Bits<P>>,
+        sl_pay2: Reg<Bits<P>>,
+        sl_pay3: Reg<Bits<P>>,
+        sl_bank1: Reg<bool>,
+        sl_bank2: Reg<bool>,
+        sl_bank3: Reg<bool>,
+        // SM = S4: which bank holds the packet / the walk op.
         is_packet: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
         is_walk: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the
-        /// banks' index and forward candidates (the decision takes the forwarded word), the flush FIFO's
+        /// banks' index, the forward candidates but the write of the packet two ahead, `mod_pick` but bit 1,
+        /// the modify stage's payload but the walk flag, the look-ahead stage's valid, payload and word (the
+        /// core carries the packet beside the banks and decides on the word's parts), the flush FIFO's
         /// drop counter (the walk waits for room: it stays 0), the eviction packer's `occupied` (the decision
         /// says whether an overwrite evicts), the walker's row (one row: always 0).
         unused_bank_outputs: Signal<Local, bool>,
-        // S3: result and report registers.
+        // SM + 1 = S5: result and report registers.
         r_valid: Reg<bool>,
         r_outcome: Reg<Bits<2>>,
         r_ooo: Reg<bool>,
@@ -262,9 +274,11 @@ reorder_core_impl!({
         let shell = CoreShell::new(layout.clone(), &STATUS)?;
         let h_index = HashUnit::new(HashKind::H3 { out_bits: A })?;
         let h_fp = HashUnit::new(HashKind::Crc32Mpeg2)?;
-        let decide = SampleDecide::new(mutant).map_err(ConfigError)?;
+        let bank = || RmwPipeline::with_lookahead(RamPorts::Dual, RamTiming::Short, LOOKAHEAD, FORWARD_ALL);
+        let banks = vec![bank()?, bank()?];
+        let decide = SampleLookahead::new(mutant).map_err(ConfigError)?;
         let (ev, fl) = (BucketReport::new(false).map_err(ConfigError)?, BucketReport::new(true).map_err(ConfigError)?);
-        Ok(Self::build(cfg, &layout, shell, h_index, h_fp, decide, ev, fl))
+        Ok(Self::build(cfg, &layout, shell, h_index, h_fp, banks, decide, ev, fl))
     }
     pub fn config(&self) -> &ReorderConfig {
         &self._cfg
@@ -291,9 +305,15 @@ reorder_core_impl!(Logic for {
             ev_v,
             ev_d,
             fl_v,
-            fl_d
+            fl_d,
+            sl_pay1,
+            sl_pay2,
+            sl_pay3,
+            sl_bank1,
+            sl_bank2,
+            sl_bank3
         );
-        clock!(self, clock, shell, h_index, h_fp, ev_fifo, fl_fifo, walker);
+        clock!(self, clock, shell, h_index, h_fp, decide, ev_fifo, fl_fifo, walker);
         // CSR bank and run-time settings.
         self.shell.reset.next = self.reset.val();
         self.shell.csr.addr.next = self.csr_addr.val();
@@ -390,12 +410,20 @@ reorder_core_impl!(Logic for {
                 self.banks[b].in_payload.next = self.walk_payload.val();
             }
         }
-        // S2: the decision on the bank that holds the packet; the walk op's bucket on the bank that holds it.
+        // SL (S3): the decision on every candidate, on the bank that holds the packet there (a packet entering a
+        // bank at S0 is at its SL three cycles later; a reset flushes the banks, so a stale value here meets no
+        // packet); the op directly ahead in that bank is at its SM (a packet: the one the decision holds at SM).
+        // SM (S4): the pick on the bank that holds the packet; the walk op's bucket on the bank that holds it.
         // (The consumers below spell their conditions from the banks' outputs again rather than reading
-        // `is_packet`/`is_walk` or the decision's inputs back: so the simulator can order the statements
-        // without a combinational loop through the decision.)
-        self.decide.old.next = self.banks[0].mod_old.val();
-        self.decide.pkt.next = self.banks[0].mod_payload.val();
+        // `is_packet`/`is_walk` back: so the simulator can order the statements without a combinational loop
+        // through the decision.)
+        self.sl_pay1.d.next = self.pkt_payload.val();
+        self.sl_pay2.d.next = self.sl_pay1.q.val();
+        self.sl_pay3.d.next = self.sl_pay2.q.val();
+        self.sl_bank1.d.next = self.active.val();
+        self.sl_bank2.d.next = self.sl_bank1.q.val();
+        self.sl_bank3.d.next = self.sl_bank2.q.val();
+        self.decide.pkt.next = self.sl_pay3.q.val();
         self.fl_pack.bucket.next = self.banks[0].mod_old.val();
         self.unused_bank_outputs.next =
             self.banks[1].in_ready.val()
@@ -405,17 +433,13 @@ reorder_core_impl!(Logic for {
         for b in 0..2 {
             self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.banks[b].mod_payload.val().get_bit(0);
             self.is_walk[b].next = self.banks[b].mod_valid.val() && self.banks[b].mod_payload.val().get_bit(0);
-            if self.is_packet[b].val() {
-                self.decide.old.next = self.banks[b].mod_old.val();
-                self.decide.pkt.next = self.banks[b].mod_payload.val();
-            }
             if self.is_walk[b].val() {
                 self.fl_pack.bucket.next = self.banks[b].mod_old.val();
             }
             self.unused_bank_outputs.next = self.unused_bank_outputs.val()
                 || self.banks[b].mod_index.val().any()
+                || self.banks[b].mod_payload.val().any()
                 || self.banks[b].mod_ram.val().any()
-                || self.banks[b].mod_fwd1.val().any()
                 || self.banks[b].mod_fwd2.val().any()
                 || self.banks[b].mod_fwd3.val().any()
                 || self.banks[b].mod_fwd4.val().any()
@@ -423,9 +447,26 @@ reorder_core_impl!(Logic for {
                 || self.banks[b].pre_valid.val()
                 || self.banks[b].pre_payload.val().any()
                 || self.banks[b].pre_old.val().any()
-                || self.banks[b].pre_early.val().any()
-                || self.banks[b].pre_near2.val()
-                || self.banks[b].mod_pick.val().any();
+                || self.banks[b].mod_pick.val().get_bit(0)
+                || self.banks[b].mod_pick.val().get_bit(2)
+                || self.banks[b].mod_pick.val().get_bit(3)
+                || self.banks[b].mod_pick.val().get_bit(4)
+                || self.banks[b].mod_pick.val().get_bit(5);
+        }
+        if self.sl_bank3.q.val() {
+            self.decide.early.next = self.banks[1].pre_early.val();
+            self.decide.near2.next = self.banks[1].pre_near2.val();
+            self.decide.near2_word.next = self.banks[1].mod_fwd1.val();
+            self.decide.ahead_packet.next = self.is_packet[1].val();
+        } else {
+            self.decide.early.next = self.banks[0].pre_early.val();
+            self.decide.near2.next = self.banks[0].pre_near2.val();
+            self.decide.near2_word.next = self.banks[0].mod_fwd1.val();
+            self.decide.ahead_packet.next = self.is_packet[0].val();
+        }
+        self.decide.near.next = self.banks[0].mod_pick.val().get_bit(1);
+        if self.banks[1].mod_valid.val() && !self.banks[1].mod_payload.val().get_bit(0) {
+            self.decide.near.next = self.banks[1].mod_pick.val().get_bit(1);
         }
         self.decide.timeout.next = self.cfg_timeout.out.val();
         self.decide.count_c.next = self.cfg_count.out.val();
@@ -449,7 +490,7 @@ reorder_core_impl!(Logic for {
                 self.banks[b].mod_write.next = true;
             }
         }
-        // S3: result and report registers, the FIFOs, the report port (evictions first).
+        // S5: result and report registers, the FIFOs, the report port (evictions first).
         self.r_valid.d.next = ((self.banks[0].mod_valid.val() && !self.banks[0].mod_payload.val().get_bit(0))
             || (self.banks[1].mod_valid.val() && !self.banks[1].mod_payload.val().get_bit(0)))
             && !self.reset.val();
@@ -482,7 +523,7 @@ reorder_core_impl!(Logic for {
         } else {
             self.rep_data.next = self.fl_fifo.out_data.val();
         }
-        // Statistics: packets at acceptance, decisions at S3, reports at their push (two in one cycle when
+        // Statistics: packets at acceptance, decisions at S5, reports at their push (two in one cycle when
         // an eviction and a flushed bucket meet).
         self.shell.count[0].next = self.ev_v.q.val();
         self.shell.count2[0].next = self.fl_v.q.val();
