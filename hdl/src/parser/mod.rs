@@ -197,9 +197,11 @@ declare_block! {
         /// The scratch register has no effect.
         unused_cfg: Signal<Local, Bits<CONFIG_BITS>>,
         beats: Vec<Reg<Bits<DW>>> = (0..WIN / DW).map(|_| Reg::default()).collect(),
-        beat: Reg<Bits<8>>,
+        /// One-hot beat pointer: `hot[k]` — the next beat (not a first) goes to window register k + 1; the
+        /// last — past the window (held there). `sel[i]`: register i takes this cycle's beat (i = NB: none).
+        hot: Vec<Reg<bool>> = (0..WIN / DW).map(|_| Reg::default()).collect(),
+        sel: Vec<Signal<Local, bool>> = (0..=WIN / DW).map(|_| Default::default()).collect(),
         first: Reg<bool>,
-        cur: Signal<Local, Bits<8>>,
         nbytes: Signal<Local, L>,
         zx_base: ZeroExt<LEN_BITS, 18>,
         zx_n: ZeroExt<LEN_BITS, 18>,
@@ -369,11 +371,7 @@ declare_block! {
         sh3: Constant<Bits<16>> = constant(3),
         len_max18: Constant<Bits<18>> = constant(LEN_MAX as u64),
         len_max: Constant<L> = constant(LEN_MAX as u64),
-        zero_beat: Constant<Bits<8>> = constant(0),
-        one_beat: Constant<Bits<8>> = constant(1),
         codes: Vec<Constant<Bits<4>>> = consts(1..15),
-        last_beat: Constant<Bits<8>> = constant((WIN / DW) as u64),
-        beat_ids: Vec<Constant<Bits<8>>> = consts(0..(WIN / DW) as u64),
         keep_masks: Vec<Constant<Bits<KW>>> = consts((0..=KW.trailing_zeros()).map(|j| keep_mask(j, KW))),
         keep_bit: Vec<Constant<L>> = consts((0..=KW.trailing_zeros()).map(|j| 1 << j)),
         keep_full: Constant<L> = constant(KW as u64),
@@ -382,6 +380,7 @@ declare_block! {
         mut_tags: Constant<bool> = Constant::new(mutant == Mutant::OneTagOnly),
         mut_keep: Constant<bool> = Constant::new(mutant == Mutant::KeepIgnored),
         _nb: usize = WIN / DW,
+        _last: usize = WIN / DW - 1,
         _kbits: usize = KW.trailing_zeros() as usize + 1,
     }
 }

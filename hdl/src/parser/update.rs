@@ -13,7 +13,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
+            self, clock, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
             e1len8, p4p8, pay4m8, frag5, ah5, more5, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport,
             dport, seq, ack, tflags, paylen_out, cut, used, tready_q
         );
@@ -108,9 +108,13 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.rev.din.next = self.s_axis_tdata.val();
         self.tuser_ns.din.next = self.s_axis_tuser.val();
         self.unused_cfg.next = self.shell.cfg.val();
-        self.cur.next = self.beat.q.val();
-        if self.first.q.val() {
-            self.cur.next = self.zero_beat.val();
+        // Which window register takes the beat: register 0 on a first beat, else the one-hot pointer's
+        // (`hot[k]`: register k + 1; the last: past the window), so each register's enable is one LUT.
+        self.sel[0].next = self.first.q.val();
+        for k in 0..self._nb {
+            self.hot[k].clock.next = self.clock.val();
+            self.hot[k].d.next = self.hot[k].q.val();
+            self.sel[k + 1].next = !self.first.q.val() && self.hot[k].q.val();
         }
         // The beat's bytes: bit j = parity of tkeep bits m·2^j − 1 (`golden::parser::cycle::keep_bytes`).
         self.nbytes.next = self.zero_l.val();
@@ -130,14 +134,14 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.sum.next = self.zx_base.out.val() + self.zx_n.out.val();
         if self.accept.val() {
             for i in 0..self._nb {
-                if self.cur.val() == self.beat_ids[i].val() {
+                if self.sel[i].val() {
                     self.beats[i].d.next = self.rev.out.val();
                 }
+                self.hot[i].d.next = self.sel[i].val();
             }
-            if self.cur.val() == self.last_beat.val() {
-                self.beat.d.next = self.cur.val();
-            } else {
-                self.beat.d.next = self.cur.val() + self.one_beat.val();
+            // The last pointer bit holds past the window.
+            for k in self._last..self._nb {
+                self.hot[k].d.next = self.sel[k].val() || self.sel[k + 1].val();
             }
             if self.sum.val() > self.len_max18.val() {
                 self.len[0].d.next = self.len_max.val();
