@@ -259,6 +259,8 @@ declare_block! {
         frag5: Reg<bool>,
         ah5: Reg<bool>,
         more5: Reg<bool>,
+        /// `more5` a slot on (S6: the second header's checks and the next header after it apply).
+        more6: Reg<bool>,
         pay4m8: Reg<L>,
         /// Per word of the second header's 16-byte group (k = 0..3, word k at bytes 4k..4k + 4): its length
         /// byte, 8 less than its length, its length, and the L4 offset and payload after it.
@@ -284,7 +286,6 @@ declare_block! {
         p: Vec<Reg<L>> = (0..8).map(|_| Reg::default()).collect(),
         pay: Vec<Reg<L>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         nh: Vec<Reg<Bits<8>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
-        chain: Vec<Reg<bool>> = (0..6).map(|_| Reg::default()).collect(),
         // S5.
         e2a_word: Slice<WIN, 128> = Slice::new(WIN - 128),
         /// The 16 bytes from the first extension header's end rounded down to 16 (slot 4).

@@ -14,8 +14,8 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
-            e1len8, p4p8, pay4m8, frag5, ah5, more5, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport,
-            dport, seq, ack, tflags, paylen_out, cut, used, tready_q
+            e1len8, p4p8, pay4m8, frag5, ah5, more5, more6, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status,
+            sport, dport, seq, ack, tflags, paylen_out, cut, used, tready_q
         );
         clock!(self, clock, shell, fifo);
         self.shell.reset.next = self.reset.val();
@@ -83,10 +83,6 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         for i in 0..6 {
             self.w[i].clock.next = self.clock.val();
             self.w[i].d.next = self.w[i].q.val();
-        }
-        for i in 0..6 {
-            self.chain[i].clock.next = self.clock.val();
-            self.chain[i].d.next = self.chain[i].q.val();
         }
 
         // Credits: `used` counts the records that exist (slots and FIFO); `tready` is a flip-flop, high
@@ -312,7 +308,6 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         } else if self.zx_paylen.out.val() < self.e1len_q.q.val() {
             self.d6.next = self.s_length.val();
         }
-        self.chain[4].d.next = false;
         if self.is_v6[3].q.val() {
             self.drop4[4].d.next = self.d6.val();
             self.short[4].d.next = self.lr[3].q.val() < self.c40.val() + self.zx_paylen.out.val();
@@ -321,7 +316,6 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 self.pay[4].d.next = self.zx_paylen.out.val();
                 self.nh[4].d.next = self.next0.q.val();
             } else {
-                self.chain[4].d.next = true;
                 self.p[4].d.next = self.e1end.q.val();
                 self.pay[4].d.next = self.zx_paylen.out.val() - self.e1len_q.q.val();
                 self.nh[4].d.next = self.e1.q.val().get_bits::<8>(24);
@@ -388,10 +382,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
 
         // S6: the chain's second step and end; the first L2/L3 reason by priority.
         self.d6b.next = self.s_ok.val();
-        if !self.chain[5].q.val()
-            || (self.nh[5].q.val() == self.b_tcp.val())
-            || (self.nh[5].q.val() == self.b_udp.val())
-        {
+        if !self.more6.q.val() {
             self.d6b.next = self.s_ok.val();
         } else if (self.nh[5].q.val() != self.b_frag.val())
             && (self.nh[5].q.val() != self.b_ah.val())
@@ -451,10 +442,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         } else {
             self.l3code[6].d.next = self.d6b.val();
         }
-        if self.chain[5].q.val()
-            && (self.nh[5].q.val() != self.b_tcp.val())
-            && (self.nh[5].q.val() != self.b_udp.val())
-        {
+        if self.more6.q.val() {
             self.nh[6].d.next = self.e2.q.val().get_bits::<8>(24);
         } else {
             self.nh[6].d.next = self.nh[5].q.val();
@@ -554,7 +542,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         for i in 5..7 {
             self.drop4[i].d.next = self.drop4[i - 1].q.val();
         }
-        self.chain[5].d.next = self.chain[4].q.val();
+        self.more6.d.next = self.more5.q.val();
         self.pay[5].d.next = self.pay[4].q.val();
         self.nh[5].d.next = self.nh[4].q.val();
         self.pay[7].d.next = self.pay[6].q.val();
