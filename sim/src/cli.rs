@@ -4,6 +4,7 @@
 //! (`CORES` in main.rs) and dispatches `run <core>` and the demo's experiment sections through
 //! [`CoreCli`], the object-safe face of [`Experiment`].
 
+use crate::traffic::packet::Decoder;
 use crate::Engine;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,6 +17,11 @@ pub trait Experiment: Sync {
     const ABOUT: &'static str;
     /// Its options (with [`RunArgs`] flattened in).
     type Args: Args + FromArgMatches;
+    /// The options that name a capture file (the file follows them), for `netmeas replay`; `None` for an
+    /// experiment without capture input.
+    const CAPTURE: Option<&'static [&'static str]>;
+    /// The [`RunArgs`] inside its options.
+    fn run_args(args: &mut Self::Args) -> &mut RunArgs;
     /// `netmeas run <NAME>`: the experiment over its seeds, printed as a table or JSON.
     fn run(args: &Self::Args) -> Result<(), String>;
     /// The core's section of `netmeas demo`: a reduced experiment on the RTL engine against ground truth.
@@ -30,6 +36,9 @@ pub trait CoreCli: Sync {
     /// Parses the subcommand's matches and runs the experiment.
     fn run(&self, matches: &ArgMatches) -> Result<(), String>;
     fn demo(&self, seed: u64) -> Result<(), String>;
+    /// `netmeas replay`: the experiment on the capture `file` with `engine`, its other options `rest`
+    /// (parsed as `netmeas run <core>` parses them), and the capture's frames decoded by `decoder`.
+    fn replay(&self, file: &str, engine: &str, rest: &[String], decoder: Decoder) -> Result<(), String>;
 }
 
 impl<E: Experiment> CoreCli for E {
@@ -44,6 +53,18 @@ impl<E: Experiment> CoreCli for E {
     }
     fn demo(&self, seed: u64) -> Result<(), String> {
         E::demo(seed)
+    }
+    fn replay(&self, file: &str, engine: &str, rest: &[String], decoder: Decoder) -> Result<(), String> {
+        let flags =
+            E::CAPTURE.ok_or_else(|| format!("`netmeas run {}` takes no capture, so it has no replay", E::NAME))?;
+        let mut argv: Vec<String> = vec![format!("netmeas run {}", E::NAME)];
+        argv.extend(flags.iter().map(|s| s.to_string()));
+        argv.extend([file.to_string(), "--engine".into(), engine.into()]);
+        argv.extend(rest.iter().cloned());
+        let m = self.command().try_get_matches_from(argv).map_err(|e| e.to_string())?;
+        let mut args = E::Args::from_arg_matches(&m).map_err(|e| e.to_string())?;
+        E::run_args(&mut args).decoder = decoder;
+        E::run(&args)
     }
 }
 
@@ -61,6 +82,10 @@ pub struct RunArgs {
     /// cycle by cycle on the way; only for cores and configurations that have an RTL build).
     #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
     pub engine: String,
+    /// How a capture's frames become TCP segments: in software unless `netmeas replay` sets the header
+    /// parser (not an option of `run`).
+    #[arg(skip)]
+    pub decoder: crate::traffic::packet::Decoder,
 }
 
 impl RunArgs {

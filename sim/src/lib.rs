@@ -78,6 +78,7 @@ pub mod heavy_hitters;
 pub mod ifpd;
 pub mod maple;
 pub mod mutate;
+pub mod parser;
 pub mod plot;
 pub mod reordering;
 pub mod traffic;

@@ -55,6 +55,12 @@ enum Cmd {
         #[command(subcommand)]
         core: RunCore,
     },
+    /// A core's experiment on a capture whose frames go through the header parser byte for byte (its cycle
+    /// model or, with --engine rtl, its Verilated RTL checked cycle by cycle, then the core's RTL), under
+    /// random input gaps and output backpressure; the result equals `netmeas run <core> --trace FILE` on a
+    /// capture within the parser's limits. The core's options follow `--`, e.g. `netmeas replay cap.pcap
+    /// --core fridge -- --seeds 1 --json`.
+    Replay(sim::parser::cli::ReplayArgs),
     /// Draw every paper figure netmeas reproduces (sim/src/figures.rs lists them): each is `netmeas run
     /// <core> … --plot OUT/<name>.<ext>` at the paper's scale, its table printed as it runs; a summary of
     /// files and times at the end. Full scale takes about 14 minutes on 2 cores (`--quick`: under a minute).
@@ -272,6 +278,7 @@ fn main() -> ExitCode {
         }
         Cmd::Demo { transactions, seed, out, vcd_dir } => demo(transactions, seed, &out, vcd_dir),
         Cmd::Run { core } => core.core.run(&core.matches),
+        Cmd::Replay(a) => sim::parser::cli::run(&a, CORES),
         Cmd::Figures { out, format, quick, only, list } => figures(&out, &format, quick, &only, list),
         Cmd::Query { core: QueryCore::Maple(a) } => sim::maple::query_cli::run(&a),
         Cmd::Query { core: QueryCore::MapleRanges(a) } => sim::maple::ranges::run(&a),

@@ -226,19 +226,19 @@ fn software_digests() -> BTreeMap<&'static str, (usize, u64)> {
     let path = data(CAPTURE);
     let mut m = BTreeMap::new();
     for (name, mode) in [("fridge_data_ack", TcpMode::DataAck), ("fridge_syn", TcpMode::SynSynAck)] {
-        let e = load_capture(&path, mode).unwrap();
+        let e = load_capture(&path, mode, &Default::default()).unwrap();
         let mut h = Fnv::default();
         e.trace.packets.iter().for_each(|d| _ = h.add((d.kind, d.id, d.timestamp)));
         h.add(&e.frame_numbers).add(&e.stats).add(&e.trace.truth);
         m.insert(name, (e.trace.packets.len(), h.0));
     }
-    let (r, st) = reorder::capture_descriptors(&path).unwrap();
+    let (r, st) = reorder::capture_descriptors(&path, &Default::default()).unwrap();
     m.insert("reordering", (r.len(), Fnv::default().add(&r).add(&st).0));
-    let (d, st) = ifpd::capture_ifpd(&path).unwrap();
+    let (d, st) = ifpd::capture_ifpd(&path, &Default::default()).unwrap();
     m.insert("ifpd", (d.len(), Fnv::default().add(&d).add(&st).0));
-    let (a, st) = maple::capture_maple(&path).unwrap();
+    let (a, st) = maple::capture_maple(&path, &Default::default()).unwrap();
     m.insert("maple", (a.len(), Fnv::default().add(&a).add(&st).0));
-    let (k, st) = keys::capture_flow_keys(&path, 104).unwrap();
+    let (k, st) = keys::capture_flow_keys(&path, 104, &Default::default()).unwrap();
     m.insert("heavy_hitters", (k.len(), Fnv::default().add(&k).add(&st).0));
     m
 }
@@ -278,7 +278,7 @@ fn golden_descriptors_match_the_software_path_per_frame() {
     for (mode, gmode) in
         [(TcpMode::DataAck, parser::TcpMode::DataAck), (TcpMode::SynSynAck, parser::TcpMode::SynSynAck)]
     {
-        let e = load_capture(data(CAPTURE), mode).unwrap();
+        let e = load_capture(data(CAPTURE), mode, &Default::default()).unwrap();
         assert_eq!(e.stats.tcp_segments as usize, segs.len());
         // Every emitted descriptor is one of its frame's; every one left out is a repeated request id.
         let mut emitted = std::collections::HashSet::new();
@@ -296,10 +296,10 @@ fn golden_descriptors_match_the_software_path_per_frame() {
             }
         }
     }
-    let (r, _) = reorder::capture_descriptors(&data(CAPTURE)).unwrap();
+    let (r, _) = reorder::capture_descriptors(&data(CAPTURE), &Default::default()).unwrap();
     let golden: Vec<_> = segs.values().filter_map(|(ts, s)| descriptors::reordering(s, *ts)).collect();
     assert_eq!(r, golden);
-    let (a, _) = sim::traffic::maple::capture_maple(&data(CAPTURE)).unwrap();
+    let (a, _) = sim::traffic::maple::capture_maple(&data(CAPTURE), &Default::default()).unwrap();
     let mut keys: Vec<u128> = segs.values().map(|(_, s)| descriptors::invariant_key(s)).collect();
     let mut got: Vec<u128> = a.iter().map(|a| a.key).collect();
     keys.sort_unstable();

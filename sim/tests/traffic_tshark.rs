@@ -101,7 +101,7 @@ impl Agreement {
 
 /// Compare our pairs on `file` with the tshark outputs given; panics with details on any disagreement.
 fn compare(file: &str, acks: &str, tcp_len: &str) -> Agreement {
-    let e = load_capture(data(file), TcpMode::DataAck).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let e = load_capture(data(file), TcpMode::DataAck, &Default::default()).unwrap_or_else(|e| panic!("{file}: {e}"));
     let ours: BTreeSet<(u64, u64, u64)> = e.frame_pairs().into_iter().collect();
     let samples = parse_acks(acks);
     let lens = parse_tcp_len(tcp_len);
@@ -178,8 +178,8 @@ fn data_ack_pairing_matches_live_tshark() {
 #[test]
 fn pcap_and_pcapng_fixtures_give_the_same_trace() {
     for mode in [TcpMode::DataAck, TcpMode::SynSynAck] {
-        let a = load_capture(data("lo_eth.pcap"), mode).unwrap();
-        let b = load_capture(data("lo_eth.pcapng"), mode).unwrap();
+        let a = load_capture(data("lo_eth.pcap"), mode, &Default::default()).unwrap();
+        let b = load_capture(data("lo_eth.pcapng"), mode, &Default::default()).unwrap();
         assert_eq!(a.trace, b.trace);
         assert_eq!(a.frame_numbers, b.frame_numbers);
         assert_eq!(a.stats, b.stats);
@@ -189,7 +189,7 @@ fn pcap_and_pcapng_fixtures_give_the_same_trace() {
 #[test]
 fn fixtures_decode_completely() {
     for file in FIXTURES {
-        let e = load_capture(data(file), TcpMode::DataAck).unwrap();
+        let e = load_capture(data(file), TcpMode::DataAck, &Default::default()).unwrap();
         let s = &e.stats;
         assert_eq!(s.tcp_segments, s.frames, "{file}: every frame is TCP over IPv4/IPv6: {s:?}");
         // At snap length 96, the cooked-v2 capture (20-byte link header) cuts the options of the four IPv6
@@ -203,7 +203,7 @@ fn fixtures_decode_completely() {
         let e_len = e.trace.packets.len();
         assert!(e_len > 200, "{file}: {e_len} descriptors");
         // The handshakes: one SYN → SYN-ACK sample per connection (6 connections, IPv4 and IPv6).
-        let h = load_capture(data(file), TcpMode::SynSynAck).unwrap();
+        let h = load_capture(data(file), TcpMode::SynSynAck, &Default::default()).unwrap();
         assert_eq!(h.trace.truth.len(), 6, "{file}");
         assert!(h.trace.true_delays_ns().iter().all(|&d| d > 0 && d < 10_000_000));
     }

@@ -6,11 +6,12 @@
 
 use crate::blocks::Run;
 use crate::harness::Model;
-use crate::harness::{RunConfig, RunReport, Sim};
+use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
 use crate::models::{ParserD64, ParserD8};
 use golden::common::config::CSR_STATUS_BASE;
 use golden::common::csr::{CsrInputs, CsrModel};
 use golden::parser::cycle::{beats, csr_layout, Fields, ParserCycle, ParserInputs, Record};
+use golden::parser::driver::FrameDriver;
 use golden::parser::{parse, random, Drop, ParserConfig};
 use rand::Rng;
 use std::collections::VecDeque;
@@ -191,7 +192,7 @@ pub fn run<T: ParserTop>(cfg: &RunConfig) -> RunReport {
         let co = csr.step(&CsrInputs { reset, addr, wr_en: csr_wr, wr_data, rd_en: csr_rd, status });
         if started {
             let rtl = sim.m.outputs();
-            compare(&mut run, &rtl, c, o.tready, o.record.as_ref());
+            compare(&mut run.sb, &rtl, c, o.tready, o.record.as_ref());
             if let Some(co) = co {
                 run.sb.check(c, "csr_rd_valid", Some(co.rd_valid as u128), rtl.csr_rd_valid as u128);
                 if co.rd_valid {
@@ -225,8 +226,54 @@ pub fn run<T: ParserTop>(cfg: &RunConfig) -> RunReport {
     run.finish(sim.cycle)
 }
 
-fn compare(run: &mut Run, m: &Outputs, c: u64, tready: bool, rec: Option<&Record>) {
-    let sb = &mut run.sb;
+/// `frames` (`(bytes, tuser)`) through the RTL of the parser build with a `data_bytes` bus, the cycle model
+/// beside it in lockstep and compared every cycle like the co-simulation (tready, the record's valid,
+/// status, timestamp and fields), under the replay driver's idle gaps and backpressure
+/// (`golden::parser::driver`). The records (one per frame, in order) and the cycles; a difference is an
+/// error naming the seed, the first differing cycle and signal.
+pub fn replay(
+    frames: &[(Vec<u8>, u64)],
+    data_bytes: usize,
+    gaps: f64,
+    backpressure: f64,
+    seed: u64,
+) -> Result<(Vec<Record>, u64), String> {
+    match data_bytes {
+        8 => replay_on::<ParserD8>(frames, gaps, backpressure, seed),
+        64 => replay_on::<ParserD64>(frames, gaps, backpressure, seed),
+        _ => Err(format!("no parser build with a {}-bit bus (the builds: 64 and 512 bits)", data_bytes * 8)),
+    }
+}
+
+fn replay_on<T: ParserTop>(
+    frames: &[(Vec<u8>, u64)],
+    gaps: f64,
+    backpressure: f64,
+    seed: u64,
+) -> Result<(Vec<Record>, u64), String> {
+    let mut drv = FrameDriver::new(frames, T::BYTES, gaps, backpressure, seed)?;
+    let mut sim = Sim::new(T::make(seed), None);
+    let mut gold = ParserCycle::new(T::BYTES);
+    let mut sb = Scoreboard::new(T::NAME, seed);
+    while !drv.finished() {
+        let i = drv.inputs();
+        sim.m.drive(&i, (0, false, 0, false));
+        sim.settle();
+        let o = gold.step(&i);
+        if !i.reset {
+            compare(&mut sb, &sim.m.outputs(), sim.cycle, o.tready, o.record.as_ref());
+            if !sb.is_clean() {
+                return Err(format!("replay through the RTL: {sb}"));
+            }
+        }
+        drv.after(&i, &o)?;
+        sim.tick();
+    }
+    let cycles = drv.cycles();
+    Ok((drv.into_records(), cycles))
+}
+
+fn compare(sb: &mut Scoreboard, m: &Outputs, c: u64, tready: bool, rec: Option<&Record>) {
     sb.check(c, "s_axis_tready", Some(tready as u128), m.tready as u128);
     sb.check(c, "m_rec_valid", Some(rec.is_some() as u128), m.valid as u128);
     let Some(r) = rec else { return };

@@ -49,7 +49,7 @@
 //! A record's header fields are defined only when it is accepted (the RTL leaves the fields of a dropped
 //! frame as whatever its muxes pick).
 
-use super::{parse, Addrs, Counters, Drop, Headers, ParserConfig, PROTO_TCP};
+use super::{parse, Addrs, Counters, Drop, Headers, ParserConfig, TcpSegment, PROTO_TCP};
 use crate::common::csr::{CoreIdent, CsrLayout};
 use std::collections::VecDeque;
 
@@ -147,10 +147,51 @@ impl Fields {
     }
 }
 
+impl Fields {
+    /// The TCP segment an accepted record describes (`None` for UDP): the inverse of [`Fields::of`] for
+    /// TCP, so a record from the hardware gives the same [`TcpSegment`] as [`Headers::tcp_segment`] of the
+    /// frame, and with it the same per-core descriptors (`super::descriptors`).
+    pub fn tcp_segment(&self) -> Option<TcpSegment> {
+        if self.protocol != PROTO_TCP {
+            return None;
+        }
+        let addrs = if self.is_v6 {
+            Addrs::V6 { src: self.src_addr.to_be_bytes(), dst: self.dst_addr.to_be_bytes() }
+        } else {
+            Addrs::V4 { src: (self.src_addr as u32).to_be_bytes(), dst: (self.dst_addr as u32).to_be_bytes() }
+        };
+        Some(TcpSegment {
+            addrs,
+            src_port: self.src_port,
+            dst_port: self.dst_port,
+            seq: self.seq,
+            ack: self.ack,
+            flags: self.tcp_flags,
+            ip_id: self.ip_id,
+            payload_len: self.payload_len as u32,
+            header_cut: self.l4_header_cut,
+        })
+    }
+}
+
 impl Record {
     /// The record's status code on the RTL port: 0 accepted, else 1 + [`Drop::index`].
     pub fn status(&self) -> u8 {
         self.drop.map_or(0, |d| d.index() as u8 + 1)
+    }
+
+    /// Counts the record in `c` as the hardware's statistics count it (frames, accepted, short, header
+    /// cut, or its drop reason).
+    pub fn count_into(&self, c: &mut Counters) {
+        c.frames += 1;
+        match self.drop {
+            None => {
+                c.accepted += 1;
+                c.short += self.fields.short as u64;
+                c.l4_header_cut += self.fields.l4_header_cut as u64;
+            }
+            Some(d) => c.drops[d.index()] += 1,
+        }
     }
 }
 
@@ -263,16 +304,7 @@ impl ParserCycle {
         // The record register's record enters the FIFO (it has room: credits) and is counted.
         if let Some(f) = self.slots[SLOTS - 1].take() {
             let r = f.record.expect("the record register holds a record");
-            let c = &mut self.counters;
-            c.frames += 1;
-            match r.drop {
-                None => {
-                    c.accepted += 1;
-                    c.short += r.fields.short as u64;
-                    c.l4_header_cut += r.fields.l4_header_cut as u64;
-                }
-                Some(d) => c.drops[d.index()] += 1,
-            }
+            r.count_into(&mut self.counters);
             assert!(self.fifo.len() < FIFO_DEPTH, "the credit rule keeps a FIFO entry for every frame taken");
             self.fifo.push_back(r);
         }

@@ -197,3 +197,18 @@ fn keep_bytes_counts_every_contiguous_tkeep() {
     assert_eq!(keep_mask(3, 8), 0x80);
     assert_eq!(keep_mask(5, 64), 1 << 31 | 1 << 63);
 }
+
+#[test]
+fn a_records_fields_give_back_the_frames_tcp_segment() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let (mut tcp, mut udp) = (0, 0);
+    for _ in 0..50_000 {
+        let f = random::frame(&mut rng, 64);
+        let Ok(h) = parse(&f, &ParserConfig::HARDWARE) else { continue };
+        let seg = Fields::of(&h).tcp_segment();
+        assert_eq!(seg, h.tcp_segment(), "{h:?}");
+        tcp += seg.is_some() as u32;
+        udp += seg.is_none() as u32;
+    }
+    assert!(tcp > 5_000 && udp > 1_000, "{tcp} TCP, {udp} UDP");
+}

@@ -154,6 +154,11 @@ impl Experiment for Finecomb {
                                  storage, scored by relative errors of mean delay, standard deviation and loss \
                                  rate against the interval's ground truth";
     type Args = FinecombArgs;
+    const CAPTURE: Option<&'static [&'static str]> = None;
+
+    fn run_args(a: &mut FinecombArgs) -> &mut RunArgs {
+        &mut a.run
+    }
 
     fn run(a: &FinecombArgs) -> Result<(), String> {
         let setup = a.setup()?;

@@ -117,7 +117,7 @@ impl FridgeArgs {
             "wide" => TraceSource::Wide(SyntheticParams { max_delay_ms: 1000.0, ..params }),
             file => {
                 let mode = if self.tcp_mode == "syn" { TcpMode::SynSynAck } else { TcpMode::DataAck };
-                TraceSource::File(PathBuf::from(file), mode)
+                TraceSource::File(PathBuf::from(file), mode, self.run.decoder.clone())
             }
         };
         let setup = Setup {
@@ -158,6 +158,11 @@ impl Experiment for Fridge {
                                  sample moves a percentile across a gap: Kolmogorov–Smirnov (largest CDF gap) and \
                                  the Wasserstein-1 distance of log2 delay (octaves)";
     type Args = FridgeArgs;
+    const CAPTURE: Option<&'static [&'static str]> = Some(&["--trace"]);
+
+    fn run_args(a: &mut FridgeArgs) -> &mut RunArgs {
+        &mut a.run
+    }
 
     fn run(a: &FridgeArgs) -> Result<(), String> {
         let (setup, source) = a.setup()?;

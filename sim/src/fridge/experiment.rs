@@ -347,7 +347,8 @@ impl Accumulator {
 pub enum TraceSource {
     Synthetic(traffic::SyntheticParams),
     Wide(traffic::SyntheticParams),
-    File(std::path::PathBuf, traffic::TcpMode),
+    /// A capture, its frames decoded in software or through the header parser.
+    File(std::path::PathBuf, traffic::TcpMode, traffic::packet::Decoder),
 }
 
 impl TraceSource {
@@ -356,9 +357,7 @@ impl TraceSource {
         match self {
             TraceSource::Synthetic(p) => Ok(traffic::synthetic(seed, *p)),
             TraceSource::Wide(p) => Ok(traffic::wide(seed, *p)),
-            TraceSource::File(path, mode) => {
-                traffic::load_capture(path, *mode).map(|e| e.trace).map_err(|e| format!("{}: {e}", path.display()))
-            }
+            TraceSource::File(path, mode, decoder) => traffic::load_capture(path, *mode, decoder).map(|e| e.trace),
         }
     }
 }

@@ -260,7 +260,7 @@ impl HhArgs {
                         return Err(format!("{} belong to --stream zipf", zipf_only.join(", ")));
                     }
                     let file = self.file.as_ref().ok_or("--stream capture needs --file FILE (pcap or pcapng)")?;
-                    let (keys, stats) = capture_flow_keys(file, self.key_bits)?;
+                    let (keys, stats) = capture_flow_keys(file, self.key_bits, &self.run.decoder)?;
                     if !self.json {
                         println!(
                             "{}: {} frames, {} TCP packets in {} flows (5-tuples), {} frames skipped (not TCP)",
@@ -328,6 +328,11 @@ impl Experiment for HeavyHitters {
                                  theorem: ≥ 0.7 for RAP). With --stream zipf|capture: top-k recall, precision \
                                  and average relative error per memory size";
     type Args = HhArgs;
+    const CAPTURE: Option<&'static [&'static str]> = Some(&["--stream", "capture", "--file"]);
+
+    fn run_args(a: &mut HhArgs) -> &mut RunArgs {
+        &mut a.run
+    }
 
     fn run(a: &HhArgs) -> Result<(), String> {
         let methods = a.methods()?;

@@ -119,7 +119,7 @@ impl IfpdArgs {
             (Source::Synthetic(p), format!("synthetic 2 s segments of {} packets", self.packets))
         } else {
             let path = PathBuf::from(&self.trace);
-            let (packets, st) = capture_ifpd(&path)?;
+            let (packets, st) = capture_ifpd(&path, &self.run.decoder)?;
             let what = format!(
                 "{}: {} frames, {} IPv4 TCP packets, {} skipped",
                 path.display(),
@@ -269,6 +269,11 @@ impl Experiment for Ifpd {
                                  threshold) and Fig. 6 (--sweep memory) on a synthetic segment calibrated to the \
                                  paper's Table 1, or a capture";
     type Args = IfpdArgs;
+    const CAPTURE: Option<&'static [&'static str]> = Some(&["--trace"]);
+
+    fn run_args(a: &mut IfpdArgs) -> &mut RunArgs {
+        &mut a.run
+    }
 
     fn run(a: &IfpdArgs) -> Result<(), String> {
         engine_fn(a.run.engine())?;

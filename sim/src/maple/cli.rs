@@ -178,7 +178,7 @@ impl MapleArgs {
             let what = format!("synthetic: {} epochs of ~{} packets", t.epochs, t.packets_per_epoch);
             (Source::Synthetic(t), what)
         } else {
-            capture_source(&PathBuf::from(&self.trace))?
+            capture_source(&PathBuf::from(&self.trace), &self.run.decoder)?
         };
         let setup = Setup {
             source,
@@ -316,6 +316,11 @@ impl Experiment for Maple {
                                  hardware epochs of the same bits per packet as the golden budget, every answer and \
                                  flush checked against golden, beside golden at that size";
     type Args = MapleArgs;
+    const CAPTURE: Option<&'static [&'static str]> = Some(&["--trace"]);
+
+    fn run_args(a: &mut MapleArgs) -> &mut RunArgs {
+        &mut a.run
+    }
 
     /// `--engine rtl` adds the SVBF co-simulated at the build's size (`super::rtl`), checked against golden,
     /// and golden's SVBF at the same size beside it (rows `svbf_rtl`, `svbf_golden_same`; JSON key `rtl`).

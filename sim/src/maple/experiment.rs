@@ -24,6 +24,7 @@
 
 use super::clustering::{from_samples, logarithmic, oracle, Hybrid, LogRange, Scheme};
 use super::metrics::{Summary, Tally};
+use crate::traffic::packet::Decoder;
 use crate::traffic::maple::{capture_maple, synthetic_maple, through_queue, Arrival, Delayed, MapleTraffic};
 use crate::traffic::maple::{QueueStats, RedParams};
 use golden::maple::baselines::{Comb, Pbf, PbfPolicy, Perfect};
@@ -528,8 +529,8 @@ fn software<S: Store>(
 }
 
 /// The capture source of `path`.
-pub fn capture_source(path: &std::path::Path) -> Result<(Source, String), String> {
-    let (arrivals, st) = capture_maple(path)?;
+pub fn capture_source(path: &std::path::Path, decoder: &Decoder) -> Result<(Source, String), String> {
+    let (arrivals, st) = capture_maple(path, decoder)?;
     let what = format!("{}: {} frames, {} TCP packets, {} skipped", path.display(), st.frames, st.packets, st.skipped);
     Ok((Source::Capture { name: path.display().to_string(), arrivals }, what))
 }

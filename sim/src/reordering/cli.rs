@@ -153,7 +153,7 @@ impl ReArgs {
                     self.prefix_len
                 ));
             }
-            let (packets, st) = capture_descriptors(&path)?;
+            let (packets, st) = capture_descriptors(&path, &self.run.decoder)?;
             let what = format!(
                 "{}: {} frames, {} IPv4 TCP segments, {} with data, {} skipped",
                 path.display(),
@@ -289,6 +289,11 @@ impl Experiment for Reordering {
                                  flow tracked exactly; recall of out-of-order-heavy prefixes ≥ β and false reports \
                                  (≤ α or ≤ ε) per memory size, on synthetic traffic or a capture";
     type Args = ReArgs;
+    const CAPTURE: Option<&'static [&'static str]> = Some(&["--trace"]);
+
+    fn run_args(a: &mut ReArgs) -> &mut RunArgs {
+        &mut a.run
+    }
 
     fn run(a: &ReArgs) -> Result<(), String> {
         if a.run.engine() == Engine::Rtl {
@@ -372,7 +377,7 @@ impl Experiment for Reordering {
              flow sampling and the flow-level baseline",
             path.display()
         );
-        let (packets, _) = capture_descriptors(&path)?;
+        let (packets, _) = capture_descriptors(&path, &Default::default())?;
         setup.source = Source::Capture { name: path.display().to_string(), packets, capture_a: true };
         (setup.methods, setup.memory, setup.seeds, setup.engine) =
             (vec![ReMethod::Sampling, ReMethod::Flows], vec![64], 1, Engine::Rtl);

@@ -25,6 +25,7 @@
 //! Every IPv4 TCP segment of a pcap/pcapng file (gzip read directly), its 5-tuple as the flow (each
 //! direction its own flow) and its timestamp — the reordering core's capture reader, reused.
 
+use super::packet::Decoder;
 use super::rng::{mix64, SplitMix64};
 use golden::ifpd::Descriptor;
 use std::collections::{HashMap, HashSet};
@@ -237,8 +238,8 @@ pub struct IfpdCaptureStats {
 
 /// The descriptors of a capture: every IPv4 TCP segment (data or not), flow = 5-tuple, in file order
 /// (stably sorted by time if the file is not).
-pub fn capture_ifpd(path: &Path) -> Result<(Vec<Descriptor>, IfpdCaptureStats), String> {
-    let (segments, st) = super::reorder::capture_descriptors(path)?;
+pub fn capture_ifpd(path: &Path, decoder: &Decoder) -> Result<(Vec<Descriptor>, IfpdCaptureStats), String> {
+    let (segments, st) = super::reorder::capture_descriptors(path, decoder)?;
     let mut out: Vec<Descriptor> = segments.iter().map(|d| Descriptor { flow: d.flow, ts: d.ts }).collect();
     out.sort_by_key(|d| d.ts);
     Ok((out, IfpdCaptureStats { frames: st.frames, packets: st.segments, skipped: st.skipped }))

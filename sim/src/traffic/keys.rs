@@ -6,7 +6,7 @@
 //! RNG). Keys are `u128` values already masked to the requested key width, so every consumer (golden
 //! model, RTL, ground truth) sees the same keys.
 
-use super::packet::for_each_segment;
+use super::packet::{for_each_segment, Decoder};
 use golden::parser::descriptors::flow_key;
 use super::rng::{mix64, SplitMix64};
 use std::collections::{HashMap, HashSet};
@@ -315,10 +315,10 @@ pub use golden::parser::descriptors::five_tuple_key;
 
 /// The key stream of a capture: one key per TCP segment (its 5-tuple, [`five_tuple_key`], masked to
 /// `key_bits`), in file order (pcap or pcapng, plain or gzip-compressed).
-pub fn capture_flow_keys(path: &Path, key_bits: usize) -> Result<(Vec<u128>, FlowStats), String> {
+pub fn capture_flow_keys(path: &Path, key_bits: usize, decoder: &Decoder) -> Result<(Vec<u128>, FlowStats), String> {
     let name = path.display();
     let (mask, mut stats, mut keys) = (key_mask(key_bits), FlowStats::default(), Vec::new());
-    stats.frames = for_each_segment(path, |_, _, seg| match seg {
+    stats.frames = for_each_segment(path, decoder, |_, _, seg| match seg {
         Ok(seg) => {
             stats.tcp += 1;
             keys.push(flow_key(&seg) & mask);

@@ -38,7 +38,7 @@
 //! the same queue.
 
 use super::ifpd::{flow_arrivals, normal, IfpdParams};
-use super::packet::for_each_segment;
+use super::packet::{for_each_segment, Decoder};
 use golden::parser::descriptors::invariant_key;
 use super::rng::{mix64, SplitMix64};
 use std::collections::HashMap;
@@ -303,10 +303,10 @@ pub struct MapleCaptureStats {
 /// ports (96 bits) above `seq ^ ack.rotate_left(13) ^ ip_id << 16` (32 bits): the IPv4 identification tells
 /// apart the pure ACKs and retransmissions that repeat sequence and acknowledgement numbers (the paper's key
 /// holds the IP ID too; IPv6 has none).
-pub fn capture_maple(path: &Path) -> Result<(Vec<Arrival>, MapleCaptureStats), String> {
+pub fn capture_maple(path: &Path, decoder: &Decoder) -> Result<(Vec<Arrival>, MapleCaptureStats), String> {
     let name = path.display();
     let (mut out, mut st) = (Vec::new(), MapleCaptureStats::default());
-    st.frames = for_each_segment(path, |ts, wire, seg| {
+    st.frames = for_each_segment(path, decoder, |ts, wire, seg| {
         let (Some(ts), Ok(seg)) = (ts, seg) else {
             st.skipped += 1;
             return;

@@ -75,13 +75,52 @@ fn be32(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes([*b.get(at)?, *b.get(at + 1)?, *b.get(at + 2)?, *b.get(at + 3)?]))
 }
 
+/// How a capture's frames become TCP segments.
+#[derive(Debug, Clone, Default)]
+pub enum Decoder {
+    /// In software ([`decode`]): every link type, golden's parser in its software configuration (no
+    /// header window, any number of tags and extension headers, IP length 0 from the wire length).
+    #[default]
+    Software,
+    /// Through the header parser (`netmeas replay`, [`crate::parser::replay`]): Ethernet frames byte for
+    /// byte on the AXI4-Stream bus of the cycle model or the Verilated RTL, with the hardware's limits;
+    /// a segment is what the parser's record holds. Each replay appends its one-line summary to `log`.
+    Parser { spec: crate::parser::ReplaySpec, log: std::sync::Arc<std::sync::Mutex<Vec<String>>> },
+}
+
+impl Decoder {
+    /// The parser decoder with `spec` and an empty log.
+    pub fn parser(spec: crate::parser::ReplaySpec) -> Decoder {
+        Decoder::Parser { spec, log: Default::default() }
+    }
+}
+
+/// The TCP segment of a parser record (or why there is none, named as the software reader names it).
+pub fn record_segment(r: &parser::cycle::Record) -> Result<TcpSegment, Skip> {
+    match r.drop {
+        Some(d) => Err(d.into()),
+        None => r.fields.tcp_segment().ok_or(Skip::NotTcp),
+    }
+}
+
 /// Every frame of the capture file `path` (pcap or pcapng, gzip read directly) decoded down to its TCP
-/// segment: `f(timestamp ns if the block has one, wire length, segment or why not)` in file order. Returns the
-/// number of frames; a broken file is an error naming it.
+/// segment by `decoder`: `f(timestamp ns if the block has one, wire length, segment or why not)` in file
+/// order. Returns the number of frames; a broken file is an error naming it.
 pub fn for_each_segment(
     path: &std::path::Path,
+    decoder: &Decoder,
     mut f: impl FnMut(Option<u64>, u32, Result<TcpSegment, Skip>),
 ) -> Result<u64, String> {
+    if let Decoder::Parser { spec, log } = decoder {
+        let r = crate::parser::replay_capture(path, spec)?;
+        if let Ok(mut log) = log.lock() {
+            log.push(r.summary());
+        }
+        for fr in &r.frames {
+            f(fr.timestamp, fr.wire_len, record_segment(&fr.record));
+        }
+        return Ok(r.frames.len() as u64);
+    }
     let name = path.display();
     let mut reader = super::capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let mut frames = 0;

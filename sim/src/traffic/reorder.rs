@@ -37,7 +37,7 @@
 //! starting with the gzip magic is decompressed on the fly by the shared reader ([`capture::open`]).
 
 use super::keys::five_tuple_key;
-use super::packet::{for_each_segment, Addrs};
+use super::packet::{for_each_segment, Addrs, Decoder};
 use super::rng::{mix64, SplitMix64};
 use golden::reordering::Descriptor;
 use std::path::Path;
@@ -223,10 +223,10 @@ pub struct CaptureStats {
 }
 
 /// The descriptors of a capture file (see the module docs); gzip is decompressed on the fly.
-pub fn capture_descriptors(path: &Path) -> Result<(Vec<Descriptor>, CaptureStats), String> {
+pub fn capture_descriptors(path: &Path, decoder: &Decoder) -> Result<(Vec<Descriptor>, CaptureStats), String> {
     let name = path.display();
     let (mut out, mut stats) = (Vec::new(), CaptureStats::default());
-    stats.frames = for_each_segment(path, |ts, _, seg| {
+    stats.frames = for_each_segment(path, decoder, |ts, _, seg| {
         let (Some(ts), Ok(seg)) = (ts, seg) else {
             stats.skipped += 1;
             return;

@@ -36,8 +36,8 @@
 //! counted in [`ExtractStats::reordered`]. Duplicate removal happens after sorting. Ground truth is
 //! [`pair_exact`](super::pair_exact) on the final stream.
 
-use super::capture::{self, CaptureReader};
-use super::packet::{decode, Skip};
+use super::capture::CaptureReader;
+use super::packet::{decode, for_each_segment, Decoder, Skip, TcpSegment};
 use super::{pair_exact_indexed, Descriptor, PacketKind, Trace, TraceError};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
@@ -103,54 +103,81 @@ impl Extracted {
     }
 }
 
-/// Read every frame of `reader` and build the trace for `mode`.
+/// Read every frame of `reader` (decoded in software) and build the trace for `mode`.
 pub fn extract<R: Read>(mut reader: CaptureReader<R>, mode: TcpMode) -> Result<Extracted, TraceError> {
-    let mut stats = ExtractStats::default();
-    let mut out: Vec<(Descriptor, u64)> = Vec::new();
-    let mut latest = 0u64;
+    let mut ex = Extractor::new(mode);
     while let Some(frame) = reader.next_frame()? {
+        ex.frame(frame.timestamp_ns, decode(frame.link_type, frame.data, frame.orig_len));
+    }
+    Ok(ex.finish())
+}
+
+/// Open, read and extract a pcap or pcapng file, its frames decoded by `decoder` (in software, or through
+/// the header parser: `netmeas replay`).
+pub fn load_capture(path: impl AsRef<Path>, mode: TcpMode, decoder: &Decoder) -> Result<Extracted, String> {
+    let path = path.as_ref();
+    let mut ex = Extractor::new(mode);
+    for_each_segment(path, decoder, |ts, _, seg| ex.frame(ts, seg))?;
+    Ok(ex.finish())
+}
+
+/// The extraction, frame by frame (frames numbered from 1 in the order given).
+struct Extractor {
+    mode: TcpMode,
+    stats: ExtractStats,
+    out: Vec<(Descriptor, u64)>,
+    latest: u64,
+}
+
+impl Extractor {
+    fn new(mode: TcpMode) -> Self {
+        Extractor { mode, stats: ExtractStats::default(), out: Vec::new(), latest: 0 }
+    }
+
+    fn frame(&mut self, ts: Option<u64>, seg: Result<TcpSegment, Skip>) {
+        let stats = &mut self.stats;
         stats.frames += 1;
-        let Some(ts) = frame.timestamp_ns else {
+        let Some(ts) = ts else {
             stats.no_timestamp += 1;
-            continue;
+            return;
         };
-        if ts < latest {
+        if ts < self.latest {
             stats.reordered += 1;
         }
-        latest = latest.max(ts);
-        match decode(frame.link_type, frame.data, frame.orig_len) {
+        self.latest = self.latest.max(ts);
+        match seg {
             Ok(seg) => {
                 stats.tcp_segments += 1;
                 stats.tcp_options_cut += seg.header_cut as u64;
-                out.extend(segment_descriptors(&seg, ts, mode).map(|d| (d, frame.number)));
+                let n = stats.frames;
+                self.out.extend(segment_descriptors(&seg, ts, self.mode).map(|d| (d, n)));
             }
             Err(reason) => *stats.skipped.entry(reason).or_insert(0) += 1,
         }
     }
-    if stats.reordered > 0 {
-        out.sort_by_key(|(d, _)| d.timestamp); // stable: file order breaks ties
-    }
-    let mut seen: HashSet<u128> = HashSet::new();
-    let mut packets = Vec::with_capacity(out.len());
-    let mut frame_numbers = Vec::with_capacity(out.len());
-    for (d, n) in out {
-        match d.kind {
-            PacketKind::Request if !seen.insert(d.id) => {
-                stats.duplicate_requests += 1;
-                continue;
-            }
-            PacketKind::Request => stats.requests += 1,
-            PacketKind::Response => stats.responses += 1,
-        }
-        packets.push(d);
-        frame_numbers.push(n);
-    }
-    Ok(Extracted { trace: Trace::from_packets(packets), frame_numbers, stats })
-}
 
-/// Open, read and extract a pcap or pcapng file.
-pub fn load_capture(path: impl AsRef<Path>, mode: TcpMode) -> Result<Extracted, TraceError> {
-    extract(capture::open(path)?, mode)
+    fn finish(self) -> Extracted {
+        let Extractor { mut stats, mut out, .. } = self;
+        if stats.reordered > 0 {
+            out.sort_by_key(|(d, _)| d.timestamp); // stable: file order breaks ties
+        }
+        let mut seen: HashSet<u128> = HashSet::new();
+        let mut packets = Vec::with_capacity(out.len());
+        let mut frame_numbers = Vec::with_capacity(out.len());
+        for (d, n) in out {
+            match d.kind {
+                PacketKind::Request if !seen.insert(d.id) => {
+                    stats.duplicate_requests += 1;
+                    continue;
+                }
+                PacketKind::Request => stats.requests += 1,
+                PacketKind::Response => stats.responses += 1,
+            }
+            packets.push(d);
+            frame_numbers.push(n);
+        }
+        Extracted { trace: Trace::from_packets(packets), frame_numbers, stats }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,217 @@
+//! Whole frames onto the parser's AXI4-Stream input, cycle by cycle: the stimulus of a replay (`netmeas
+//! replay` streams a capture's frames through the parser, on the cycle model or the Verilated RTL; both
+//! use this driver, so they see the same cycles).
+//!
+//! [`FrameDriver`] holds a list of frames (bytes and `tuser`), splits each into beats of the bus width as
+//! it reaches the front ([`beats`]), and each cycle decides `tvalid` (an idle cycle with probability
+//! `gaps`) and `rec_ready` (held low with probability `backpressure`) from its own PRNG (seeded, so a
+//! replay is reproducible). Cycle 0 asserts reset (an RTL's registers are random before it). After the
+//! cycle, [`FrameDriver::after`] takes the parser's outputs: a beat is gone when `tvalid && tready`, a
+//! record is taken when `rec_ready` and a record is on the output. Records come out in frame order, one per
+//! frame: the replay is over when every frame has its record ([`FrameDriver::finished`]).
+//!
+//! A frame of zero bytes goes out as one beat with `tkeep` 0 and `tlast` (the parser counts it as a runt).
+//! A parser that takes no beat and gives no record for [`STALL_LIMIT`] cycles is an error naming the
+//! cycle and the frame (a hang must not pass as a long replay).
+
+use super::cycle::{beats, ParserInputs, ParserOutputs, Record};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::VecDeque;
+
+/// Cycles without a beat taken or a record given after which the driver calls the parser stuck. Far above
+/// what backpressure of [`MAX_PROBABILITY`] makes likely (a record waits 100 cycles on average).
+pub const STALL_LIMIT: u64 = 100_000;
+
+/// The largest `gaps` / `backpressure` probability taken (at 1 nothing would ever move).
+pub const MAX_PROBABILITY: f64 = 0.99;
+
+/// One beat: `(tdata, tkeep, tlast)`.
+type Beat = ([u8; 64], u64, bool);
+
+/// Drives frames into a parser (see the module docs).
+#[derive(Debug, Clone)]
+pub struct FrameDriver<'a> {
+    data_bytes: usize,
+    frames: &'a [(Vec<u8>, u64)],
+    /// The next frame to split into beats.
+    next: usize,
+    beats: VecDeque<Beat>,
+    /// The `tuser` of the frame at the front.
+    tuser: u64,
+    rng: SmallRng,
+    gaps: f64,
+    backpressure: f64,
+    records: Vec<Record>,
+    cycle: u64,
+    last_progress: u64,
+}
+
+impl<'a> FrameDriver<'a> {
+    /// A driver of `frames` (`(bytes, tuser)`) onto a bus of `data_bytes`; `gaps` and `backpressure` are
+    /// the per-cycle probabilities of an idle input and a held output, in `0..=`[`MAX_PROBABILITY`].
+    pub fn new(
+        frames: &'a [(Vec<u8>, u64)],
+        data_bytes: usize,
+        gaps: f64,
+        backpressure: f64,
+        seed: u64,
+    ) -> Result<Self, String> {
+        if !(data_bytes.is_power_of_two() && (1..=64).contains(&data_bytes)) {
+            return Err(format!("bus of {data_bytes} bytes: a power of two from 1 to 64"));
+        }
+        for (name, p) in [("gaps", gaps), ("backpressure", backpressure)] {
+            if !(0.0..=MAX_PROBABILITY).contains(&p) {
+                return Err(format!("--{name} {p}: a probability from 0 to {MAX_PROBABILITY}"));
+            }
+        }
+        Ok(FrameDriver {
+            data_bytes,
+            frames,
+            next: 0,
+            beats: VecDeque::new(),
+            tuser: 0,
+            rng: SmallRng::seed_from_u64(seed),
+            gaps,
+            backpressure,
+            records: Vec::with_capacity(frames.len()),
+            cycle: 0,
+            last_progress: 0,
+        })
+    }
+
+    /// Every frame has its record.
+    pub fn finished(&self) -> bool {
+        self.records.len() == self.frames.len()
+    }
+
+    /// Cycles driven so far.
+    pub fn cycles(&self) -> u64 {
+        self.cycle
+    }
+
+    /// The records taken so far, in frame order.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The records, one per frame in frame order.
+    pub fn into_records(self) -> Vec<Record> {
+        self.records
+    }
+
+    /// This cycle's inputs.
+    pub fn inputs(&mut self) -> ParserInputs {
+        if self.beats.is_empty() && self.next < self.frames.len() {
+            let (bytes, tuser) = &self.frames[self.next];
+            self.next += 1;
+            self.tuser = *tuser;
+            if bytes.is_empty() {
+                self.beats.push_back(([0; 64], 0, true));
+            } else {
+                self.beats.extend(beats(bytes, self.data_bytes));
+            }
+        }
+        let reset = self.cycle == 0;
+        let tvalid = !reset && !self.beats.is_empty() && !self.rng.gen_bool(self.gaps);
+        let rec_ready = !self.rng.gen_bool(self.backpressure);
+        let (tdata, tkeep, tlast) = self.beats.front().copied().unwrap_or(([0; 64], 0, false));
+        ParserInputs { reset, tvalid, tdata, tkeep, tlast, tuser: self.tuser, rec_ready }
+    }
+
+    /// Takes the cycle's outputs (for the inputs [`FrameDriver::inputs`] gave) and moves to the next cycle.
+    pub fn after(&mut self, i: &ParserInputs, o: &ParserOutputs) -> Result<(), String> {
+        if !i.reset {
+            if i.tvalid && o.tready {
+                self.beats.pop_front();
+                self.last_progress = self.cycle;
+            }
+            if let (Some(r), true) = (o.record, i.rec_ready) {
+                if self.records.len() == self.frames.len() {
+                    return Err(format!("cycle {}: a record beyond the {} frames sent", self.cycle, self.frames.len()));
+                }
+                self.records.push(r);
+                self.last_progress = self.cycle;
+            }
+        }
+        if self.cycle - self.last_progress > STALL_LIMIT {
+            return Err(format!(
+                "the parser took no beat and gave no record for {STALL_LIMIT} cycles (cycle {}; {} of {} frames \
+                 have their record)",
+                self.cycle,
+                self.records.len(),
+                self.frames.len()
+            ));
+        }
+        self.cycle += 1;
+        Ok(())
+    }
+}
+
+/// `frames` through the cycle model on a bus of `data_bytes` (see [`FrameDriver::new`]): one record per
+/// frame, in order, and the cycles it took.
+pub fn run_cycle_model(
+    frames: &[(Vec<u8>, u64)],
+    data_bytes: usize,
+    gaps: f64,
+    backpressure: f64,
+    seed: u64,
+) -> Result<(Vec<Record>, u64), String> {
+    let mut drv = FrameDriver::new(frames, data_bytes, gaps, backpressure, seed)?;
+    let mut model = super::cycle::ParserCycle::new(data_bytes);
+    while !drv.finished() {
+        let i = drv.inputs();
+        let o = model.step(&i);
+        drv.after(&i, &o)?;
+    }
+    let cycles = drv.cycles();
+    Ok((drv.into_records(), cycles))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::{parse, random, ParserConfig};
+
+    fn frames(n: usize, seed: u64) -> Vec<(Vec<u8>, u64)> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        (0..n).map(|k| (random::frame(&mut rng, 8), (k as u64) << 16)).collect()
+    }
+
+    #[test]
+    fn every_frame_gets_its_record_in_order_under_gaps_and_backpressure() {
+        let f = frames(3_000, 1);
+        for (bytes, gaps, bp) in [(8, 0.0, 0.0), (8, 0.3, 0.6), (64, 0.0, 0.0), (64, 0.5, 0.9)] {
+            let (recs, cycles) = run_cycle_model(&f, bytes, gaps, bp, 7).unwrap();
+            assert_eq!(recs.len(), f.len());
+            for (k, (r, (frame, _))) in recs.iter().zip(&f).enumerate() {
+                assert_eq!(r.timestamp, k as u64, "record {k} out of order");
+                let want = parse(frame, &ParserConfig::HARDWARE);
+                assert_eq!(r.drop, want.err(), "frame {k}");
+            }
+            let beats: usize = f.iter().map(|(b, _)| b.len().div_ceil(bytes).max(1)).sum();
+            // Back to back and always ready: one beat a cycle, plus the pipeline's latency at the end.
+            if gaps == 0.0 && bp == 0.0 {
+                assert_eq!(cycles as usize, beats + crate::parser::cycle::LATENCY + 1, "{bytes}");
+            } else {
+                assert!(cycles as usize > beats * 13 / 10, "{bytes} {gaps} {bp}: {cycles} cycles, {beats} beats");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_errors_and_a_stuck_parser_is_reported() {
+        let f = frames(10, 2);
+        assert!(FrameDriver::new(&f, 12, 0.0, 0.0, 1).is_err());
+        assert!(FrameDriver::new(&f, 8, 1.0, 0.0, 1).unwrap_err().contains("--gaps"));
+        assert!(FrameDriver::new(&f, 8, 0.0, -0.1, 1).unwrap_err().contains("--backpressure"));
+        // A "parser" that never takes a beat.
+        let mut d = FrameDriver::new(&f, 8, 0.0, 0.0, 1).unwrap();
+        let stuck = ParserOutputs { tready: false, record: None };
+        let err = (0..=STALL_LIMIT + 2).find_map(|_| {
+            let i = d.inputs();
+            d.after(&i, &stuck).err()
+        });
+        assert!(err.is_some_and(|e| e.contains("no beat")));
+    }
+}

@@ -1,0 +1,71 @@
+//! `netmeas replay FILE --core <core> [options] [-- <the core's run options>]`: a core's experiment on a
+//! capture whose frames go through the header parser (see the module docs of [`super`]). The core's
+//! options are those of `netmeas run <core>`, after `--`; `--engine` is replay's own and runs both the
+//! parser and the core on that engine. The replay's summary (frames, beats, cycles, the parser's drop
+//! counters) goes to stderr after the experiment's output, so `--json` on stdout stays one document.
+
+use super::replay::ReplaySpec;
+use crate::cli::CoreCli;
+use crate::traffic::packet::Decoder;
+use crate::Engine;
+use clap::Args;
+use std::path::PathBuf;
+
+/// `netmeas replay`'s options.
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// The capture (pcap or pcapng, plain or gzip-compressed; Ethernet link type): every frame goes onto the
+    /// parser's AXI4-Stream bus byte for byte (frames under 60 bytes padded to 60 as a MAC pads them), its
+    /// capture time in tuser (PTP format, ns in bits 63:16).
+    pub file: PathBuf,
+    /// The core whose experiment takes the parser's output: the cores whose `netmeas run` takes a capture
+    /// (fridge, heavy-hitters, ifpd, maple, reordering).
+    #[arg(long)]
+    pub core: String,
+    /// `golden` (the parser's cycle model, then the core's golden model) or `rtl` (the Verilated parser,
+    /// checked against its cycle model every cycle, then the core's RTL engine).
+    #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
+    pub engine: String,
+    /// The parser's AXI4-Stream data width in bits: 64 (10 GbE, the `parser_d8` build) or 512 (`parser_d64`).
+    #[arg(long, default_value_t = 64)]
+    pub bus_bits: usize,
+    /// Probability (0..=0.99) that a cycle on the parser's input is idle (tvalid low), between or inside
+    /// frames.
+    #[arg(long, default_value_t = 0.0)]
+    pub gaps: f64,
+    /// Probability (0..=0.99) that the parser's record output is held (not ready) in a cycle; the parser
+    /// then holds its input once its 16-record FIFO is full, and loses nothing.
+    #[arg(long, default_value_t = 0.0)]
+    pub backpressure: f64,
+    /// Seed of the gaps, the backpressure and the RTL's random initial state.
+    #[arg(long, default_value_t = 1)]
+    pub replay_seed: u64,
+    /// The core's `netmeas run <core>` options (after `--`), e.g. `-- --memory 4096 --seeds 1 --json`.
+    #[arg(last = true)]
+    pub core_args: Vec<String>,
+}
+
+/// Runs `netmeas replay`.
+pub fn run(a: &ReplayArgs, cores: &[&dyn CoreCli]) -> Result<(), String> {
+    let spec = ReplaySpec {
+        engine: if a.engine == "rtl" { Engine::Rtl } else { Engine::Golden },
+        bus_bits: a.bus_bits,
+        gaps: a.gaps,
+        backpressure: a.backpressure,
+        seed: a.replay_seed,
+    };
+    spec.check()?;
+    let core = cores.iter().find(|c| c.name() == a.core).ok_or_else(|| {
+        let names: Vec<&str> = cores.iter().map(|c| c.name()).collect();
+        format!("--core {}: one of {}", a.core, names.join(", "))
+    })?;
+    let decoder = Decoder::parser(spec);
+    let Decoder::Parser { log, .. } = &decoder else { unreachable!("a parser decoder") };
+    let log = log.clone();
+    let file = a.file.to_str().ok_or_else(|| format!("{}: not a UTF-8 path", a.file.display()))?;
+    let result = core.replay(file, &a.engine, &a.core_args, decoder);
+    for line in log.lock().map(|l| l.clone()).unwrap_or_default() {
+        eprintln!("{line}");
+    }
+    result
+}
