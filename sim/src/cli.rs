@@ -4,7 +4,7 @@
 //! (`CORES` in main.rs) and dispatches `run <core>` and the demo's experiment sections through
 //! [`CoreCli`], the object-safe face of [`Experiment`].
 
-use crate::traffic::packet::Decoder;
+use crate::traffic::packet::{Decoder, FrameOrder, Via};
 use crate::Engine;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -37,8 +37,9 @@ pub trait CoreCli: Sync {
     fn run(&self, matches: &ArgMatches) -> Result<(), String>;
     fn demo(&self, seed: u64) -> Result<(), String>;
     /// `netmeas replay`: the experiment on the capture `file` with `engine`, its other options `rest`
-    /// (parsed as `netmeas run <core>` parses them), and the capture's frames decoded by `decoder`.
-    fn replay(&self, file: &str, engine: &str, rest: &[String], decoder: Decoder) -> Result<(), String>;
+    /// (parsed as `netmeas run <core>` parses them, `--capture-order` included), the capture's frames
+    /// decoded `via` the header parser.
+    fn replay(&self, file: &str, engine: &str, rest: &[String], via: Via) -> Result<(), String>;
 }
 
 impl<E: Experiment> CoreCli for E {
@@ -54,7 +55,7 @@ impl<E: Experiment> CoreCli for E {
     fn demo(&self, seed: u64) -> Result<(), String> {
         E::demo(seed)
     }
-    fn replay(&self, file: &str, engine: &str, rest: &[String], decoder: Decoder) -> Result<(), String> {
+    fn replay(&self, file: &str, engine: &str, rest: &[String], via: Via) -> Result<(), String> {
         let flags =
             E::CAPTURE.ok_or_else(|| format!("`netmeas run {}` takes no capture, so it has no replay", E::NAME))?;
         let mut argv: Vec<String> = vec![format!("netmeas run {}", E::NAME)];
@@ -63,7 +64,7 @@ impl<E: Experiment> CoreCli for E {
         argv.extend(rest.iter().cloned());
         let m = self.command().try_get_matches_from(argv).map_err(|e| e.to_string())?;
         let mut args = E::Args::from_arg_matches(&m).map_err(|e| e.to_string())?;
-        E::run_args(&mut args).decoder = decoder;
+        E::run_args(&mut args).via = via;
         E::run(&args)
     }
 }
@@ -82,13 +83,23 @@ pub struct RunArgs {
     /// cycle by cycle on the way; only for cores and configurations that have an RTL build).
     #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
     pub engine: String,
-    /// How a capture's frames become TCP segments: in software unless `netmeas replay` sets the header
-    /// parser (not an option of `run`).
+    /// A capture's frames in `file` order (what a parser fed the file gives; frames stamped earlier than a
+    /// frame before them reach the core so, and only the ground truth is taken in time order) or `time`
+    /// order (as a MAC stamping frames on arrival sees them). Synthetic traffic is always in time order.
+    #[arg(long, default_value = "file", value_parser = ["file", "time"])]
+    pub capture_order: String,
+    /// What decodes a capture's frames: software, unless `netmeas replay` sets the header parser (not an
+    /// option of `run`).
     #[arg(skip)]
-    pub decoder: crate::traffic::packet::Decoder,
+    pub via: Via,
 }
 
 impl RunArgs {
+    /// How the experiment's capture (if any) is decoded: `via`, in `--capture-order`.
+    pub fn decoder(&self) -> Decoder {
+        Decoder { via: self.via.clone(), order: FrameOrder::by_name(&self.capture_order).unwrap_or_default() }
+    }
+
     /// The `--engine` choice.
     pub fn engine(&self) -> Engine {
         if self.engine == "rtl" {

@@ -220,7 +220,10 @@ impl Fnv {
 /// parser (commit "parser test capture and tshark table"), so they hold its definitions fixed — but for
 /// one deliberate change since: the IPv6 address bits of the flow keys became an H3 fold (XOR trees, for
 /// the RTL parser) instead of SplitMix64's multiplications, which moved the digests of the three cores that
-/// key IPv6 segments (fridge data/ACK, heavy hitters, MAPLE; the counts did not move).
+/// key IPv6 segments (fridge data/ACK, heavy hitters, MAPLE; the counts did not move); and the fridge's
+/// repeated requests moved from a software filter of the core's input to the ground truth (issue 18: a
+/// parser keeps no set of the ids it has seen), which moved fridge data/ACK's digest and count (1748 → 1754
+/// descriptors: the mix's six retransmitted requests).
 fn software_digests() -> BTreeMap<&'static str, (usize, u64)> {
     use sim::traffic::{ifpd, keys, load_capture, maple, reorder, TcpMode};
     let path = data(CAPTURE);
@@ -247,7 +250,7 @@ fn software_digests() -> BTreeMap<&'static str, (usize, u64)> {
 fn software_derivations_are_unchanged() {
     let got = software_digests();
     let want: BTreeMap<&str, (usize, u64)> = [
-        ("fridge_data_ack", (1748, 12388757830742381956)),
+        ("fridge_data_ack", (1754, 10808785832266522130)),
         ("fridge_syn", (36, 17105210990792217918)),
         ("heavy_hitters", (1121, 15519458680616940114)),
         ("ifpd", (1117, 3270023240015388526)),

@@ -20,12 +20,12 @@
 //! IFPD and reordering take IPv4 segments only (`None` for IPv6), as the software path always has.
 //!
 //! **Software-only filters (ground truth, not core input).** What hardware cannot do, a core's input must
-//! not depend on. Today the software path still does three things to its streams that a parser in front of
-//! a core does not, and they stay there for now (the replay path will move them into the ground truth):
-//! `sim::traffic::tcp::extract` drops every repeat of a request id with an exact set of the ids seen
-//! (retransmissions), and re-sorts frames by timestamp when a capture is not in time order (as do
-//! `sim::traffic::ifpd::capture_ifpd` and `sim::traffic::maple::capture_maple`). The functions here are per
-//! frame and keep neither state nor order.
+//! not depend on. The capture loaders of `sim::traffic` give a core every frame's descriptors in file order,
+//! as the parser gives them; the exact filters the hardware has not — the first request of each id
+//! (retransmissions, kept out with a set of every id seen) and time order for a capture that is not in it
+//! — shape only the ground truth (`sim::traffic::tcp`, `sim::traffic::ifpd::true_ifpd`). MAPLE's capture
+//! path sorts by time because its packets first go through a simulated queue whose departures are the
+//! core's input. The functions here are per frame and keep neither state nor order.
 //!
 //! **IPv6 addresses in 64 bits.** The 64 address bits of [`flow_id`] and [`five_tuple_key`] are, for
 //! IPv6, an H3 fold of both addresses ([`addr_bits`]): XOR trees only, the house's hash ([`XorHash`],

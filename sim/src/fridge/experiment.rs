@@ -87,7 +87,8 @@ pub fn run_core(cfg: &FridgeConfig, rt: &FridgeRuntime, trace: &Trace, engine: E
 /// Request rate of a trace (requests per second).
 pub fn request_rate(trace: &Trace) -> f64 {
     let reqs: Vec<u64> = trace.packets.iter().filter(|d| d.kind == PacketKind::Request).map(|d| d.timestamp).collect();
-    match (reqs.first(), reqs.last()) {
+    // Span from the earliest to the latest (a capture's frames are in file order, not always time order).
+    match (reqs.iter().min(), reqs.iter().max()) {
         (Some(a), Some(b)) if b > a => (reqs.len() - 1) as f64 / ((b - a) as f64 * 1e-9),
         _ => 1.0,
     }
@@ -169,8 +170,9 @@ pub fn run_methods(setup: &Setup, trace: &Trace, seed: u64) -> Result<TraceOutco
     let rate = request_rate(trace);
     let one = single_cfg(&setup.core, bits);
     // Pilot whose lifetime spans the trace: an unbiased estimate of the delay distribution for the auto rules.
-    let duration_s = match (trace.packets.first(), trace.packets.last()) {
-        (Some(a), Some(b)) => (b.timestamp.saturating_sub(a.timestamp)) as f64 * 1e-9,
+    let times = || trace.packets.iter().map(|d| d.timestamp);
+    let duration_s = match (times().min(), times().max()) {
+        (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
         _ => 0.0,
     };
     let p_pilot = auto_p(m, rate, duration_s);

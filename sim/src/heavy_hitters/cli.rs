@@ -260,7 +260,7 @@ impl HhArgs {
                         return Err(format!("{} belong to --stream zipf", zipf_only.join(", ")));
                     }
                     let file = self.file.as_ref().ok_or("--stream capture needs --file FILE (pcap or pcapng)")?;
-                    let (keys, stats) = capture_flow_keys(file, self.key_bits, &self.run.decoder)?;
+                    let (keys, stats) = capture_flow_keys(file, self.key_bits, &self.run.decoder())?;
                     if !self.json {
                         println!(
                             "{}: {} frames, {} TCP packets in {} flows (5-tuples), {} frames skipped (not TCP)",

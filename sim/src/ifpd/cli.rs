@@ -119,7 +119,7 @@ impl IfpdArgs {
             (Source::Synthetic(p), format!("synthetic 2 s segments of {} packets", self.packets))
         } else {
             let path = PathBuf::from(&self.trace);
-            let (packets, st) = capture_ifpd(&path, &self.run.decoder)?;
+            let (packets, st) = capture_ifpd(&path, &self.run.decoder())?;
             let what = format!(
                 "{}: {} frames, {} IPv4 TCP packets, {} skipped",
                 path.display(),

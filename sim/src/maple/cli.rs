@@ -178,7 +178,7 @@ impl MapleArgs {
             let what = format!("synthetic: {} epochs of ~{} packets", t.epochs, t.packets_per_epoch);
             (Source::Synthetic(t), what)
         } else {
-            capture_source(&PathBuf::from(&self.trace), &self.run.decoder)?
+            capture_source(&PathBuf::from(&self.trace), &self.run.decoder())?
         };
         let setup = Setup {
             source,

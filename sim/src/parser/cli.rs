@@ -6,7 +6,8 @@
 
 use super::replay::ReplaySpec;
 use crate::cli::CoreCli;
-use crate::traffic::packet::Decoder;
+use crate::traffic::packet::Via;
+use std::sync::{Arc, Mutex};
 use crate::Engine;
 use clap::Args;
 use std::path::PathBuf;
@@ -59,11 +60,10 @@ pub fn run(a: &ReplayArgs, cores: &[&dyn CoreCli]) -> Result<(), String> {
         let names: Vec<&str> = cores.iter().map(|c| c.name()).collect();
         format!("--core {}: one of {}", a.core, names.join(", "))
     })?;
-    let decoder = Decoder::parser(spec);
-    let Decoder::Parser { log, .. } = &decoder else { unreachable!("a parser decoder") };
-    let log = log.clone();
+    let log: Arc<Mutex<Vec<String>>> = Default::default();
+    let via = Via::Parser { spec, log: log.clone() };
     let file = a.file.to_str().ok_or_else(|| format!("{}: not a UTF-8 path", a.file.display()))?;
-    let result = core.replay(file, &a.engine, &a.core_args, decoder);
+    let result = core.replay(file, &a.engine, &a.core_args, via);
     for line in log.lock().map(|l| l.clone()).unwrap_or_default() {
         eprintln!("{line}");
     }

@@ -22,6 +22,7 @@
 //!   output held with probability `backpressure`, from a seeded PRNG.
 
 use crate::traffic::capture::{self, linktype};
+use crate::traffic::packet::FrameOrder;
 use crate::Engine;
 use golden::parser::cycle::Record;
 use golden::parser::driver::run_cycle_model;
@@ -137,8 +138,9 @@ pub fn extend_timestamp(reference: u64, ts48: u64) -> u64 {
     }
 }
 
-/// Streams the Ethernet capture `path` through the parser as `spec` says (see the module docs).
-pub fn replay_capture(path: &Path, spec: &ReplaySpec) -> Result<Replayed, String> {
+/// Streams the Ethernet capture `path` through the parser as `spec` says, its frames in `order` (see the
+/// module docs); the result's frames are in that order.
+pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Result<Replayed, String> {
     spec.check()?;
     let name = path.display();
     let mut reader = capture::open(path).map_err(|e| format!("{name}: {e}"))?;
@@ -161,6 +163,11 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec) -> Result<Replayed, String
         }
         frames.push((bytes, f.timestamp_ns.map_or(0, |t| t << 16)));
         meta.push((f.timestamp_ns, f.orig_len));
+    }
+    if order != FrameOrder::File {
+        let perm = order.permutation(&meta.iter().map(|m| m.0).collect::<Vec<_>>());
+        frames = perm.iter().map(|&i| std::mem::take(&mut frames[i])).collect();
+        meta = perm.iter().map(|&i| meta[i]).collect();
     }
     let bytes = spec.bus_bits / 8;
     let (records, cycles) = match spec.engine {

@@ -153,7 +153,7 @@ impl ReArgs {
                     self.prefix_len
                 ));
             }
-            let (packets, st) = capture_descriptors(&path, &self.run.decoder)?;
+            let (packets, st) = capture_descriptors(&path, &self.run.decoder())?;
             let what = format!(
                 "{}: {} frames, {} IPv4 TCP segments, {} with data, {} skipped",
                 path.display(),

@@ -157,10 +157,22 @@ pub(super) fn normal(rng: &mut SplitMix64) -> f64 {
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
 }
 
-/// The exact IFPD (ns) of every packet of a time-ordered stream; `None` for a flow's first packet.
+/// The exact IFPD (ns) of every packet, in the stream's order; `None` for a flow's first packet. Gaps are
+/// taken in time order (a stable sort: stream order breaks ties), so for a capture whose frames are not all
+/// in time order — the core takes them as they come, as a parser gives them — the truth is what really
+/// happened; for a time-ordered stream it is the gap to the flow's previous packet in the stream.
 pub fn true_ifpd(packets: &[Descriptor]) -> Vec<Option<u64>> {
+    let mut order: Vec<usize> = (0..packets.len()).collect();
+    if !packets.windows(2).all(|w| w[0].ts <= w[1].ts) {
+        order.sort_by_key(|&i| packets[i].ts);
+    }
     let mut last: HashMap<u128, u64> = HashMap::with_capacity(packets.len() / 8);
-    packets.iter().map(|d| last.insert(d.flow, d.ts).map(|prev| d.ts.saturating_sub(prev))).collect()
+    let mut out = vec![None; packets.len()];
+    for i in order {
+        let d = &packets[i];
+        out[i] = last.insert(d.flow, d.ts).map(|prev| d.ts - prev);
+    }
+    out
 }
 
 /// One row of the Table 1 comparison.
@@ -220,8 +232,8 @@ pub fn table1_fit(packets: &[Descriptor], truth: &[Option<u64>]) -> Table1Fit {
             }
         })
         .collect();
-    let span_s = match (packets.first(), packets.last()) {
-        (Some(a), Some(b)) => (b.ts - a.ts) as f64 / 1e9,
+    let span_s = match (packets.iter().map(|d| d.ts).min(), packets.iter().map(|d| d.ts).max()) {
+        (Some(a), Some(b)) => (b - a) as f64 / 1e9,
         _ => 0.0,
     };
     Table1Fit { packets: packets.len(), flows, span_s, rows, mean_abs_log_ratio: err / 14.0 }
@@ -236,12 +248,11 @@ pub struct IfpdCaptureStats {
     pub skipped: u64,
 }
 
-/// The descriptors of a capture: every IPv4 TCP segment (data or not), flow = 5-tuple, in file order
-/// (stably sorted by time if the file is not).
+/// The descriptors of a capture: every IPv4 TCP segment (data or not), flow = 5-tuple, in file order — as a
+/// parser gives them, also where the file is not in time order ([`true_ifpd`] takes the truth in time order).
 pub fn capture_ifpd(path: &Path, decoder: &Decoder) -> Result<(Vec<Descriptor>, IfpdCaptureStats), String> {
     let (segments, st) = super::reorder::capture_descriptors(path, decoder)?;
-    let mut out: Vec<Descriptor> = segments.iter().map(|d| Descriptor { flow: d.flow, ts: d.ts }).collect();
-    out.sort_by_key(|d| d.ts);
+    let out: Vec<Descriptor> = segments.iter().map(|d| Descriptor { flow: d.flow, ts: d.ts }).collect();
     Ok((out, IfpdCaptureStats { frames: st.frames, packets: st.segments, skipped: st.skipped }))
 }
 
@@ -276,6 +287,9 @@ mod tests {
         let d = |flow, ts| Descriptor { flow, ts };
         let t = true_ifpd(&[d(1, 10), d(2, 12), d(1, 15), d(1, 40), d(2, 41)]);
         assert_eq!(t, vec![None, None, Some(5), Some(25), Some(29)]);
+        // Out of time order: the gaps in time order, reported in stream order.
+        let t = true_ifpd(&[d(1, 10), d(1, 40), d(1, 15), d(2, 12)]);
+        assert_eq!(t, vec![None, Some(25), Some(5), None]);
     }
 
     #[test]

@@ -66,10 +66,12 @@ impl Pair {
 /// measurement of the stream gives). The defaults are the fridge's ([`FridgeTrace`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trace<D = Descriptor, T = Vec<Pair>> {
-    /// Packets in arrival order (non-decreasing timestamps for every source in this module).
+    /// Packets in the order the core takes them: non-decreasing timestamps for every synthetic source; a
+    /// capture's in file order, as a parser gives them (repeats and frames stamped out of order included).
     pub packets: Vec<D>,
-    /// The ground truth; for the fridge the true pairs, in the order their responses appear in `packets`
-    /// (exactly `pair_exact(&packets)`).
+    /// The ground truth; for the fridge the true pairs, in the order of their responses: for a synthetic
+    /// trace exactly `pair_exact(&packets)`, for a capture `pair_exact` of its exact view (time order, the
+    /// first request of each id: [`tcp`](mod@tcp)'s module docs).
     pub truth: T,
 }
 

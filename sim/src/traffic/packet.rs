@@ -75,23 +75,77 @@ fn be32(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes([*b.get(at)?, *b.get(at + 1)?, *b.get(at + 2)?, *b.get(at + 3)?]))
 }
 
-/// How a capture's frames become TCP segments.
+/// How a capture's frames become TCP segments: by what, and in which order.
 #[derive(Debug, Clone, Default)]
-pub enum Decoder {
-    /// In software ([`decode`]): every link type, golden's parser in its software configuration (no
-    /// header window, any number of tags and extension headers, IP length 0 from the wire length).
+pub struct Decoder {
+    pub via: Via,
+    pub order: FrameOrder,
+}
+
+/// What decodes a capture's frames.
+#[derive(Debug, Clone, Default)]
+pub enum Via {
+    /// Software ([`decode`]): every link type, golden's parser in its software configuration (no header
+    /// window, any number of tags and extension headers, IP length 0 from the wire length).
     #[default]
     Software,
-    /// Through the header parser (`netmeas replay`, [`crate::parser::replay`]): Ethernet frames byte for
-    /// byte on the AXI4-Stream bus of the cycle model or the Verilated RTL, with the hardware's limits;
-    /// a segment is what the parser's record holds. Each replay appends its one-line summary to `log`.
+    /// The header parser (`netmeas replay`, [`crate::parser::replay`]): Ethernet frames byte for byte on
+    /// the AXI4-Stream bus of the cycle model or the Verilated RTL, with the hardware's limits; a segment is
+    /// what the parser's record holds. Each replay appends its one-line summary to `log`.
     Parser { spec: crate::parser::ReplaySpec, log: std::sync::Arc<std::sync::Mutex<Vec<String>>> },
 }
 
+/// The order a capture's frames reach the decoder, and so the core (`--capture-order`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FrameOrder {
+    /// File order (the default): what a parser fed the file gives. A capture written from several CPUs
+    /// can hold frames stamped earlier than a frame before them; the core sees those as they are (and the
+    /// ground truth is taken in time order).
+    #[default]
+    File,
+    /// Timestamp order (a stable sort; a frame without a timestamp keeps the place of the frame before
+    /// it): the order the frames passed the capture point, as a MAC stamping frames on arrival would see
+    /// them — its timestamps never go backwards.
+    Time,
+}
+
+impl FrameOrder {
+    /// `file` or `time`.
+    pub fn by_name(s: &str) -> Option<FrameOrder> {
+        match s {
+            "file" => Some(FrameOrder::File),
+            "time" => Some(FrameOrder::Time),
+            _ => None,
+        }
+    }
+
+    /// The permutation that puts frames with these timestamps in this order (stable).
+    pub fn permutation(self, timestamps: &[Option<u64>]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..timestamps.len()).collect();
+        if self == FrameOrder::Time {
+            let mut last = 0;
+            let keys: Vec<u64> = timestamps
+                .iter()
+                .map(|t| {
+                    last = t.unwrap_or(last);
+                    last
+                })
+                .collect();
+            order.sort_by_key(|&i| keys[i]);
+        }
+        order
+    }
+}
+
 impl Decoder {
-    /// The parser decoder with `spec` and an empty log.
+    /// Software decoding in file order.
+    pub fn software() -> Decoder {
+        Decoder::default()
+    }
+
+    /// The parser decoder with `spec` and an empty log, in file order.
     pub fn parser(spec: crate::parser::ReplaySpec) -> Decoder {
-        Decoder::Parser { spec, log: Default::default() }
+        Decoder { via: Via::Parser { spec, log: Default::default() }, order: FrameOrder::File }
     }
 }
 
@@ -104,15 +158,16 @@ pub fn record_segment(r: &parser::cycle::Record) -> Result<TcpSegment, Skip> {
 }
 
 /// Every frame of the capture file `path` (pcap or pcapng, gzip read directly) decoded down to its TCP
-/// segment by `decoder`: `f(timestamp ns if the block has one, wire length, segment or why not)` in file
-/// order. Returns the number of frames; a broken file is an error naming it.
+/// segment by `decoder`: `f(timestamp ns if the block has one, wire length, segment or why not)` in the
+/// decoder's order (file order unless it says time). Returns the number of frames; a broken file is an
+/// error naming it.
 pub fn for_each_segment(
     path: &std::path::Path,
     decoder: &Decoder,
     mut f: impl FnMut(Option<u64>, u32, Result<TcpSegment, Skip>),
 ) -> Result<u64, String> {
-    if let Decoder::Parser { spec, log } = decoder {
-        let r = crate::parser::replay_capture(path, spec)?;
+    if let Via::Parser { spec, log } = &decoder.via {
+        let r = crate::parser::replay_capture(path, spec, decoder.order)?;
         if let Ok(mut log) = log.lock() {
             log.push(r.summary());
         }
@@ -124,9 +179,22 @@ pub fn for_each_segment(
     let name = path.display();
     let mut reader = super::capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let mut frames = 0;
+    if decoder.order == FrameOrder::File {
+        while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
+            frames += 1;
+            f(frame.timestamp_ns, frame.orig_len, decode(frame.link_type, frame.data, frame.orig_len));
+        }
+        return Ok(frames);
+    }
+    let mut all = Vec::new();
     while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
         frames += 1;
-        f(frame.timestamp_ns, frame.orig_len, decode(frame.link_type, frame.data, frame.orig_len));
+        all.push((frame.timestamp_ns, frame.orig_len, decode(frame.link_type, frame.data, frame.orig_len)));
+    }
+    let times: Vec<Option<u64>> = all.iter().map(|a| a.0).collect();
+    for i in decoder.order.permutation(&times) {
+        let (ts, wire, seg) = all[i].clone();
+        f(ts, wire, seg);
     }
     Ok(frames)
 }
@@ -175,7 +243,7 @@ pub(crate) use golden::parser::build;
 #[cfg(test)]
 mod tests {
     use super::build::{ether, ipv4, ipv6, tcp};
-    use super::{decode, flags, Addrs, Skip, TcpSegment};
+    use super::{decode, flags, Addrs, FrameOrder, Skip, TcpSegment};
 
     const A: [u8; 4] = [10, 0, 0, 1];
     const B: [u8; 4] = [10, 0, 0, 2];
@@ -373,5 +441,15 @@ mod tests {
                 let _ = decode(lt, &b, x as u32);
             }
         }
+    }
+
+    #[test]
+    fn time_order_is_a_stable_sort_and_untimed_frames_keep_their_neighbours_place() {
+        let t = [Some(50), Some(10), None, Some(10), Some(5), None];
+        assert_eq!(FrameOrder::File.permutation(&t), vec![0, 1, 2, 3, 4, 5]);
+        // Keys 50, 10, 10 (carried), 10, 5, 5 (carried).
+        assert_eq!(FrameOrder::Time.permutation(&t), vec![4, 5, 1, 2, 3, 0]);
+        assert_eq!(FrameOrder::by_name("time"), Some(FrameOrder::Time));
+        assert_eq!(FrameOrder::by_name("random"), None);
     }
 }

@@ -24,21 +24,22 @@
 //! the ports and `E`. A response computes the id of the request it would answer (reverse tuple, its ack
 //! number), so a request and its response carry the same id. See [`flow_id`].
 //!
-//! **Retransmissions** (and any other repeat of a request id, e.g. a duplicate captured on two
-//! interfaces) are dropped from the stream: only the *first* request with a given id is emitted, so a
-//! delay is measured from the first transmission (not Karn's rule, which would discard the sample; the
-//! capture point cannot know which copy was answered). Repeats are counted in
-//! [`ExtractStats::duplicate_requests`]. Sequence numbers wrap after 4 GiB per flow, so in a flow longer than
-//! that a later segment can be mistaken for a repeat; at the paper's scale this does not matter.
+//! **The core's input is what a parser gives frame by frame** (issue 18): every descriptor of every frame,
+//! in file order — a header parser in front of the core sees the frames as they come and keeps no set of
+//! the ids it has seen. So retransmitted requests (and any other repeat of a request id, e.g. a duplicate
+//! captured on two interfaces) reach the core, and so do frames stamped earlier than a frame before them.
+//! Both are counted ([`ExtractStats::duplicate_requests`], [`ExtractStats::reordered`]).
 //!
-//! **Order.** Descriptors are emitted in timestamp order (a stable sort, so file order breaks ties),
-//! because that is the order a core sees them in; frames stamped earlier than a previous frame are
-//! counted in [`ExtractStats::reordered`]. Duplicate removal happens after sorting. Ground truth is
-//! [`pair_exact`](super::pair_exact) on the final stream.
+//! **Ground truth** ([`Trace::truth`]) is what really happened, computed with exact filters the hardware
+//! does not have: the descriptors in timestamp order (a stable sort, so file order breaks ties), only the
+//! *first* request of each id (a delay is measured from the first transmission — not Karn's rule, which
+//! would discard the sample; the capture point cannot know which copy was answered), then
+//! [`pair_exact`](super::pair_exact). Sequence numbers wrap after 4 GiB per flow, so in a flow longer than
+//! that a later segment can be mistaken for a repeat; at the paper's scale this does not matter.
 
 use super::capture::CaptureReader;
 use super::packet::{decode, for_each_segment, Decoder, Skip, TcpSegment};
-use super::{pair_exact_indexed, Descriptor, PacketKind, Trace, TraceError};
+use super::{pair_exact_indexed, Descriptor, PacketKind, Pair, Trace, TraceError};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
 use std::path::Path;
@@ -63,9 +64,10 @@ pub struct ExtractStats {
     /// Frames that did not, by reason (see [`Skip`]). `Skip::TruncatedTcp` counts segments whose fixed
     /// TCP header was cut by the snap length.
     pub skipped: BTreeMap<Skip, u64>,
-    /// Request descriptors emitted.
+    /// Request descriptors emitted (repeats included).
     pub requests: u64,
-    /// Requests dropped because their id had been seen before (retransmissions, duplicates).
+    /// Of those, requests whose id came before (retransmissions, duplicates): in the core's input, left out
+    /// of the ground truth.
     pub duplicate_requests: u64,
     /// Response descriptors emitted (answered or not).
     pub responses: u64,
@@ -83,19 +85,22 @@ impl ExtractStats {
 /// A trace extracted from a capture, with the frame each descriptor came from.
 #[derive(Debug, Clone, Default)]
 pub struct Extracted {
-    /// Descriptors and ground truth.
+    /// Descriptors (the core's input, file order) and ground truth (see the module docs).
     pub trace: Trace,
     /// `frame_numbers[i]` is the 1-based frame number (as Wireshark counts) of `trace.packets[i]`.
     pub frame_numbers: Vec<u64>,
+    /// The ground truth's pairs as `(request, response)` indices into `trace.packets`, in the order of
+    /// `trace.truth` (response time).
+    pub truth_indices: Vec<(usize, usize)>,
     pub stats: ExtractStats,
 }
 
 impl Extracted {
-    /// The ground-truth pairs as `(request frame, response frame, delay ns)`, in response order.
+    /// The ground-truth pairs as `(request frame, response frame, delay ns)`, in response time order.
     pub fn frame_pairs(&self) -> Vec<(u64, u64, u64)> {
-        pair_exact_indexed(&self.trace.packets)
-            .into_iter()
-            .map(|(r, s)| {
+        self.truth_indices
+            .iter()
+            .map(|&(r, s)| {
                 let p = &self.trace.packets;
                 (self.frame_numbers[r], self.frame_numbers[s], p[s].timestamp.saturating_sub(p[r].timestamp))
             })
@@ -157,26 +162,34 @@ impl Extractor {
     }
 
     fn finish(self) -> Extracted {
-        let Extractor { mut stats, mut out, .. } = self;
+        let Extractor { mut stats, out, .. } = self;
+        let (packets, frame_numbers): (Vec<Descriptor>, Vec<u64>) = out.into_iter().unzip();
+        // The exact view, for the ground truth only: time order, the first request of each id.
+        let mut order: Vec<usize> = (0..packets.len()).collect();
         if stats.reordered > 0 {
-            out.sort_by_key(|(d, _)| d.timestamp); // stable: file order breaks ties
+            order.sort_by_key(|&i| packets[i].timestamp); // stable: file order breaks ties
         }
         let mut seen: HashSet<u128> = HashSet::new();
-        let mut packets = Vec::with_capacity(out.len());
-        let mut frame_numbers = Vec::with_capacity(out.len());
-        for (d, n) in out {
-            match d.kind {
-                PacketKind::Request if !seen.insert(d.id) => {
-                    stats.duplicate_requests += 1;
-                    continue;
-                }
-                PacketKind::Request => stats.requests += 1,
-                PacketKind::Response => stats.responses += 1,
+        order.retain(|&i| match packets[i].kind {
+            PacketKind::Request => {
+                stats.requests += 1;
+                let first = seen.insert(packets[i].id);
+                stats.duplicate_requests += !first as u64;
+                first
             }
-            packets.push(d);
-            frame_numbers.push(n);
-        }
-        Extracted { trace: Trace::from_packets(packets), frame_numbers, stats }
+            PacketKind::Response => {
+                stats.responses += 1;
+                true
+            }
+        });
+        let view: Vec<Descriptor> = order.iter().map(|&i| packets[i]).collect();
+        let truth_indices: Vec<(usize, usize)> =
+            pair_exact_indexed(&view).into_iter().map(|(r, s)| (order[r], order[s])).collect();
+        let truth = truth_indices
+            .iter()
+            .map(|&(r, s)| Pair { request_ts: packets[r].timestamp, response_ts: packets[s].timestamp, id: packets[r].id })
+            .collect();
+        Extracted { trace: Trace { packets, truth }, frame_numbers, truth_indices, stats }
     }
 }
 
@@ -248,8 +261,9 @@ mod tests {
         assert_eq!(e.frame_pairs(), vec![(5, 6, 900), (7, 9, 1000), (9, 10, 1000)]);
         assert_eq!(e.stats.frames, 13);
         assert_eq!(e.stats.tcp_segments, 13);
-        assert_eq!(e.stats.requests, 4); // frames 4, 5, 7, 9
-        assert_eq!(e.stats.duplicate_requests, 1); // frame 8
+        assert_eq!(e.stats.requests, 5); // frames 4, 5, 7, 8, 9
+        assert_eq!(e.stats.duplicate_requests, 1); // frame 8: in the core's input, not in the truth
+        assert_eq!(e.trace.requests(), 5);
         assert_eq!(e.stats.responses, 12); // every frame but the SYN
         assert_eq!(e.trace.true_delays_ns(), vec![900, 1000, 1000]);
         // Frame 9 is both: response first, then request.
@@ -297,15 +311,35 @@ mod tests {
     }
 
     #[test]
-    fn out_of_order_frames_are_sorted() {
+    fn out_of_order_frames_stay_in_file_order_and_the_truth_is_in_time_order() {
+        // Frame 2 (stamped before frame 1) acknowledges frame 1's data in the file's order, but was sent
+        // before it: it answers nothing. Frame 3 does.
         let e = run(
-            &[(5_000, true, 0, 0, A, 10), (4_000, false, 0, 0, A, 0), (6_000, false, 0, 10, A, 0)],
+            &[(5_000, true, 0, 0, A, 10), (4_000, false, 0, 10, A, 0), (6_000, false, 0, 10, A, 0)],
             TcpMode::DataAck,
         );
         assert_eq!(e.stats.reordered, 1);
-        assert_eq!(e.frame_numbers, vec![2, 1, 1, 3]); // frame 1 is a response (ack 0) and a request
-        assert!(e.trace.packets.windows(2).all(|w| w[0].timestamp <= w[1].timestamp));
+        assert_eq!(e.frame_numbers, vec![1, 1, 2, 3]); // frame 1 is a response (ack 0) and a request
+        let ts: Vec<u64> = e.trace.packets.iter().map(|d| d.timestamp).collect();
+        assert_eq!(ts, vec![5_000, 5_000, 4_000, 6_000]);
         assert_eq!(e.frame_pairs(), vec![(1, 3, 1_000)]);
+        assert_eq!(e.trace.true_delays_ns(), vec![1_000]);
+        // Without the time order the truth would pair frame 1 with frame 2 (a negative delay).
+        assert_eq!(crate::traffic::pair_exact_indexed(&e.trace.packets), vec![(1, 2)]);
+    }
+
+    #[test]
+    fn a_retransmission_reaches_the_core_and_the_truth_keeps_the_first() {
+        let e = run(
+            &[(0, true, 0, 0, A, 10), (800, false, 0, 10, A, 0), (850, true, 0, 0, A, 10), (900, false, 0, 10, A, 0)],
+            TcpMode::DataAck,
+        );
+        assert_eq!((e.stats.requests, e.stats.duplicate_requests, e.trace.requests()), (2, 1, 2));
+        // The first transmission with its ACK; the spurious repeat and the duplicate ACK pair in the truth
+        // with nothing.
+        assert_eq!(e.frame_pairs(), vec![(1, 2, 800)]);
+        // pair_exact on the core's input would pair the repeat with the duplicate ACK (100 ns).
+        assert_eq!(crate::traffic::pair_exact(&e.trace.packets).len(), 2);
     }
 
     #[test]
