@@ -199,7 +199,8 @@ fn demo(transactions: u64, seed: Option<u64>, out: &PathBuf, vcd_dir: Option<Pat
         return Err(format!("{} blocks differ from golden", bad.len()));
     }
     println!("\nall {} blocks match their golden models cycle by cycle", rows.len());
-    CORES.iter().try_for_each(|core| core.demo(seed))
+    CORES.iter().try_for_each(|core| core.demo(seed))?;
+    sim::parser::cli::demo(seed, CORES)
 }
 
 #[cfg(not(feature = "rtl"))]

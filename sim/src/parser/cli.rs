@@ -7,10 +7,10 @@
 use super::replay::ReplaySpec;
 use crate::cli::CoreCli;
 use crate::traffic::packet::Via;
-use std::sync::{Arc, Mutex};
 use crate::Engine;
 use clap::Args;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// `netmeas replay`'s options.
 #[derive(Args, Debug, Clone)]
@@ -68,4 +68,32 @@ pub fn run(a: &ReplayArgs, cores: &[&dyn CoreCli]) -> Result<(), String> {
         eprintln!("{line}");
     }
     result
+}
+
+/// `netmeas demo`'s replay section: the shared capture (if it is beside the checkout) byte for byte through
+/// the Verilated parser — 64-bit bus, input gaps and output backpressure, checked against its cycle model
+/// every cycle — and on into the fridge's RTL core, its experiment table and the replay's summary.
+pub fn demo(seed: u64, cores: &[&dyn CoreCli]) -> Result<(), String> {
+    let Some(file) = crate::traffic::capture::shared_capture() else {
+        println!("\n(the shared capture is not beside the checkout: replay skipped)");
+        return Ok(());
+    };
+    println!(
+        "\nreplay: {} frame by frame through the RTL header parser (64-bit AXI4-Stream, idle input cycles 10 %, \
+         record output held 20 %; every cycle checked against the cycle model), its TCP segments as fridge \
+         descriptors into the RTL fridge (`netmeas replay FILE --core fridge --engine rtl`; equal to `run fridge \
+         --trace FILE --engine rtl`)",
+        file.display()
+    );
+    let a = ReplayArgs {
+        file,
+        core: "fridge".into(),
+        engine: "rtl".into(),
+        bus_bits: 64,
+        gaps: 0.1,
+        backpressure: 0.2,
+        replay_seed: seed,
+        core_args: ["--seeds", "1", "--seed"].iter().map(|s| s.to_string()).chain([seed.to_string()]).collect(),
+    };
+    run(&a, cores)
 }

@@ -368,7 +368,7 @@ impl Experiment for Reordering {
         let (rows, truth) = run(&setup, &|| {})?;
         print_truth(&truth, &setup.thresholds);
         print!("{}", table(&rows).text());
-        let Some(path) = shared_capture() else {
+        let Some(path) = crate::traffic::capture::shared_capture() else {
             println!("(the shared capture ../shared/captures/multipath-tcp-A.pcap.gz is not beside the checkout: RTL part skipped)");
             return Ok(());
         };
@@ -391,14 +391,6 @@ impl Experiment for Reordering {
         println!("(`netmeas run reordering` runs the full experiment; `--trace FILE` scores a capture)");
         Ok(())
     }
-}
-
-/// The shared capture beside the checkout (the working directory's `../shared`, or the build's).
-fn shared_capture() -> Option<PathBuf> {
-    let rel = "shared/captures/multipath-tcp-A.pcap.gz";
-    [PathBuf::from("..").join(rel), PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(rel)]
-        .into_iter()
-        .find(|p| p.exists())
 }
 
 /// (The demo runs the RTL: only in builds with the `rtl` feature.)

@@ -120,6 +120,15 @@ pub struct CaptureReader<R: Read> {
 /// A capture file's bytes: plain, or decompressed on the fly.
 pub type CaptureSource = Box<dyn Read + Send>;
 
+/// The shared capture with known per-path reordering (`shared/captures/multipath-tcp-A.pcap.gz`) beside the
+/// checkout — the working directory's `../shared`, or the build's — if it is there (the demo's capture).
+pub fn shared_capture() -> Option<std::path::PathBuf> {
+    let rel = "shared/captures/multipath-tcp-A.pcap.gz";
+    [Path::new("..").join(rel), Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(rel)]
+        .into_iter()
+        .find(|p| p.exists())
+}
+
 /// Open a capture file for reading (format detected from its first bytes; gzip-compressed files are
 /// decompressed while reading).
 pub fn open(path: impl AsRef<Path>) -> Result<CaptureReader<CaptureSource>, TraceError> {

@@ -46,7 +46,7 @@ use std::path::Path;
 
 /// The definitions (modes, id layout, the descriptors of one segment, response first) are golden's, shared
 /// with the hardware parser.
-pub use golden::parser::descriptors::{fridge as segment_descriptors, flow_id};
+pub use golden::parser::descriptors::{flow_id, fridge as segment_descriptors};
 pub use golden::parser::TcpMode;
 
 /// What extraction saw and did, frame by frame.
@@ -187,7 +187,11 @@ impl Extractor {
             pair_exact_indexed(&view).into_iter().map(|(r, s)| (order[r], order[s])).collect();
         let truth = truth_indices
             .iter()
-            .map(|&(r, s)| Pair { request_ts: packets[r].timestamp, response_ts: packets[s].timestamp, id: packets[r].id })
+            .map(|&(r, s)| Pair {
+                request_ts: packets[r].timestamp,
+                response_ts: packets[s].timestamp,
+                id: packets[r].id,
+            })
             .collect();
         Extracted { trace: Trace { packets, truth }, frame_numbers, truth_indices, stats }
     }
