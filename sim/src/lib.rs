@@ -10,6 +10,8 @@
 //! - [`heavy_hitters`]: SpaceSaving, RAP, d-way RAP and PRECISION on the RAP theorem's setting (the share
 //!   of runs storing ≥ 0.65·k of k heavy elements, per arrival order) and top-k metrics on Zipf streams and
 //!   captures; the core runs through an engine function (golden now, the Verilated core later).
+//! - [`parser`]: the header parser's control plane — `netmeas replay`, a capture's Ethernet frames through
+//!   the parser's cycle model or Verilated RTL into any capture core's experiment (equal to `run --trace`).
 //! - [`mutate`]: `netmeas mutate`, mutation testing of the RTL against the co-simulation suite (mutant lists
 //!   in testbench/mutants, applied one at a time to a scratch copy).
 //! - [`traffic`]: where descriptors come from — the synthetic generators of the papers' evaluations and a

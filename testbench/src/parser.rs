@@ -11,7 +11,7 @@ use crate::models::{ParserD64, ParserD8};
 use golden::common::config::CSR_STATUS_BASE;
 use golden::common::csr::{CsrInputs, CsrModel};
 use golden::parser::cycle::{beats, csr_layout, Fields, ParserCycle, ParserInputs, Record};
-use golden::parser::driver::FrameDriver;
+use golden::parser::driver::{FrameDriver, Stimulus};
 use golden::parser::{parse, random, Drop, ParserConfig};
 use rand::Rng;
 use std::collections::VecDeque;
@@ -226,35 +226,24 @@ pub fn run<T: ParserTop>(cfg: &RunConfig) -> RunReport {
     run.finish(sim.cycle)
 }
 
-/// `frames` (`(bytes, tuser)`) through the RTL of the parser build with a `data_bytes` bus, the cycle model
-/// beside it in lockstep and compared every cycle like the co-simulation (tready, the record's valid,
-/// status, timestamp and fields), under the replay driver's idle gaps and backpressure
+/// `frames` (`(bytes, tuser)`) through the RTL of the parser build with the stimulus's bus width, the cycle
+/// model beside it in lockstep and compared every cycle like the co-simulation (tready, the record's valid,
+/// status, timestamp and fields), under the stimulus's idle gaps and backpressure
 /// (`golden::parser::driver`). The records (one per frame, in order) and the cycles; a difference is an
 /// error naming the seed, the first differing cycle and signal.
-pub fn replay(
-    frames: &[(Vec<u8>, u64)],
-    data_bytes: usize,
-    gaps: f64,
-    backpressure: f64,
-    seed: u64,
-) -> Result<(Vec<Record>, u64), String> {
-    match data_bytes {
-        8 => replay_on::<ParserD8>(frames, gaps, backpressure, seed),
-        64 => replay_on::<ParserD64>(frames, gaps, backpressure, seed),
-        _ => Err(format!("no parser build with a {}-bit bus (the builds: 64 and 512 bits)", data_bytes * 8)),
+pub fn replay(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+    match s.data_bytes {
+        8 => replay_on::<ParserD8>(frames, s),
+        64 => replay_on::<ParserD64>(frames, s),
+        n => Err(format!("no parser build with a {}-bit bus (the builds: 64 and 512 bits)", n * 8)),
     }
 }
 
-fn replay_on<T: ParserTop>(
-    frames: &[(Vec<u8>, u64)],
-    gaps: f64,
-    backpressure: f64,
-    seed: u64,
-) -> Result<(Vec<Record>, u64), String> {
-    let mut drv = FrameDriver::new(frames, T::BYTES, gaps, backpressure, seed)?;
-    let mut sim = Sim::new(T::make(seed), None);
+fn replay_on<T: ParserTop>(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+    let mut drv = FrameDriver::new(frames, s)?;
+    let mut sim = Sim::new(T::make(s.seed), None);
     let mut gold = ParserCycle::new(T::BYTES);
-    let mut sb = Scoreboard::new(T::NAME, seed);
+    let mut sb = Scoreboard::new(T::NAME, s.seed);
     while !drv.finished() {
         let i = drv.inputs();
         sim.m.drive(&i, (0, false, 0, false));

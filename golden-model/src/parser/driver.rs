@@ -26,6 +26,31 @@ pub const STALL_LIMIT: u64 = 100_000;
 /// The largest `gaps` / `backpressure` probability taken (at 1 nothing would ever move).
 pub const MAX_PROBABILITY: f64 = 0.99;
 
+/// What a replay drives: the bus width in bytes, the per-cycle probabilities of an idle input cycle
+/// (`gaps`) and a held output (`backpressure`), each in `0..=`[`MAX_PROBABILITY`], and the PRNG's seed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stimulus {
+    pub data_bytes: usize,
+    pub gaps: f64,
+    pub backpressure: f64,
+    pub seed: u64,
+}
+
+impl Stimulus {
+    /// What is wrong with the settings, if anything.
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.data_bytes.is_power_of_two() && (1..=64).contains(&self.data_bytes)) {
+            return Err(format!("bus of {} bytes: a power of two from 1 to 64", self.data_bytes));
+        }
+        for (name, p) in [("gaps", self.gaps), ("backpressure", self.backpressure)] {
+            if !(0.0..=MAX_PROBABILITY).contains(&p) {
+                return Err(format!("--{name} {p}: a probability from 0 to {MAX_PROBABILITY}"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One beat: `(tdata, tkeep, tlast)`.
 type Beat = ([u8; 64], u64, bool);
 
@@ -48,32 +73,18 @@ pub struct FrameDriver<'a> {
 }
 
 impl<'a> FrameDriver<'a> {
-    /// A driver of `frames` (`(bytes, tuser)`) onto a bus of `data_bytes`; `gaps` and `backpressure` are
-    /// the per-cycle probabilities of an idle input and a held output, in `0..=`[`MAX_PROBABILITY`].
-    pub fn new(
-        frames: &'a [(Vec<u8>, u64)],
-        data_bytes: usize,
-        gaps: f64,
-        backpressure: f64,
-        seed: u64,
-    ) -> Result<Self, String> {
-        if !(data_bytes.is_power_of_two() && (1..=64).contains(&data_bytes)) {
-            return Err(format!("bus of {data_bytes} bytes: a power of two from 1 to 64"));
-        }
-        for (name, p) in [("gaps", gaps), ("backpressure", backpressure)] {
-            if !(0.0..=MAX_PROBABILITY).contains(&p) {
-                return Err(format!("--{name} {p}: a probability from 0 to {MAX_PROBABILITY}"));
-            }
-        }
+    /// A driver of `frames` (`(bytes, tuser)`) as `s` says.
+    pub fn new(frames: &'a [(Vec<u8>, u64)], s: &Stimulus) -> Result<Self, String> {
+        s.check()?;
         Ok(FrameDriver {
-            data_bytes,
+            data_bytes: s.data_bytes,
             frames,
             next: 0,
             beats: VecDeque::new(),
             tuser: 0,
-            rng: SmallRng::seed_from_u64(seed),
-            gaps,
-            backpressure,
+            rng: SmallRng::seed_from_u64(s.seed),
+            gaps: s.gaps,
+            backpressure: s.backpressure,
             records: Vec::with_capacity(frames.len()),
             cycle: 0,
             last_progress: 0,
@@ -148,17 +159,10 @@ impl<'a> FrameDriver<'a> {
     }
 }
 
-/// `frames` through the cycle model on a bus of `data_bytes` (see [`FrameDriver::new`]): one record per
-/// frame, in order, and the cycles it took.
-pub fn run_cycle_model(
-    frames: &[(Vec<u8>, u64)],
-    data_bytes: usize,
-    gaps: f64,
-    backpressure: f64,
-    seed: u64,
-) -> Result<(Vec<Record>, u64), String> {
-    let mut drv = FrameDriver::new(frames, data_bytes, gaps, backpressure, seed)?;
-    let mut model = super::cycle::ParserCycle::new(data_bytes);
+/// `frames` through the cycle model as `s` says: one record per frame, in order, and the cycles it took.
+pub fn run_cycle_model(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+    let mut drv = FrameDriver::new(frames, s)?;
+    let mut model = super::cycle::ParserCycle::new(s.data_bytes);
     while !drv.finished() {
         let i = drv.inputs();
         let o = model.step(&i);
@@ -182,7 +186,8 @@ mod tests {
     fn every_frame_gets_its_record_in_order_under_gaps_and_backpressure() {
         let f = frames(3_000, 1);
         for (bytes, gaps, bp) in [(8, 0.0, 0.0), (8, 0.3, 0.6), (64, 0.0, 0.0), (64, 0.5, 0.9)] {
-            let (recs, cycles) = run_cycle_model(&f, bytes, gaps, bp, 7).unwrap();
+            let s = Stimulus { data_bytes: bytes, gaps, backpressure: bp, seed: 7 };
+            let (recs, cycles) = run_cycle_model(&f, &s).unwrap();
             assert_eq!(recs.len(), f.len());
             for (k, (r, (frame, _))) in recs.iter().zip(&f).enumerate() {
                 assert_eq!(r.timestamp, k as u64, "record {k} out of order");
@@ -202,11 +207,12 @@ mod tests {
     #[test]
     fn bad_settings_are_errors_and_a_stuck_parser_is_reported() {
         let f = frames(10, 2);
-        assert!(FrameDriver::new(&f, 12, 0.0, 0.0, 1).is_err());
-        assert!(FrameDriver::new(&f, 8, 1.0, 0.0, 1).unwrap_err().contains("--gaps"));
-        assert!(FrameDriver::new(&f, 8, 0.0, -0.1, 1).unwrap_err().contains("--backpressure"));
+        let s = Stimulus { data_bytes: 8, gaps: 0.0, backpressure: 0.0, seed: 1 };
+        assert!(FrameDriver::new(&f, &Stimulus { data_bytes: 12, ..s }).is_err());
+        assert!(FrameDriver::new(&f, &Stimulus { gaps: 1.0, ..s }).unwrap_err().contains("--gaps"));
+        assert!(FrameDriver::new(&f, &Stimulus { backpressure: -0.1, ..s }).unwrap_err().contains("--backpressure"));
         // A "parser" that never takes a beat.
-        let mut d = FrameDriver::new(&f, 8, 0.0, 0.0, 1).unwrap();
+        let mut d = FrameDriver::new(&f, &s).unwrap();
         let stuck = ParserOutputs { tready: false, record: None };
         let err = (0..=STALL_LIMIT + 2).find_map(|_| {
             let i = d.inputs();

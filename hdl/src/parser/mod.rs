@@ -203,9 +203,14 @@ declare_block! {
         sel: Vec<Signal<Local, bool>> = (0..=WIN / DW).map(|_| Default::default()).collect(),
         first: Reg<bool>,
         nbytes: Signal<Local, L>,
+        /// The last beat taken's byte count (`len[0]`: the frame's bytes before it, saturated), so the
+        /// frame length `len0` = their sum is added after flip-flops — not behind the tkeep decode — and read
+        /// at S1, the cycle after the tlast beat.
+        lnb: Reg<L>,
         zx_base: ZeroExt<LEN_BITS, 18>,
         zx_n: ZeroExt<LEN_BITS, 18>,
         sum: Signal<Local, Bits<18>>,
+        len0: Signal<Local, L>,
         // Slot-indexed pipeline registers (index = slot; unused low slots are left out by starting later).
         v: Vec<Reg<bool>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         ts: Vec<Reg<Bits<48>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
@@ -279,7 +284,8 @@ declare_block! {
         zx_paylen: ZeroExt<16, LEN_BITS>,
         zx_e1l: ZeroExt<8, LEN_BITS>,
         ihl4: Signal<Local, L>,
-        e1len: Signal<Local, L>,
+        /// The first extension header's length less 8 (S3).
+        e1x: Signal<Local, L>,
         d4: Signal<Local, Bits<4>>,
         d6: Signal<Local, Bits<4>>,
         drop4: Vec<Reg<Bits<4>>> = (0..7).map(|_| Reg::default()).collect(),
@@ -329,12 +335,13 @@ declare_block! {
         paylen_out: Reg<L>,
         cut: Reg<bool>,
         // Constants (lengths `c<n>`, header byte values `b<n>`, status codes `s_<reason>`).
-        c1: Constant<L> = constant(1),
         c2: Constant<L> = constant(2),
         c4: Constant<L> = constant(4),
         c8: Constant<L> = constant(8),
+        c16: Constant<L> = constant(16),
         c20: Constant<L> = constant(20),
         c40: Constant<L> = constant(40),
+        c48: Constant<L> = constant(48),
         c44: Constant<L> = constant(44),
         c60: Constant<L> = constant(60),
         c128: Constant<L> = constant(128),

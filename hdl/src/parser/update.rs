@@ -15,7 +15,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         dff_setup!(
             self, clock, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
             e1len8, p4p8, pay4m8, frag5, ah5, more5, more6, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status,
-            sport, dport, seq, ack, tflags, paylen_out, cut, used, tready_q
+            sport, dport, seq, ack, tflags, paylen_out, cut, used, tready_q, lnb
         );
         clock!(self, clock, shell, fifo);
         self.shell.reset.next = self.reset.val();
@@ -123,11 +123,13 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.nbytes.next = self.keep_full.val();
         }
         self.zx_base.din.next = self.len[0].q.val();
-        if self.first.q.val() {
-            self.zx_base.din.next = self.zero_l.val();
-        }
-        self.zx_n.din.next = self.nbytes.val();
+        self.zx_n.din.next = self.lnb.q.val();
         self.sum.next = self.zx_base.out.val() + self.zx_n.out.val();
+        if self.sum.val() > self.len_max18.val() {
+            self.len0.next = self.len_max.val();
+        } else {
+            self.len0.next = self.sum.val().get_bits::<17>(0);
+        }
         if self.accept.val() {
             for i in 0..self._nb {
                 if self.sel[i].val() {
@@ -139,10 +141,11 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             for k in self._last..self._nb {
                 self.hot[k].d.next = self.sel[k].val() || self.sel[k + 1].val();
             }
-            if self.sum.val() > self.len_max18.val() {
-                self.len[0].d.next = self.len_max.val();
+            self.lnb.d.next = self.nbytes.val();
+            if self.first.q.val() {
+                self.len[0].d.next = self.zero_l.val();
             } else {
-                self.len[0].d.next = self.sum.val().get_bits::<17>(0);
+                self.len[0].d.next = self.len0.val();
             }
             if self.first.q.val() {
                 self.ts[0].d.next = self.tuser_ns.out.val();
@@ -184,15 +187,15 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.too_many[1].d.next = self.tp[0].val() && self.tp[1].val() && self.tp[2].val();
         self.is_v4[1].d.next = self.etype.val() == self.eth_v4.val();
         self.is_v6[1].d.next = self.etype.val() == self.eth_v6.val();
-        self.runt[1].d.next = self.len[0].q.val() < self.c60.val();
-        self.big[1].d.next = self.len[0].q.val() > self.c128.val();
-        if self.len[0].q.val() > self.c128.val() {
-            self.avail[1].d.next = self.c128.val();
-        } else {
-            self.avail[1].d.next = self.len[0].q.val();
-        }
 
-        // S2: the window from the L3 header on.
+        // S2: the window from the L3 header on; the frame length's bounds (the length came in at S1).
+        self.runt[2].d.next = self.len[1].q.val() < self.c60.val();
+        self.big[2].d.next = self.len[1].q.val() > self.c128.val();
+        if self.len[1].q.val() > self.c128.val() {
+            self.avail[2].d.next = self.c128.val();
+        } else {
+            self.avail[2].d.next = self.len[1].q.val();
+        }
         if self.ntags.q.val() == self.tags_n[0].val() {
             self.w[2].d.next = self.w[1].q.val() << self.sh_l3[0].val();
             self.l3[2].d.next = self.l3_of[0].val();
@@ -205,14 +208,16 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         }
 
         // S3: raw IP fields (IPv4 and IPv6 offsets) and the addresses; the first extension header's length
-        // (IPv6: its next header at byte 6, its length byte at 40 + 1).
+        // (IPv6: its next header at byte 6, its length byte L at 40 + 1): 8 (fragment), (L + 2)·4 (AH) or
+        // (L + 1)·8, each 8 + `e1x` with `e1x` = 0, 4L or 8L, so its length, 8 + it and its end (40 + it)
+        // are one constant adder each after the kind's choice.
         self.zx_e1l.din.next = self.w[2].q.val().get_bits::<8>(688);
         if self.w[2].q.val().get_bits::<8>(968) == self.b_frag.val() {
-            self.e1len.next = self.c8.val();
+            self.e1x.next = self.zero_l.val();
         } else if self.w[2].q.val().get_bits::<8>(968) == self.b_ah.val() {
-            self.e1len.next = (self.zx_e1l.out.val() + self.c2.val()) << self.c2.val();
+            self.e1x.next = self.zx_e1l.out.val() << self.c2.val();
         } else {
-            self.e1len.next = (self.zx_e1l.out.val() + self.c1.val()) << self.sh3.val();
+            self.e1x.next = self.zx_e1l.out.val() << self.sh3.val();
         }
         self.zx_src4.din.next = self.w[2].q.val().get_bits::<32>(896);
         self.zx_dst4.din.next = self.w[2].q.val().get_bits::<32>(864);
@@ -223,9 +228,9 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.proto.d.next = self.w[2].q.val().get_bits::<8>(944);
         self.paylen.d.next = self.w[2].q.val().get_bits::<16>(976);
         self.next0.d.next = self.w[2].q.val().get_bits::<8>(968);
-        self.e1len_q.d.next = self.e1len.val();
-        self.e1len8.d.next = self.e1len.val() + self.c8.val();
-        self.e1end.d.next = self.c40.val() + self.e1len.val();
+        self.e1len_q.d.next = self.e1x.val() + self.c8.val();
+        self.e1len8.d.next = self.e1x.val() + self.c16.val();
+        self.e1end.d.next = self.e1x.val() + self.c48.val();
         self.e1.d.next = self.w[2].q.val().get_bits::<32>(672);
         // Bytes from the L3 start to the window's end and to the frame's end (S7's bounds).
         self.ar[3].d.next = self.avail[2].q.val() - self.l3[2].q.val();
@@ -512,12 +517,13 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.v[i].d.next = self.v[i - 1].q.val();
             self.ts[i].d.next = self.ts[i - 1].q.val();
         }
-        self.len[1].d.next = self.len[0].q.val();
+        self.len[1].d.next = self.len0.val();
         self.len[2].d.next = self.len[1].q.val();
-        self.avail[2].d.next = self.avail[1].q.val();
         for i in 2..9 {
-            self.big[i].d.next = self.big[i - 1].q.val();
             self.is_v6[i].d.next = self.is_v6[i - 1].q.val();
+        }
+        for i in 3..9 {
+            self.big[i].d.next = self.big[i - 1].q.val();
         }
         for i in 4..9 {
             self.src[i].d.next = self.src[i - 1].q.val();
@@ -536,8 +542,10 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         }
         for i in 2..7 {
             self.is_v4[i].d.next = self.is_v4[i - 1].q.val();
-            self.runt[i].d.next = self.runt[i - 1].q.val();
             self.too_many[i].d.next = self.too_many[i - 1].q.val();
+        }
+        for i in 3..7 {
+            self.runt[i].d.next = self.runt[i - 1].q.val();
         }
         for i in 5..7 {
             self.drop4[i].d.next = self.drop4[i - 1].q.val();

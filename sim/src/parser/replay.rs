@@ -25,7 +25,7 @@ use crate::traffic::capture::{self, linktype};
 use crate::traffic::packet::FrameOrder;
 use crate::Engine;
 use golden::parser::cycle::Record;
-use golden::parser::driver::run_cycle_model;
+use golden::parser::driver::{run_cycle_model, Stimulus};
 use golden::parser::Counters;
 use std::path::Path;
 
@@ -62,9 +62,12 @@ impl ReplaySpec {
             return Err(format!("--bus-bits {}: the parser is built for 64 and 512 bits", self.bus_bits));
         }
         self.engine.check()?;
-        // The driver checks the probabilities; run it on nothing to get its message before any work.
-        golden::parser::driver::FrameDriver::new(&[], self.bus_bits / 8, self.gaps, self.backpressure, 0)?;
-        Ok(())
+        self.stimulus().check()
+    }
+
+    /// What the replay drives onto the parser's bus.
+    pub fn stimulus(&self) -> Stimulus {
+        Stimulus { data_bytes: self.bus_bits / 8, gaps: self.gaps, backpressure: self.backpressure, seed: self.seed }
     }
 
     /// The parser build's name.
@@ -171,8 +174,8 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
     }
     let bytes = spec.bus_bits / 8;
     let (records, cycles) = match spec.engine {
-        Engine::Golden => run_cycle_model(&frames, bytes, spec.gaps, spec.backpressure, spec.seed)?,
-        Engine::Rtl => rtl(&frames, bytes, spec)?,
+        Engine::Golden => run_cycle_model(&frames, &spec.stimulus())?,
+        Engine::Rtl => rtl(&frames, &spec.stimulus())?,
     };
     let beats = frames.iter().map(|(b, _)| b.len().div_ceil(bytes) as u64).sum();
     let mut counters = Counters::default();
@@ -193,12 +196,12 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
 }
 
 #[cfg(feature = "rtl")]
-fn rtl(frames: &[(Vec<u8>, u64)], bytes: usize, spec: &ReplaySpec) -> Result<(Vec<Record>, u64), String> {
-    testbench::parser::replay(frames, bytes, spec.gaps, spec.backpressure, spec.seed)
+fn rtl(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+    testbench::parser::replay(frames, s)
 }
 
 #[cfg(not(feature = "rtl"))]
-fn rtl(_: &[(Vec<u8>, u64)], _: usize, _: &ReplaySpec) -> Result<(Vec<Record>, u64), String> {
+fn rtl(_: &[(Vec<u8>, u64)], _: &Stimulus) -> Result<(Vec<Record>, u64), String> {
     Err(crate::RTL_MISSING.into())
 }
 
