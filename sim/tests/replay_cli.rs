@@ -92,6 +92,24 @@ fn capture_order_time_sorts_the_frames_on_both_paths() {
     assert_eq!(file["ifpd"]["true_high"], want["ifpd"]["true_high"], "the truth is taken in time order either way");
 }
 
+#[test]
+fn time_order_keeps_the_files_frame_numbers_and_the_same_truth() {
+    use sim::traffic::{load_capture, TcpMode};
+    let file = load_capture(CAPTURE_A, TcpMode::DataAck, &Decoder::software()).unwrap();
+    let time = Decoder { order: FrameOrder::Time, ..Decoder::software() };
+    let sorted = load_capture(CAPTURE_A, TcpMode::DataAck, &time).unwrap();
+    assert!(file.stats.reordered > 0 && sorted.stats.reordered == 0, "{:?}", file.stats);
+    assert!(sorted.trace.packets.windows(2).all(|w| w[0].timestamp <= w[1].timestamp));
+    // The truth is taken in time order either way, and names the frames by their number in the file.
+    assert_eq!(sorted.frame_pairs(), file.frame_pairs());
+    let mut a = file.frame_numbers.clone();
+    a.dedup();
+    let mut b = sorted.frame_numbers.clone();
+    b.dedup();
+    b.sort_unstable();
+    assert_eq!(a, b);
+}
+
 #[cfg(feature = "rtl")]
 #[test]
 fn replay_through_the_rtl_parser_and_core_equals_run_trace() {
@@ -108,11 +126,11 @@ fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
 
-type Frames = Vec<(Option<u64>, u32, Result<TcpSegment, Skip>)>;
+type Frames = Vec<(u64, Option<u64>, u32, Result<TcpSegment, Skip>)>;
 
 fn segments(path: &Path, decoder: &Decoder) -> Frames {
     let mut v = Vec::new();
-    for_each_segment(path, decoder, |ts, wire, seg| v.push((ts, wire, seg))).unwrap();
+    for_each_segment(path, decoder, |n, ts, wire, seg| v.push((n, ts, wire, seg))).unwrap();
     v
 }
 
@@ -130,11 +148,11 @@ fn check_mix(engine: Engine) {
         assert_eq!(hw.len(), sw.len());
         let mut differ = Vec::new();
         for (k, (h, s)) in hw.iter().zip(&sw).enumerate() {
-            assert_eq!((h.0, h.1), (s.0, s.1), "frame {}: time and wire length", k + 1);
-            match (&h.2, &s.2) {
+            assert_eq!((h.0, h.1, h.2), (s.0, s.1, s.2), "frame {}: number, time and wire length", k + 1);
+            match (&h.3, &s.3) {
                 (a, b) if a == b => {}
                 // A frame under 60 bytes padded to 60 (as a MAC pads it) can fail a later check: still none.
-                (Err(_), Err(_)) if s.1 < 60 => {}
+                (Err(_), Err(_)) if s.2 < 60 => {}
                 (Err(e), Ok(_)) => differ.push((k + 1, *e)),
                 _ => panic!("frame {}: software {:?}, parser {:?} ({spec:?})", k + 1, s, h),
             }

@@ -133,7 +133,7 @@ pub fn bins(flows: &[FlowQuery]) -> Vec<Bin> {
 /// and the segments skipped.
 pub fn capture_packets(path: &Path) -> Result<(Vec<Packet>, u64), String> {
     let (mut out, mut skipped) = (vec![], 0u64);
-    for_each_segment(path, &Default::default(), |ts, _, seg| match (ts, seg) {
+    for_each_segment(path, &Default::default(), |_, ts, _, seg| match (ts, seg) {
         (Some(ts), Ok(s)) if matches!(s.addrs, crate::traffic::packet::Addrs::V4 { .. }) => {
             out.push(Packet { ts, flow: five_tuple_key(s.addrs, s.src_port, s.dst_port, 6), ipid: s.ip_id })
         }

@@ -79,6 +79,8 @@ impl ReplaySpec {
 /// One frame's outcome.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReplayedFrame {
+    /// The frame's number in the file (from 1, as Wireshark counts).
+    pub number: u64,
     /// The frame's time in ns, extended from the record's 48 bits; `None` if the capture had none.
     pub timestamp: Option<u64>,
     /// The frame's length on the wire, from the capture (not seen by the parser).
@@ -165,10 +167,10 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
             padded += 1;
         }
         frames.push((bytes, f.timestamp_ns.map_or(0, |t| t << 16)));
-        meta.push((f.timestamp_ns, f.orig_len));
+        meta.push((f.number, f.timestamp_ns, f.orig_len));
     }
     if order != FrameOrder::File {
-        let perm = order.permutation(&meta.iter().map(|m| m.0).collect::<Vec<_>>());
+        let perm = order.permutation(&meta.iter().map(|m| m.1).collect::<Vec<_>>());
         frames = perm.iter().map(|&i| std::mem::take(&mut frames[i])).collect();
         meta = perm.iter().map(|&i| meta[i]).collect();
     }
@@ -179,17 +181,17 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
     };
     let beats = frames.iter().map(|(b, _)| b.len().div_ceil(bytes) as u64).sum();
     let mut counters = Counters::default();
-    let mut reference = meta.iter().find_map(|m| m.0).unwrap_or(0);
+    let mut reference = meta.iter().find_map(|m| m.1).unwrap_or(0);
     let frames = records
         .into_iter()
         .zip(meta)
-        .map(|(record, (ts, wire_len))| {
+        .map(|(record, (number, ts, wire_len))| {
             record.count_into(&mut counters);
             let timestamp = ts.map(|_| {
                 reference = extend_timestamp(reference, record.timestamp);
                 reference
             });
-            ReplayedFrame { timestamp, wire_len, record }
+            ReplayedFrame { number, timestamp, wire_len, record }
         })
         .collect();
     Ok(Replayed { frames, cycles, beats, padded, counters, spec: *spec })

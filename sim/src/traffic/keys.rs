@@ -318,7 +318,7 @@ pub use golden::parser::descriptors::five_tuple_key;
 pub fn capture_flow_keys(path: &Path, key_bits: usize, decoder: &Decoder) -> Result<(Vec<u128>, FlowStats), String> {
     let name = path.display();
     let (mask, mut stats, mut keys) = (key_mask(key_bits), FlowStats::default(), Vec::new());
-    stats.frames = for_each_segment(path, decoder, |_, _, seg| match seg {
+    stats.frames = for_each_segment(path, decoder, |_, _, _, seg| match seg {
         Ok(seg) => {
             stats.tcp += 1;
             keys.push(flow_key(&seg) & mask);

@@ -306,7 +306,7 @@ pub struct MapleCaptureStats {
 pub fn capture_maple(path: &Path, decoder: &Decoder) -> Result<(Vec<Arrival>, MapleCaptureStats), String> {
     let name = path.display();
     let (mut out, mut st) = (Vec::new(), MapleCaptureStats::default());
-    st.frames = for_each_segment(path, decoder, |ts, wire, seg| {
+    st.frames = for_each_segment(path, decoder, |_, ts, wire, seg| {
         let (Some(ts), Ok(seg)) = (ts, seg) else {
             st.skipped += 1;
             return;

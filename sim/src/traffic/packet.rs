@@ -158,13 +158,13 @@ pub fn record_segment(r: &parser::cycle::Record) -> Result<TcpSegment, Skip> {
 }
 
 /// Every frame of the capture file `path` (pcap or pcapng, gzip read directly) decoded down to its TCP
-/// segment by `decoder`: `f(timestamp ns if the block has one, wire length, segment or why not)` in the
-/// decoder's order (file order unless it says time). Returns the number of frames; a broken file is an
-/// error naming it.
+/// segment by `decoder`: `f(frame number in the file (from 1, as Wireshark counts), timestamp ns if the
+/// block has one, wire length, segment or why not)` in the decoder's order (file order unless it says
+/// time). Returns the number of frames; a broken file is an error naming it.
 pub fn for_each_segment(
     path: &std::path::Path,
     decoder: &Decoder,
-    mut f: impl FnMut(Option<u64>, u32, Result<TcpSegment, Skip>),
+    mut f: impl FnMut(u64, Option<u64>, u32, Result<TcpSegment, Skip>),
 ) -> Result<u64, String> {
     if let Via::Parser { spec, log } = &decoder.via {
         let r = crate::parser::replay_capture(path, spec, decoder.order)?;
@@ -172,29 +172,30 @@ pub fn for_each_segment(
             log.push(r.summary());
         }
         for fr in &r.frames {
-            f(fr.timestamp, fr.wire_len, record_segment(&fr.record));
+            f(fr.number, fr.timestamp, fr.wire_len, record_segment(&fr.record));
         }
         return Ok(r.frames.len() as u64);
     }
     let name = path.display();
     let mut reader = super::capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let mut frames = 0;
+    let decode_frame = |fr: &super::capture::Frame<'_>| decode(fr.link_type, fr.data, fr.orig_len);
     if decoder.order == FrameOrder::File {
         while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
             frames += 1;
-            f(frame.timestamp_ns, frame.orig_len, decode(frame.link_type, frame.data, frame.orig_len));
+            f(frame.number, frame.timestamp_ns, frame.orig_len, decode_frame(&frame));
         }
         return Ok(frames);
     }
     let mut all = Vec::new();
     while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
         frames += 1;
-        all.push((frame.timestamp_ns, frame.orig_len, decode(frame.link_type, frame.data, frame.orig_len)));
+        all.push((frame.number, frame.timestamp_ns, frame.orig_len, decode_frame(&frame)));
     }
-    let times: Vec<Option<u64>> = all.iter().map(|a| a.0).collect();
+    let times: Vec<Option<u64>> = all.iter().map(|a| a.1).collect();
     for i in decoder.order.permutation(&times) {
-        let (ts, wire, seg) = all[i].clone();
-        f(ts, wire, seg);
+        let (n, ts, wire, seg) = all[i].clone();
+        f(n, ts, wire, seg);
     }
     Ok(frames)
 }

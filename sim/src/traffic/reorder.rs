@@ -226,7 +226,7 @@ pub struct CaptureStats {
 pub fn capture_descriptors(path: &Path, decoder: &Decoder) -> Result<(Vec<Descriptor>, CaptureStats), String> {
     let name = path.display();
     let (mut out, mut stats) = (Vec::new(), CaptureStats::default());
-    stats.frames = for_each_segment(path, decoder, |ts, _, seg| {
+    stats.frames = for_each_segment(path, decoder, |_, ts, _, seg| {
         let (Some(ts), Ok(seg)) = (ts, seg) else {
             stats.skipped += 1;
             return;

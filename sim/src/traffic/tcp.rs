@@ -112,7 +112,7 @@ impl Extracted {
 pub fn extract<R: Read>(mut reader: CaptureReader<R>, mode: TcpMode) -> Result<Extracted, TraceError> {
     let mut ex = Extractor::new(mode);
     while let Some(frame) = reader.next_frame()? {
-        ex.frame(frame.timestamp_ns, decode(frame.link_type, frame.data, frame.orig_len));
+        ex.frame(frame.number, frame.timestamp_ns, decode(frame.link_type, frame.data, frame.orig_len));
     }
     Ok(ex.finish())
 }
@@ -122,11 +122,11 @@ pub fn extract<R: Read>(mut reader: CaptureReader<R>, mode: TcpMode) -> Result<E
 pub fn load_capture(path: impl AsRef<Path>, mode: TcpMode, decoder: &Decoder) -> Result<Extracted, String> {
     let path = path.as_ref();
     let mut ex = Extractor::new(mode);
-    for_each_segment(path, decoder, |ts, _, seg| ex.frame(ts, seg))?;
+    for_each_segment(path, decoder, |n, ts, _, seg| ex.frame(n, ts, seg))?;
     Ok(ex.finish())
 }
 
-/// The extraction, frame by frame (frames numbered from 1 in the order given).
+/// The extraction, frame by frame.
 struct Extractor {
     mode: TcpMode,
     stats: ExtractStats,
@@ -139,7 +139,8 @@ impl Extractor {
         Extractor { mode, stats: ExtractStats::default(), out: Vec::new(), latest: 0 }
     }
 
-    fn frame(&mut self, ts: Option<u64>, seg: Result<TcpSegment, Skip>) {
+    /// Frame `number` (in the file) with its time and segment.
+    fn frame(&mut self, number: u64, ts: Option<u64>, seg: Result<TcpSegment, Skip>) {
         let stats = &mut self.stats;
         stats.frames += 1;
         let Some(ts) = ts else {
@@ -154,8 +155,7 @@ impl Extractor {
             Ok(seg) => {
                 stats.tcp_segments += 1;
                 stats.tcp_options_cut += seg.header_cut as u64;
-                let n = stats.frames;
-                self.out.extend(segment_descriptors(&seg, ts, self.mode).map(|d| (d, n)));
+                self.out.extend(segment_descriptors(&seg, ts, self.mode).map(|d| (d, number)));
             }
             Err(reason) => *stats.skipped.entry(reason).or_insert(0) += 1,
         }
