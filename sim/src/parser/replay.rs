@@ -16,6 +16,8 @@
 //!   those 48 bits, the first frame measured from the capture's first timestamp (the clock's epoch, which
 //!   software knows). Exact while consecutive frames are less than 2^47 ns (39 hours) apart. A frame without
 //!   a timestamp (a pcapng Simple Packet Block) is sent with `tuser` 0 and reported without one.
+//! - **Memory.** The capture's frames are held in memory while the parser runs (the shared capture's 510 591
+//!   frames of ≤ 128 bytes: ~70 MB).
 //! - **Engines.** [`Engine::Golden`]: the parser's cycle model (`golden::parser::cycle`); [`Engine::Rtl`]:
 //!   the Verilated build of the bus width, checked against the cycle model every cycle on the way. Both run
 //!   the same stimulus ([`golden::parser::driver`]): idle input cycles with probability `gaps`, the record
@@ -175,10 +177,16 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
         meta = perm.iter().map(|&i| meta[i]).collect();
     }
     let bytes = spec.bus_bits / 8;
-    let (records, cycles) = match spec.engine {
-        Engine::Golden => run_cycle_model(&frames, &spec.stimulus())?,
-        Engine::Rtl => rtl(&frames, &spec.stimulus())?,
+    // A spinner while the engine runs (hidden when stderr is not a terminal).
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_message(format!("{} frames through {} ({})", frames.len(), spec.build(), spec.engine.name()));
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let run = match spec.engine {
+        Engine::Golden => run_cycle_model(&frames, &spec.stimulus()),
+        Engine::Rtl => rtl(&frames, &spec.stimulus()),
     };
+    bar.finish_and_clear();
+    let (records, cycles) = run?;
     let beats = frames.iter().map(|(b, _)| b.len().div_ceil(bytes) as u64).sum();
     let mut counters = Counters::default();
     let mut reference = meta.iter().find_map(|m| m.1).unwrap_or(0);

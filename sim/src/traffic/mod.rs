@@ -1,8 +1,9 @@
 //! Traffic: descriptor streams for the measurement cores, each with its exact ground truth.
 //!
-//! A [`Trace`] is a time-ordered stream of a core's descriptors plus its ground truth. The fridge's
-//! ([`FridgeTrace`], the default parameters of [`Trace`]) holds [`Descriptor`]s (request or response, 128-bit
-//! id, ns timestamp) and the true request→response pairs ([`Pair`]) found by [`pair_exact`]. Sources:
+//! A [`Trace`] is a stream of a core's descriptors (time-ordered from the generators; a capture's in file
+//! order, as a parser gives them) plus its ground truth. The fridge's ([`FridgeTrace`], the default
+//! parameters of [`Trace`]) holds [`Descriptor`]s (request or response, 128-bit id, ns timestamp) and the
+//! true request→response pairs ([`Pair`]) found by [`pair_exact`]. Sources:
 //!
 //! - [`synthetic()`] and [`wide()`] ([`synthetic`](mod@synthetic) module): the generators of the fridge paper's §2.4 —
 //!   requests at a constant rate, a random subset answered, log-uniform delays — and a wide-range variant
@@ -22,8 +23,9 @@
 //!   request/response descriptors ([`TcpMode::DataAck`]: data segment → the ACK that acknowledges exactly
 //!   its end; [`TcpMode::SynSynAck`]: SYN → SYN-ACK). [`load_capture`] does all three for a file.
 //!
-//! Ground truth is always computed the same way, from the descriptor stream alone ([`pair_exact`]), so a
-//! core that sees the same stream is judged against the pairs it could in principle have found.
+//! Ground truth is always computed the same way, from the descriptor stream alone ([`pair_exact`]); for a
+//! capture it is taken from the stream's exact view (time order, the first transmission of each request:
+//! filters a parser in front of the core does not have, so they shape the truth and not the core's input).
 
 pub mod capture;
 pub mod finecomb;
