@@ -8,14 +8,15 @@
 //! `FIFO_DEPTH` records whose head is the output; `s_axis_tready` is a flip-flop, high while fewer than
 //! `FIFO_DEPTH` records exist in the slots and the FIFO, so every frame taken has its FIFO entry):
 //! - **S0 capture**: beat `k` of a frame goes into window register `k` (bytes reversed: frame byte 0 is the
-//!   window's most significant byte); the length counts the beat's tkeep bits (a contiguous run from bit
-//!   0; one XOR tree per count bit, `golden::parser::cycle::keep_bytes`), saturating; the first beat
-//!   samples the timestamp.
+//!   window's most significant byte); the beat's tkeep bits counted (a contiguous run from bit 0; one XOR
+//!   tree per count bit, `golden::parser::cycle::keep_bytes`) into `lnb`, the frame's earlier bytes in
+//!   `len[0]` (so no adder sits behind the tkeep decode); the first beat samples the timestamp.
 //! - **S1 L2**: the window registers joined into one 1024-bit word and copied; the three candidate
-//!   ethertypes at bytes 12, 16, 20 compared with the TPIDs → tags (0–2), too many, IPv4/IPv6; runt;
+//!   ethertypes at bytes 12, 16, 20 compared with the TPIDs → tags (0–2), too many, IPv4/IPv6; the frame
+//!   length `len[0] + lnb`, saturating.
+//! - **S2**: the window shifted by the L3 offset (14, 18, 22: a 3:1 choice): the IP header at byte 0; runt;
 //!   `avail = min(len, 128)` (a header ending at `e` is present iff `e ≤ avail`; if not, the frame is
 //!   truncated when `len ≤ 128`, else it goes beyond the window).
-//! - **S2**: the window shifted by the L3 offset (14, 18, 22: a 3:1 choice): the IP header at byte 0.
 //! - **S3**: the IP header's raw fields (fixed offsets), the addresses chosen by IP version; the first
 //!   extension header's length; the window's and the frame's bytes after the L3 start (`ar`, `lr`), so the
 //!   later bounds compare offsets relative to L3 with no adder in front.
