@@ -150,10 +150,9 @@ pub fn extend_timestamp(reference: u64, ts48: u64) -> u64 {
 pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Result<Replayed, String> {
     spec.check()?;
     let name = path.display();
-    let mut reader = capture::open(path).map_err(|e| format!("{name}: {e}"))?;
     let (mut frames, mut meta) = (Vec::new(), Vec::new());
     let mut padded = 0;
-    while let Some(f) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
+    capture::for_each_frame(path, |f| {
         if f.link_type != linktype::ETHERNET {
             return Err(format!(
                 "{name}: frame {} has link type {}; replay streams Ethernet frames (link type {}) through the \
@@ -170,7 +169,8 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
         }
         frames.push((bytes, f.timestamp_ns.map_or(0, |t| t << 16)));
         meta.push((f.number, f.timestamp_ns, f.orig_len));
-    }
+        Ok(())
+    })?;
     if order != FrameOrder::File {
         let perm = order.permutation(&meta.iter().map(|m| m.1).collect::<Vec<_>>());
         frames = perm.iter().map(|&i| std::mem::take(&mut frames[i])).collect();

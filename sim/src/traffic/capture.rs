@@ -129,6 +129,19 @@ pub fn shared_capture() -> Option<std::path::PathBuf> {
         .find(|p| p.exists())
 }
 
+/// Every frame of the capture file `path` in file order, to `f` (whose error stops the reading and is
+/// returned as it is); the number of frames read. An unreadable or broken file is an error naming it.
+pub fn for_each_frame(path: &Path, mut f: impl FnMut(&Frame<'_>) -> Result<(), String>) -> Result<u64, String> {
+    let name = path.display();
+    let mut reader = open(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut frames = 0;
+    while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
+        frames += 1;
+        f(&frame)?;
+    }
+    Ok(frames)
+}
+
 /// Open a capture file for reading (format detected from its first bytes; gzip-compressed files are
 /// decompressed while reading).
 pub fn open(path: impl AsRef<Path>) -> Result<CaptureReader<CaptureSource>, TraceError> {

@@ -176,22 +176,18 @@ pub fn for_each_segment(
         }
         return Ok(r.frames.len() as u64);
     }
-    let name = path.display();
-    let mut reader = super::capture::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut frames = 0;
     let decode_frame = |fr: &super::capture::Frame<'_>| decode(fr.link_type, fr.data, fr.orig_len);
     if decoder.order == FrameOrder::File {
-        while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
-            frames += 1;
-            f(frame.number, frame.timestamp_ns, frame.orig_len, decode_frame(&frame));
-        }
-        return Ok(frames);
+        return super::capture::for_each_frame(path, |fr| {
+            f(fr.number, fr.timestamp_ns, fr.orig_len, decode_frame(fr));
+            Ok(())
+        });
     }
     let mut all = Vec::new();
-    while let Some(frame) = reader.next_frame().map_err(|e| format!("{name}: {e}"))? {
-        frames += 1;
-        all.push((frame.number, frame.timestamp_ns, frame.orig_len, decode_frame(&frame)));
-    }
+    let frames = super::capture::for_each_frame(path, |fr| {
+        all.push((fr.number, fr.timestamp_ns, fr.orig_len, decode_frame(fr)));
+        Ok(())
+    })?;
     let times: Vec<Option<u64>> = all.iter().map(|a| a.1).collect();
     for i in decoder.order.permutation(&times) {
         let (n, ts, wire, seg) = all[i].clone();
