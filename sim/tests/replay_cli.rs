@@ -143,7 +143,7 @@ fn check_mix(engine: Engine) {
     let mix = data("parser_mix.pcap.gz");
     let sw = segments(&mix, &Decoder::software());
     for (bus_bits, gaps, backpressure) in [(64, 0.0, 0.0), (64, 0.4, 0.7), (512, 0.2, 0.9)] {
-        let spec = ReplaySpec { engine, bus_bits, gaps, backpressure, seed: 3 };
+        let spec = ReplaySpec { engine, bus_bits, gaps, backpressure, seed: 3, syn_mode: false };
         let hw = segments(&mix, &Decoder::parser(spec));
         assert_eq!(hw.len(), sw.len());
         let mut differ = Vec::new();

@@ -28,6 +28,7 @@ pub mod ifpd;
 pub mod maple;
 pub mod maple_trace;
 pub mod parser;
+pub mod parser_desc;
 pub mod period_end;
 pub mod ports;
 pub mod reordering;

@@ -7,17 +7,19 @@
 use crate::blocks::Run;
 use crate::harness::Model;
 use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
-use crate::models::{ParserD64, ParserD8};
+use crate::models::{ParserD64, ParserD8, ParserDesc};
+use crate::parser_desc::DescTop;
 use golden::common::config::CSR_STATUS_BASE;
 use golden::common::csr::{CsrInputs, CsrModel};
 use golden::parser::cycle::{beats, csr_layout, Fields, ParserCycle, ParserInputs, Record};
-use golden::parser::driver::{FrameDriver, Stimulus};
+use golden::parser::driver::{Chain, FrameDriver, FrontendRun, Lanes, Stimulus};
 use golden::parser::{parse, random, Drop, ParserConfig};
 use rand::Rng;
 use std::collections::VecDeque;
 
 /// Every co-simulation runner of the parser.
-pub const ALL: &[crate::harness::Runner] = &[("parser_d8", run_d8), ("parser_d64", run_d64)];
+pub const ALL: &[crate::harness::Runner] =
+    &[("parser_d8", run_d8), ("parser_d64", run_d64), ("parser_desc", crate::parser_desc::run)];
 
 /// The ports a parser top has (both builds; only the data bus's width differs).
 pub trait ParserTop: Model {
@@ -226,40 +228,54 @@ pub fn run<T: ParserTop>(cfg: &RunConfig) -> RunReport {
     run.finish(sim.cycle)
 }
 
-/// `frames` (`(bytes, tuser)`) through the RTL of the parser build with the stimulus's bus width, the cycle
-/// model beside it in lockstep and compared every cycle like the co-simulation (tready, the record's valid,
-/// status, timestamp and fields), under the stimulus's idle gaps and backpressure
-/// (`golden::parser::driver`). The records (one per frame, in order) and the cycles; a difference is an
-/// error naming the seed, the first differing cycle and signal.
-pub fn replay(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+/// `frames` (`(bytes, tuser)`) through the RTL of the parser build with the stimulus's bus width and the
+/// descriptor stage behind it (`parser_desc`, in the mode `syn_mode` selects: the parser's record output
+/// wired into the stage's input, the stage's `s_rec_ready` into the parser's `m_rec_ready`), the cycle
+/// models beside them in lockstep ([`golden::parser::driver::Chain`]) and compared every cycle like the
+/// co-simulations (the parser's tready, record valid, status, timestamp and fields; the stage's ready and
+/// both lanes), under the stimulus's idle gaps and backpressure on both lanes
+/// (`golden::parser::driver`). The records (one per frame, in order), the lanes' descriptors and the
+/// cycles; a difference is an error naming the seed, the first differing cycle and signal.
+pub fn replay(frames: &[(Vec<u8>, u64)], s: &Stimulus, syn_mode: bool) -> Result<FrontendRun, String> {
     match s.data_bytes {
-        8 => replay_on::<ParserD8>(frames, s),
-        64 => replay_on::<ParserD64>(frames, s),
+        8 => replay_on::<ParserD8>(frames, s, syn_mode),
+        64 => replay_on::<ParserD64>(frames, s, syn_mode),
         n => Err(format!("no parser build with a {}-bit bus (the builds: 64 and 512 bits)", n * 8)),
     }
 }
 
-fn replay_on<T: ParserTop>(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+fn replay_on<T: ParserTop>(frames: &[(Vec<u8>, u64)], s: &Stimulus, syn_mode: bool) -> Result<FrontendRun, String> {
     let mut drv = FrameDriver::new(frames, s)?;
     let mut sim = Sim::new(T::make(s.seed), None);
-    let mut gold = ParserCycle::new(T::BYTES);
+    let mut desc = Sim::new(ParserDesc::new(s.seed ^ 0xde5c), None);
+    let mut chain = Chain::new(T::BYTES, syn_mode);
+    let mut lanes = Lanes::default();
     let mut sb = Scoreboard::new(T::NAME, s.seed);
-    while !drv.finished() {
+    while !(drv.finished() && chain.desc.idle()) {
         let i = drv.inputs();
-        sim.m.drive(&i, (0, false, 0, false));
+        // The RTL chain: the stage's ready (a flip-flop) into the parser, the parser's record into the stage.
+        let pi = ParserInputs { rec_ready: desc.m.rec_ready(), ..i };
+        sim.m.drive(&pi, (0, false, 0, false));
         sim.settle();
-        let o = gold.step(&i);
+        let p = sim.m.outputs();
+        desc.m.drive(i.reset, (p.valid, p.status, p.timestamp, &p.fields), syn_mode, i.rec_ready, i.rec_ready);
+        desc.settle();
+        let o = chain.step(&i);
         if !i.reset {
-            compare(&mut sb, &sim.m.outputs(), sim.cycle, o.tready, o.record.as_ref());
+            compare(&mut sb, &p, sim.cycle, o.parser_out.tready, o.parser_out.record.as_ref());
+            sb.check(sim.cycle, "m_rec_ready", Some(o.parser_in.rec_ready as u128), pi.rec_ready as u128);
+            desc.m.compare(&mut sb, sim.cycle, &o.desc_out);
             if !sb.is_clean() {
                 return Err(format!("replay through the RTL: {sb}"));
             }
         }
-        drv.after(&i, &o)?;
+        lanes.take(&o.desc_in, &o.desc_out);
+        drv.after(&o.parser_in, &o.parser_out)?;
         sim.tick();
+        desc.tick();
     }
     let cycles = drv.cycles();
-    Ok((drv.into_records(), cycles))
+    Ok(FrontendRun { records: drv.into_records(), lanes, cycles })
 }
 
 fn compare(sb: &mut Scoreboard, m: &Outputs, c: u64, tready: bool, rec: Option<&Record>) {

@@ -1,5 +1,6 @@
 //! Randomized co-simulation of the header parser (issue 18): RTL (Verilator) against the cycle model
-//! `golden::parser::cycle`, cycle by cycle, 10^6 frames. The seed is printed; `NETMEAS_SEED=<n>` reproduces
+//! `golden::parser::cycle`, cycle by cycle, 10^6 frames; and of the descriptor stage behind it against
+//! `golden::parser::desc`. The seed is printed; `NETMEAS_SEED=<n>` reproduces
 //! a run, `NETMEAS_VCD_DIR=<dir>` dumps `<dir>/<test>.vcd`. Run in release:
 //! `cargo test --release -p testbench --test parser`.
 
@@ -22,6 +23,18 @@ fn parser_d8_matches_golden() {
 fn parser_d64_matches_golden() {
     let cover = parser::must_cover();
     harness::check("parser_d64_matches_golden", parser::run_d64, FRAMES, &cover);
+}
+
+/// The descriptor stage behind the parser (`parser_desc`): random records of every kind, both fridge modes,
+/// each lane backpressured on its own, idle inputs, resets.
+#[test]
+fn parser_desc_matches_golden() {
+    harness::check(
+        "parser_desc_matches_golden",
+        testbench::parser_desc::run,
+        500_000,
+        testbench::parser_desc::MUST_COVER,
+    );
 }
 
 /// Power-up state must not matter: the same traffic under several X seeds.

@@ -29,12 +29,13 @@
 //!
 //! **IPv6 addresses in 64 bits.** The 64 address bits of [`flow_id`] and [`five_tuple_key`] are, for
 //! IPv6, an H3 fold of both addresses ([`addr_bits`]): XOR trees only, the house's hash ([`XorHash`],
-//! the RTL's `HashUnit`), so a parser in hardware computes exactly this key.
+//! the RTL's `HashUnit`), so the descriptor stage after the parser (`super::desc`, `hdl::parser::desc`)
+//! computes exactly this key.
 
 use super::{flags, Addrs, TcpSegment, PROTO_TCP};
 use crate::common::hash::{HashKind, XorHash};
-use std::sync::OnceLock;
 use crate::fridge::{Descriptor as FridgeDescriptor, PacketKind};
+use std::sync::OnceLock;
 
 /// How TCP segments become fridge requests and responses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -46,27 +47,29 @@ pub enum TcpMode {
     SynSynAck,
 }
 
-/// H3 matrix seeds of the IPv6 address fold (source, destination): disjoint from the per-row seeds
-/// (0, 1, …) of the multi-row cores' index hashes.
-pub const IPV6_FOLD_SEEDS: [u64; 2] = [0x6e6d_0000, 0x6e6d_0001];
+/// H3 matrix seed of the IPv6 address fold: disjoint from the per-row seeds (0, 1, …) of the multi-row
+/// cores' index hashes.
+pub const IPV6_FOLD_SEED: u64 = 0x6e6d_0000;
 
-/// The two 128 → 64-bit H3 hashes of the IPv6 fold (source, destination).
-pub fn ipv6_fold() -> &'static [XorHash; 2] {
-    static FOLD: OnceLock<[XorHash; 2]> = OnceLock::new();
+/// The 128 → 64-bit H3 hash `H` of the IPv6 fold ([`addr_bits`]).
+pub fn ipv6_fold() -> &'static XorHash {
+    static FOLD: OnceLock<XorHash> = OnceLock::new();
     FOLD.get_or_init(|| {
-        IPV6_FOLD_SEEDS.map(|seed| XorHash::new(HashKind::H3Seeded { out_bits: 64, seed }, 128).expect("H3 128 → 64"))
+        XorHash::new(HashKind::H3Seeded { out_bits: 64, seed: IPV6_FOLD_SEED }, 128).expect("H3 128 → 64")
     })
 }
 
-/// The 64 address bits of the keys: IPv4 `src(32) | dst(32)`; IPv6 `H_s(src) ^ H_d(dst)` with `H_s`, `H_d`
-/// the two H3 hashes of [`ipv6_fold`] (addresses as 128-bit big-endian numbers), different matrices so
-/// that the two directions differ.
+/// The 64 address bits of the keys: IPv4 `src(32) | dst(32)`; IPv6 `H(src) ^ rotl(H(dst), 32)` with `H`
+/// the H3 hash of [`ipv6_fold`] (addresses as 128-bit big-endian numbers). In both, the reverse
+/// direction's bits are the forward's with their halves swapped — `addr_bits(a.reversed()) ==
+/// addr_bits(a).rotate_left(32)` —, so hardware folds each address once per packet (two hash units) and
+/// gets both directions' keys (a fridge response's id is the reverse direction's) by wiring.
 pub fn addr_bits(addrs: Addrs) -> u64 {
     match addrs {
         Addrs::V4 { src, dst } => ((u32::from_be_bytes(src) as u64) << 32) | u32::from_be_bytes(dst) as u64,
         Addrs::V6 { src, dst } => {
-            let [hs, hd] = ipv6_fold();
-            hs.eval(u128::from_be_bytes(src)) ^ hd.eval(u128::from_be_bytes(dst))
+            let h = ipv6_fold();
+            h.eval(u128::from_be_bytes(src)) ^ h.eval(u128::from_be_bytes(dst)).rotate_left(32)
         }
     }
 }
@@ -149,4 +152,58 @@ pub fn reordering(seg: &TcpSegment, ts: u64) -> Option<crate::reordering::Descri
 /// IFPD's descriptor of an IPv4 segment stamped `ts` (`None` for IPv6).
 pub fn ifpd(seg: &TcpSegment, ts: u64) -> Option<crate::ifpd::Descriptor> {
     matches!(seg.addrs, Addrs::V4 { .. }).then(|| crate::ifpd::Descriptor { flow: flow_key(seg), ts })
+}
+
+/// What the descriptor stage's flow lane (`super::desc`) gives per TCP segment: every field the cores
+/// keyed by flow take — IFPD and reordering (IPv4 only: [`FlowDescriptor::ifpd`],
+/// [`FlowDescriptor::reordering`]), heavy hitters (`key`), FineComb and MAPLE (`invariant`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FlowDescriptor {
+    /// The 5-tuple key ([`flow_key`]).
+    pub key: u128,
+    /// The invariant-field key ([`invariant_key`]).
+    pub invariant: u128,
+    /// The destination address's low 32 bits (IPv4: the address; the reordering core's prefix input).
+    pub addr: u32,
+    pub seq: u32,
+    pub ts: u64,
+    /// The segment carries payload.
+    pub data: bool,
+    /// IPv4 (IFPD and reordering take IPv4 segments only).
+    pub v4: bool,
+}
+
+impl FlowDescriptor {
+    /// The flow descriptor of a segment stamped `ts`.
+    pub fn of(seg: &TcpSegment, ts: u64) -> Self {
+        let (addr, v4) = match seg.addrs {
+            Addrs::V4 { dst, .. } => (u32::from_be_bytes(dst), true),
+            Addrs::V6 { dst, .. } => (u32::from_be_bytes([dst[12], dst[13], dst[14], dst[15]]), false),
+        };
+        FlowDescriptor {
+            key: flow_key(seg),
+            invariant: invariant_key(seg),
+            addr,
+            seq: seg.seq,
+            ts,
+            data: seg.payload_len > 0,
+            v4,
+        }
+    }
+
+    /// The reordering core's descriptor ([`reordering`]; `None` for IPv6).
+    pub fn reordering(&self) -> Option<crate::reordering::Descriptor> {
+        self.v4.then_some(crate::reordering::Descriptor {
+            addr: self.addr,
+            flow: self.key,
+            seq: self.seq,
+            ts: self.ts,
+            data: self.data,
+        })
+    }
+
+    /// IFPD's descriptor ([`ifpd`]; `None` for IPv6).
+    pub fn ifpd(&self) -> Option<crate::ifpd::Descriptor> {
+        self.v4.then_some(crate::ifpd::Descriptor { flow: self.key, ts: self.ts })
+    }
 }

@@ -14,7 +14,10 @@
 //! A parser that takes no beat and gives no record for [`STALL_LIMIT`] cycles is an error naming the
 //! cycle and the frame (a hang must not pass as a long replay).
 
-use super::cycle::{beats, ParserInputs, ParserOutputs, Record};
+use super::cycle::{beats, ParserCycle, ParserInputs, ParserOutputs, Record};
+use super::desc::{DescCycle, DescInputs, DescOutputs, Entry};
+use super::descriptors::{FlowDescriptor, TcpMode};
+use crate::fridge::Descriptor as FridgeDescriptor;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -162,7 +165,7 @@ impl<'a> FrameDriver<'a> {
 /// `frames` through the cycle model as `s` says: one record per frame, in order, and the cycles it took.
 pub fn run_cycle_model(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
     let mut drv = FrameDriver::new(frames, s)?;
-    let mut model = super::cycle::ParserCycle::new(s.data_bytes);
+    let mut model = ParserCycle::new(s.data_bytes);
     while !drv.finished() {
         let i = drv.inputs();
         let o = model.step(&i);
@@ -170,6 +173,110 @@ pub fn run_cycle_model(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<R
     }
     let cycles = drv.cycles();
     Ok((drv.into_records(), cycles))
+}
+
+/// The parser with the descriptor stage behind it (`super::desc`): the parser's record output goes
+/// straight into the stage, the stimulus's `rec_ready` is the two lanes' ready (both the same), and the
+/// parser's `rec_ready` is the stage's `s_rec_ready`.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    pub parser: ParserCycle,
+    pub desc: DescCycle,
+    pub syn_mode: bool,
+}
+
+/// One cycle of a [`Chain`]: each block's inputs and outputs.
+#[derive(Debug, Clone, Copy)]
+pub struct ChainCycle {
+    pub parser_in: ParserInputs,
+    pub parser_out: ParserOutputs,
+    pub desc_in: DescInputs,
+    pub desc_out: DescOutputs,
+}
+
+impl Chain {
+    /// Both blocks after reset, the stage in the mode `syn_mode` selects.
+    pub fn new(data_bytes: usize, syn_mode: bool) -> Self {
+        Chain { parser: ParserCycle::new(data_bytes), desc: DescCycle::new(), syn_mode }
+    }
+
+    /// One clock cycle of both, from the stimulus's inputs `i`.
+    pub fn step(&mut self, i: &ParserInputs) -> ChainCycle {
+        let parser_in = ParserInputs { rec_ready: self.desc.rec_ready(), ..*i };
+        let parser_out = self.parser.step(&parser_in);
+        let desc_in = DescInputs {
+            reset: i.reset,
+            rec: parser_out.record,
+            syn_mode: self.syn_mode,
+            fridge_ready: i.rec_ready,
+            flow_ready: i.rec_ready,
+        };
+        let desc_out = self.desc.step(&desc_in);
+        ChainCycle { parser_in, parser_out, desc_in, desc_out }
+    }
+}
+
+/// The descriptors a descriptor stage gave, per lane in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lanes {
+    pub fridge: Vec<FridgeDescriptor>,
+    pub flow: Vec<FlowDescriptor>,
+}
+
+impl Lanes {
+    /// Takes what the lanes hand over in a cycle with inputs `i` and outputs `o`.
+    pub fn take(&mut self, i: &DescInputs, o: &DescOutputs) {
+        if i.reset {
+            return;
+        }
+        self.fridge.extend(o.fridge.filter(|_| i.fridge_ready));
+        self.flow.extend(o.flow.filter(|_| i.flow_ready));
+    }
+
+    /// Whether these are exactly the descriptors of `records` in `mode` (`super::descriptors` of each
+    /// accepted TCP record's segment, in record order): the first difference, if any.
+    pub fn check(&self, records: &[Record], mode: TcpMode) -> Result<(), String> {
+        let entries: Vec<Entry> = records.iter().filter_map(|r| Entry::of(r, mode)).collect();
+        let fridge: Vec<FridgeDescriptor> = entries.iter().flat_map(|e| e.fridge.iter().copied()).collect();
+        let flow: Vec<FlowDescriptor> = entries.iter().map(|e| e.flow).collect();
+        let first = |lane: &str, got: &[String], want: &[String]| -> Result<(), String> {
+            match got.iter().zip(want).position(|(g, w)| g != w) {
+                Some(k) => Err(format!("{lane} lane, descriptor {k}: {} instead of {}", got[k], want[k])),
+                None if got.len() != want.len() => {
+                    Err(format!("{lane} lane: {} descriptors instead of {}", got.len(), want.len()))
+                }
+                None => Ok(()),
+            }
+        };
+        let fmt = |v: &[FridgeDescriptor]| v.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>();
+        first("fridge", &fmt(&self.fridge), &fmt(&fridge))?;
+        let fmt = |v: &[FlowDescriptor]| v.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>();
+        first("flow", &fmt(&self.flow), &fmt(&flow))
+    }
+}
+
+/// A replay through parser and descriptor stage: the records (one per frame, in order), the descriptors,
+/// the cycles until both were out.
+#[derive(Debug, Clone)]
+pub struct FrontendRun {
+    pub records: Vec<Record>,
+    pub lanes: Lanes,
+    pub cycles: u64,
+}
+
+/// `frames` through the cycle models of the parser and the descriptor stage ([`Chain`]) as `s` says,
+/// until every frame has its record and every descriptor is out.
+pub fn run_frontend_model(frames: &[(Vec<u8>, u64)], s: &Stimulus, syn_mode: bool) -> Result<FrontendRun, String> {
+    let mut drv = FrameDriver::new(frames, s)?;
+    let mut chain = Chain::new(s.data_bytes, syn_mode);
+    let mut lanes = Lanes::default();
+    while !(drv.finished() && chain.desc.idle()) {
+        let c = chain.step(&drv.inputs());
+        lanes.take(&c.desc_in, &c.desc_out);
+        drv.after(&c.parser_in, &c.parser_out)?;
+    }
+    let cycles = drv.cycles();
+    Ok(FrontendRun { records: drv.into_records(), lanes, cycles })
 }
 
 #[cfg(test)]
@@ -201,6 +308,31 @@ mod tests {
             } else {
                 assert!(cycles as usize > beats * 13 / 10, "{bytes} {gaps} {bp}: {cycles} cycles, {beats} beats");
             }
+        }
+    }
+
+    #[test]
+    fn the_descriptor_stage_behind_the_parser_gives_every_descriptor_in_order() {
+        let f = frames(3_000, 3);
+        for (bytes, gaps, bp, syn) in [(8, 0.0, 0.0, false), (64, 0.0, 0.0, false), (64, 0.2, 0.7, true)] {
+            let s = Stimulus { data_bytes: bytes, gaps, backpressure: bp, seed: 5 };
+            let run = run_frontend_model(&f, &s, syn).unwrap();
+            let (recs, _) = run_cycle_model(&f, &s).unwrap();
+            assert_eq!(run.records.iter().map(|r| r.timestamp).collect::<Vec<_>>(), (0..3_000).collect::<Vec<_>>());
+            assert_eq!(
+                run.records.iter().map(|r| r.drop).collect::<Vec<_>>(),
+                recs.iter().map(|r| r.drop).collect::<Vec<_>>()
+            );
+            let mode = crate::parser::desc::mode_of(syn);
+            run.lanes.check(&run.records, mode).unwrap();
+            assert!(!run.lanes.fridge.is_empty() && !run.lanes.flow.is_empty());
+            // A lane that lost or reordered a descriptor is caught.
+            let mut bad = run.lanes.clone();
+            bad.fridge.swap(0, 1);
+            assert!(bad.check(&run.records, mode).unwrap_err().contains("fridge lane, descriptor 0"));
+            bad = run.lanes.clone();
+            bad.flow.pop();
+            assert!(bad.check(&run.records, mode).unwrap_err().contains("flow lane"));
         }
     }
 

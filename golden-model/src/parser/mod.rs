@@ -65,6 +65,7 @@
 
 pub mod build;
 pub mod cycle;
+pub mod desc;
 pub mod driver;
 pub mod random;
 pub mod descriptors;

@@ -35,6 +35,7 @@
 //!   counters count it then, from registers only.
 
 pub mod builds;
+pub mod desc;
 pub mod leaves;
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};

@@ -117,7 +117,9 @@ impl FridgeArgs {
             "wide" => TraceSource::Wide(SyntheticParams { max_delay_ms: 1000.0, ..params }),
             file => {
                 let mode = if self.tcp_mode == "syn" { TcpMode::SynSynAck } else { TcpMode::DataAck };
-                TraceSource::File(PathBuf::from(file), mode, self.run.decoder())
+                let mut decoder = self.run.decoder();
+                decoder.set_fridge_mode(mode);
+                TraceSource::File(PathBuf::from(file), mode, decoder)
             }
         };
         let setup = Setup {

@@ -34,8 +34,9 @@ pub struct ReplayArgs {
     /// frames.
     #[arg(long, default_value_t = 0.0)]
     pub gaps: f64,
-    /// Probability (0..=0.99) that the parser's record output is held (not ready) in a cycle; the parser
-    /// then holds its input once its 16-record FIFO is full, and loses nothing.
+    /// Probability (0..=0.99) that the descriptor stage's output lanes are held (not ready) in a cycle; the
+    /// stage then holds the parser once its 8-entry FIFO is full, the parser its input once its 16-record
+    /// FIFO is, and nothing is lost.
     #[arg(long, default_value_t = 0.0)]
     pub backpressure: f64,
     /// Seed of the gaps, the backpressure and the RTL's random initial state.
@@ -54,6 +55,8 @@ pub fn run(a: &ReplayArgs, cores: &[&dyn CoreCli]) -> Result<(), String> {
         gaps: a.gaps,
         backpressure: a.backpressure,
         seed: a.replay_seed,
+        // The fridge's `--tcp-mode` sets the stage's mode where the fridge reads its trace.
+        syn_mode: false,
     };
     spec.check()?;
     let core = cores.iter().find(|c| c.name() == a.core).ok_or_else(|| {

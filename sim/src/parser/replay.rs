@@ -18,17 +18,24 @@
 //!   a timestamp (a pcapng Simple Packet Block) is sent with `tuser` 0 and reported without one.
 //! - **Memory.** The capture's frames are held in memory while the parser runs (the shared capture's 510 591
 //!   frames of ≤ 128 bytes: ~70 MB).
-//! - **Engines.** [`Engine::Golden`]: the parser's cycle model (`golden::parser::cycle`); [`Engine::Rtl`]:
-//!   the Verilated build of the bus width, checked against the cycle model every cycle on the way. Both run
-//!   the same stimulus ([`golden::parser::driver`]): idle input cycles with probability `gaps`, the record
-//!   output held with probability `backpressure`, from a seeded PRNG.
+//! - **Engines.** [`Engine::Golden`]: the cycle models of the parser (`golden::parser::cycle`) and of the
+//!   descriptor stage behind it (`golden::parser::desc`); [`Engine::Rtl`]: the Verilated parser build of
+//!   the bus width and `parser_desc` wired behind it, both checked against their cycle models every cycle
+//!   on the way. Both run the same stimulus ([`golden::parser::driver`]): idle input cycles with
+//!   probability `gaps`, the stage's two lanes held with probability `backpressure` (the parser is held by
+//!   the stage's credits), from a seeded PRNG.
+//! - **Descriptors.** The stage's lanes are checked equal, descriptor for descriptor, to the descriptors of
+//!   the records' TCP segments (`golden::parser::driver::Lanes::check`, in the fridge mode of
+//!   [`ReplaySpec::syn_mode`]) — the ones the core's experiment derives from the records, the same
+//!   functions as the software path (`golden::parser::descriptors`); a difference is an error.
 
 use crate::traffic::capture::{self, linktype};
 use crate::traffic::packet::FrameOrder;
 use crate::Engine;
 use golden::parser::cycle::Record;
-use golden::parser::driver::{run_cycle_model, Stimulus};
+use golden::parser::driver::{run_frontend_model, FrontendRun, Lanes, Stimulus};
 use golden::parser::Counters;
+use golden::parser::TcpMode;
 use std::path::Path;
 
 /// Frames shorter than this (the Ethernet minimum without FCS) are padded to it.
@@ -49,11 +56,14 @@ pub struct ReplaySpec {
     pub backpressure: f64,
     /// Seed of the gaps and backpressure (and of the RTL's random initial state).
     pub seed: u64,
+    /// The descriptor stage's fridge mode (`syn_mode`: SYN → SYN-ACK; else data → ACK): the fridge's
+    /// `--tcp-mode` sets it, the other cores read the flow lane, which has no mode.
+    pub syn_mode: bool,
 }
 
 impl Default for ReplaySpec {
     fn default() -> Self {
-        ReplaySpec { engine: Engine::Golden, bus_bits: 64, gaps: 0.0, backpressure: 0.0, seed: 1 }
+        ReplaySpec { engine: Engine::Golden, bus_bits: 64, gaps: 0.0, backpressure: 0.0, seed: 1, syn_mode: false }
     }
 }
 
@@ -75,6 +85,11 @@ impl ReplaySpec {
     /// The parser build's name.
     pub fn build(&self) -> String {
         format!("parser_d{}", self.bus_bits / 8)
+    }
+
+    /// The descriptor stage's fridge mode.
+    pub fn tcp_mode(&self) -> TcpMode {
+        golden::parser::desc::mode_of(self.syn_mode)
     }
 }
 
@@ -102,6 +117,8 @@ pub struct Replayed {
     pub padded: u64,
     /// The parser's statistics over the replay (what its CSR counters hold at the end).
     pub counters: Counters,
+    /// The descriptors the descriptor stage gave (checked equal to the records' segments' descriptors).
+    pub lanes: Lanes,
     pub spec: ReplaySpec,
 }
 
@@ -116,7 +133,9 @@ impl Replayed {
             .collect();
         format!(
             "replay through {} ({}, gaps {}, backpressure {}): {} frames ({} padded to {MIN_FRAME} bytes) in {} beats, \
-             {} cycles ({:.3} frames/cycle); accepted {} (short {}); dropped: {}",
+             {} cycles ({:.3} frames/cycle); accepted {} (short {}); dropped: {}; descriptor stage ({:?}): {} fridge \
+             and {} flow descriptors, equal to the records' ({})",
+
             self.spec.build(),
             self.spec.engine.name(),
             self.spec.gaps,
@@ -128,7 +147,11 @@ impl Replayed {
             self.frames.len() as f64 / self.cycles.max(1) as f64,
             c.accepted,
             c.short,
-            if drops.is_empty() { "none".to_string() } else { drops.join(", ") }
+            if drops.is_empty() { "none".to_string() } else { drops.join(", ") },
+            self.spec.tcp_mode(),
+            self.lanes.fridge.len(),
+            self.lanes.flow.len(),
+            if self.spec.engine == Engine::Rtl { "parser_desc RTL" } else { "cycle model" },
         )
     }
 }
@@ -182,11 +205,14 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
     bar.set_message(format!("{} frames through {} ({})", frames.len(), spec.build(), spec.engine.name()));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     let run = match spec.engine {
-        Engine::Golden => run_cycle_model(&frames, &spec.stimulus()),
-        Engine::Rtl => rtl(&frames, &spec.stimulus()),
+        Engine::Golden => run_frontend_model(&frames, &spec.stimulus(), spec.syn_mode),
+        Engine::Rtl => rtl(&frames, &spec.stimulus(), spec.syn_mode),
     };
     bar.finish_and_clear();
-    let (records, cycles) = run?;
+    let FrontendRun { records, lanes, cycles } = run?;
+    lanes
+        .check(&records, spec.tcp_mode())
+        .map_err(|e| format!("{name}: the descriptor stage's output is not the records' descriptors: {e}"))?;
     let beats = frames.iter().map(|(b, _)| b.len().div_ceil(bytes) as u64).sum();
     let mut counters = Counters::default();
     let mut reference = meta.iter().find_map(|m| m.1).unwrap_or(0);
@@ -202,16 +228,16 @@ pub fn replay_capture(path: &Path, spec: &ReplaySpec, order: FrameOrder) -> Resu
             ReplayedFrame { number, timestamp, wire_len, record }
         })
         .collect();
-    Ok(Replayed { frames, cycles, beats, padded, counters, spec: *spec })
+    Ok(Replayed { frames, cycles, beats, padded, counters, lanes, spec: *spec })
 }
 
 #[cfg(feature = "rtl")]
-fn rtl(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
-    testbench::parser::replay(frames, s)
+fn rtl(frames: &[(Vec<u8>, u64)], s: &Stimulus, syn_mode: bool) -> Result<FrontendRun, String> {
+    testbench::parser::replay(frames, s, syn_mode)
 }
 
 #[cfg(not(feature = "rtl"))]
-fn rtl(_: &[(Vec<u8>, u64)], _: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+fn rtl(_: &[(Vec<u8>, u64)], _: &Stimulus, _: bool) -> Result<FrontendRun, String> {
     Err(crate::RTL_MISSING.into())
 }
 

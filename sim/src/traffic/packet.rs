@@ -147,6 +147,13 @@ impl Decoder {
     pub fn parser(spec: crate::parser::ReplaySpec) -> Decoder {
         Decoder { via: Via::Parser { spec, log: Default::default() }, order: FrameOrder::File }
     }
+
+    /// Runs the parser's descriptor stage in the fridge's `mode` (no effect on software decoding).
+    pub fn set_fridge_mode(&mut self, mode: parser::TcpMode) {
+        if let Via::Parser { spec, .. } = &mut self.via {
+            spec.syn_mode = mode == parser::TcpMode::SynSynAck;
+        }
+    }
 }
 
 /// The TCP segment of a parser record (or why there is none, named as the software reader names it).
