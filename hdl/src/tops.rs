@@ -320,7 +320,13 @@ pub struct CsrTop {
 
 impl CsrTop {
     pub fn new() -> Result<Self, ConfigError> {
-        let layout = csr_top_layout();
+        Self::with_layout(csr_top_layout())
+    }
+    /// The bank read in two cycles (`CsrLayout::with_registered_read`).
+    pub fn registered_read() -> Result<Self, ConfigError> {
+        Self::with_layout(csr_top_layout().with_registered_read())
+    }
+    fn with_layout(layout: golden::common::csr::CsrLayout) -> Result<Self, ConfigError> {
         let seed_addr = layout.config_addr("prng_seed").expect("layout has prng_seed");
         Ok(CsrTop {
             clock: Default::default(),

@@ -1,7 +1,7 @@
 //! The shared CSR driver: what software does on a CSR port, one access per cycle — a queue of pending
 //! writes (the settings after a reset, tally swaps…), immediate writes and random reads of any register —
-//! and the read-back check: every read is answered with `rd_valid` in the next cycle, and `rd_valid` never
-//! rises without one. (The answer's data is compared against golden with the rest of the outputs.)
+//! and the read-back check: every read is answered with `rd_valid` after the map's read latency (the next
+//! cycle, or the one after for a registered read), and `rd_valid` never rises without one. (The answer's data is compared against golden with the rest of the outputs.)
 
 use crate::harness::Scoreboard;
 use golden::common::config::CSR_STATUS_BASE;
@@ -66,8 +66,10 @@ pub struct CsrDriver {
     pending: VecDeque<(u8, u32)>,
     n_cfg: u8,
     n_stat: u8,
-    /// Whether the previous cycle's request was a read (so `rd_valid` is due now); `None` before the first cycle.
-    answer_due: Option<bool>,
+    /// Whether the requests of the last `latency` cycles were reads, oldest first (its front's answer is
+    /// due now once it holds `latency`; shorter in the first cycles).
+    answer_due: VecDeque<bool>,
+    latency: usize,
 }
 
 impl CsrDriver {
@@ -76,7 +78,8 @@ impl CsrDriver {
             pending: VecDeque::new(),
             n_cfg: layout.config.len() as u8,
             n_stat: layout.status.len() as u8,
-            answer_due: None,
+            answer_due: VecDeque::new(),
+            latency: layout.read_latency as usize,
         }
     }
     /// Replaces the queue by `writes` (software after a reset: the settings).
@@ -121,13 +124,18 @@ impl CsrDriver {
     /// The read-back check of this cycle (`rd_valid` as the RTL shows it, `i` this cycle's inputs), named
     /// `csr_rd_valid (read-back)` in the scoreboard.
     pub fn observe(&mut self, sb: &mut Scoreboard, cycle: u64, i: &impl CsrPort, rd_valid: bool) {
-        self.observe_read(sb, cycle, i.csr_read() && !i.reset(), rd_valid)
+        self.observe_read(sb, cycle, i.csr_read() && !i.reset(), rd_valid);
+        if i.reset() {
+            // A reset also cancels the reads still on their way (a registered read's first stage).
+            self.answer_due.iter_mut().for_each(|d| *d = false);
+        }
     }
     /// [`observe`](Self::observe) with this cycle's request reduced to `read`: a read, not in a reset.
     pub fn observe_read(&mut self, sb: &mut Scoreboard, cycle: u64, read: bool, rd_valid: bool) {
-        if let Some(due) = self.answer_due {
+        if self.answer_due.len() == self.latency {
+            let due = self.answer_due.pop_front().unwrap_or(false);
             sb.check(cycle, "csr_rd_valid (read-back)", Some(due as u128), rd_valid as u128);
         }
-        self.answer_due = Some(read);
+        self.answer_due.push_back(read);
     }
 }

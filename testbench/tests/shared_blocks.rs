@@ -103,6 +103,13 @@ fn csr_matches_golden() {
     run("csr_matches_golden", blocks::csr::run, &["resets", "prng_seeded_via_csr", "read_and_write_same_cycle", "identity_read"]);
 }
 
+/// The same bank read in two cycles (`CsrLayout::with_registered_read`: the header parser's bank).
+#[test]
+fn csr_registered_read_matches_golden() {
+    let cover = ["resets", "prng_seeded_via_csr", "read_and_write_same_cycle", "identity_read"];
+    run("csr_registered_read_matches_golden", blocks::csr::run_r2, &cover);
+}
+
 /// The RMW runners' demands beyond the shared checker: the forwarding distances 1..7 are exercised (the
 /// short pipeline forwards 1–3, the registered one 1–5, one more per look-ahead level).
 fn check_rmw_traffic(test: &str, f: fn(&RunConfig) -> RunReport, must_cover: &[&str]) -> RunReport {

@@ -11,8 +11,10 @@
 //! `cfg`/`status` buses ([`CsrLayout::config_offset`], [`CsrLayout::status_offset`]), the manifest entry
 //! ([`CsrLayout::registers`]), a Markdown table ([`CsrLayout::markdown`]) and a C header
 //! ([`CsrLayout::c_header`]). A write in cycle `c` takes effect at the edge ending
-//! `c`. A read request (`rd_en`) in cycle `c` answers in `c+1` with `rd_valid` and `rd_data`; it returns the
-//! config value before a same-cycle write and the status value of cycle `c`.
+//! `c`. A read request (`rd_en`) in cycle `c` answers in `c + L` with `rd_valid` and `rd_data`, `L` the map's
+//! [`CsrLayout::read_latency`] (1, or 2 for a bank whose read is registered after a first level of its
+//! multiplexer: [`CsrLayout::with_registered_read`]); it returns the config value before a same-cycle write
+//! and the status value of cycle `c`. Between answers `rd_data` holds the last one.
 
 use super::config::{ConfigError, CSR_ID_ADDR, CSR_STATUS_BASE, CSR_UNMAPPED, CSR_VERSION_ADDR};
 
@@ -85,12 +87,22 @@ pub struct CsrLayout {
     pub ident: Option<CoreIdent>,
     /// One-line description per register name (every register has one: [`Self::check`]).
     pub docs: Vec<(String, String)>,
+    /// Cycles from a read request to its answer: 1, or 2 with [`Self::with_registered_read`].
+    pub read_latency: u8,
 }
 
 impl CsrLayout {
     /// A map without identity or descriptions (a test bank); see [`Self::with_ident`], [`Self::doc`].
     pub fn new(config: Vec<(String, u32)>, status: Vec<String>) -> Self {
-        CsrLayout { config, status, ident: None, docs: vec![] }
+        CsrLayout { config, status, ident: None, docs: vec![], read_latency: 1 }
+    }
+    /// The same map read in two cycles: the bank registers each group of eight addresses' word (chosen by
+    /// the address's low three bits) in the read's cycle and the group's in the next, so no path runs
+    /// through the whole read multiplexer (a core with many status registers spread over the die: the
+    /// header parser's eighteen counters).
+    pub fn with_registered_read(mut self) -> Self {
+        self.read_latency = 2;
+        self
     }
     /// The same map with identity registers.
     pub fn with_ident(mut self, ident: CoreIdent) -> Self {
@@ -103,6 +115,9 @@ impl CsrLayout {
         self
     }
     pub fn check(&self) -> Result<(), ConfigError> {
+        if !(1..=2).contains(&self.read_latency) {
+            return Err(ConfigError(format!("CSR read latency {}: 1 or 2", self.read_latency)));
+        }
         if self.config.is_empty() {
             return Err(ConfigError("a CSR bank needs at least one config register".into()));
         }
@@ -178,11 +193,13 @@ impl CsrLayout {
         if let Some(id) = self.ident {
             s += &format!(
                 "Core `{}` (0x{:08x}), register map {}.{}. 8-bit address, 32-bit data; unmapped addresses read \
-                 0x{CSR_UNMAPPED:08x} and ignore writes.\n\n",
+                 0x{CSR_UNMAPPED:08x} and ignore writes; a read is answered {} cycle{} after its request.\n\n",
                 id.code(),
                 id.id,
                 id.version >> 16,
-                id.version & 0xffff
+                id.version & 0xffff,
+                self.read_latency,
+                if self.read_latency == 1 { "" } else { "s" }
             );
         }
         s += "| address | AXI offset | name | access | reset | description |\n|---|---|---|---|---|---|\n";
@@ -276,13 +293,15 @@ pub struct CsrModel {
     config: Vec<u32>,
     rd_valid: bool,
     rd_data: u32,
+    /// Read latency 2: the read requested last cycle and its word (held between reads).
+    first: (bool, u32),
     started: bool,
 }
 
 impl CsrModel {
     pub fn new(layout: CsrLayout) -> Self {
         let config = layout.config.iter().map(|c| c.1).collect();
-        CsrModel { layout, config, rd_valid: false, rd_data: 0, started: false }
+        CsrModel { layout, config, rd_valid: false, rd_data: 0, first: (false, 0), started: false }
     }
     /// The config registers now.
     pub fn config(&self) -> &[u32] {
@@ -315,13 +334,23 @@ impl CsrModel {
             self.config = self.layout.config.iter().map(|c| c.1).collect();
             self.rd_valid = false;
             self.rd_data = 0;
+            self.first.0 = false;
             self.started = true;
             return out;
         }
-        if i.rd_en {
-            self.rd_data = self.read(i.addr, &i.status);
+        let word = if i.rd_en { self.read(i.addr, &i.status) } else { self.first.1 };
+        if self.layout.read_latency == 2 {
+            let (valid, held) = std::mem::replace(&mut self.first, (i.rd_en, word));
+            self.rd_valid = valid;
+            if valid {
+                self.rd_data = held;
+            }
+        } else {
+            if i.rd_en {
+                self.rd_data = word;
+            }
+            self.rd_valid = i.rd_en;
         }
-        self.rd_valid = i.rd_en;
         if i.wr_en && (i.addr as usize) < self.config.len() {
             self.config[i.addr as usize] = i.wr_data;
         }
@@ -332,6 +361,37 @@ impl CsrModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_registered_read_answers_a_cycle_later_with_the_request_cycles_values() {
+        let l = layout();
+        let mut one = CsrModel::new(l.clone());
+        let mut two = CsrModel::new(l.clone().with_registered_read());
+        let req = |reset, addr, rd_en, wr: Option<u32>, st: u32| CsrInputs {
+            reset,
+            addr,
+            wr_en: wr.is_some(),
+            wr_data: wr.unwrap_or(0),
+            rd_en,
+            status: vec![st],
+        };
+        let script = [
+            req(true, 0, false, None, 0),
+            req(false, CSR_STATUS_BASE, true, None, 5), // status of this cycle: 5
+            req(false, 1, true, Some(9), 6),            // config before the same-cycle write: 7
+            req(false, 1, true, None, 6),               // now 9
+            req(false, 0, false, None, 6),
+            req(false, 0, false, None, 6),
+        ];
+        let outs = |m: &mut CsrModel| -> Vec<(bool, u32)> {
+            script.iter().map(|i| m.step(i).map_or((false, 0), |o| (o.rd_valid, o.rd_data))).collect()
+        };
+        let (a, b) = (outs(&mut one), outs(&mut two));
+        assert_eq!(a, [(false, 0), (false, 0), (true, 5), (true, 7), (true, 9), (false, 9)]);
+        // The same answers one cycle later; rd_data holds between answers.
+        assert_eq!(b, [(false, 0), (false, 0), (false, 0), (true, 5), (true, 7), (true, 9)]);
+        assert!(CsrLayout { read_latency: 3, ..l }.check().is_err());
+    }
 
     fn layout() -> CsrLayout {
         CsrLayout::new(vec![("mode".into(), 1), ("threshold".into(), 7)], vec!["packets".into()])

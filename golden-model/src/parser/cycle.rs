@@ -343,12 +343,15 @@ impl ParserCycle {
     }
 }
 
-/// The parser's register map: a scratch register, the statistics counters in [`Counters`] order.
+/// The parser's register map: a scratch register, the statistics counters in [`Counters`] order; read in
+/// two cycles (`CsrLayout::with_registered_read`: the eighteen counters are spread over the die, and the
+/// whole read multiplexer was the 64-bit build's critical path).
 pub fn csr_layout() -> CsrLayout {
     let mut status: Vec<String> = ["frames", "accepted", "short", "l4_header_cut"].map(String::from).to_vec();
     status.extend(Drop::ALL.iter().map(|d| d.name().to_string()));
     let mut map = CsrLayout::new(vec![("scratch".to_string(), 0)], status)
         .with_ident(PARSER_IDENT)
+        .with_registered_read()
         .doc("scratch", "read/write, no effect (a bank needs one config register; software tests the bus on it)")
         .doc("frames", "frames parsed (records produced)")
         .doc("accepted", "frames accepted (records without a drop reason)")

@@ -201,11 +201,18 @@ pub fn fifo() -> Result<Vec<Build>, String> {
     ])
 }
 
-/// The CSR test bank (4 config, 5 status registers) with its PRNG.
+/// The CSR test bank (4 config, 5 status registers) with its PRNG; `csr_r2`: the same read in two cycles.
 pub fn csr() -> Result<Vec<Build>, String> {
     Ok(vec![
         Build::new("csr", "CSR bank with a PRNG seeded through it", json!({"layout": csr_top_layout()}), CsrTop::new)
             .csr(csr_top_layout()),
+        Build::new(
+            "csr_r2",
+            "CSR bank read in two cycles (a first level of the read multiplexer registered) with a PRNG",
+            json!({"layout": csr_top_layout().with_registered_read()}),
+            CsrTop::registered_read,
+        )
+        .csr(csr_top_layout().with_registered_read()),
         Build::new("", "CSR bank with a PRNG seeded through it", json!({}), CsrTop::new).synth_only(
             "csr",
             "4cfg_5status",

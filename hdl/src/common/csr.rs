@@ -1,5 +1,7 @@
 //! CSR bank (`Csr<CW, SW>`): config registers (read/write, reset to defaults) and status inputs
-//! (read-only), on an 8-bit address / 32-bit data port with a one-cycle read latency.
+//! (read-only), on an 8-bit address / 32-bit data port with a one-cycle read latency — or two, for a layout
+//! `with_registered_read` (a first level of the read multiplexer registered: each group of eight addresses'
+//! word by `addr[2:0]`, then the group by the registered `addr[7:3]`).
 //!
 //! Generated from a [`CsrLayout`] (the golden model's, so software and RTL share the address map):
 //! config register `k` is `cfg[32k+31:32k]` at address `k`; status `k` is `status[32k+31:32k]` at
@@ -94,26 +96,65 @@ impl<const CW: usize, const SW: usize> Logic for Csr<CW, SW> {
     fn hdl(&self) -> Verilog {
         let layout = &self._model.layout;
         let defaults = defaults_literal(layout);
-        let mut v = String::new();
-        if initial_values() {
-            v += &format!("initial begin\n   cfg = {defaults};\n   rd_valid = 1'b0;\n   rd_data = 32'h0;\nend\n");
-        }
-        v += "always @(posedge clock) begin\n   if (reset) begin\n";
-        v += &format!("      cfg <= {defaults};\n      rd_valid <= 1'b0;\n      rd_data <= 32'h0;\n");
-        v += "   end else begin\n      rd_valid <= rd_en;\n      if (rd_en) begin\n         case (addr)\n";
+        // Every readable address and the expression it reads.
+        let mut words: Vec<(usize, String, String)> = Vec::new();
         for (k, (name, _)) in layout.config.iter().enumerate() {
-            v += &format!("            8'h{k:02x}: rd_data <= cfg[{}:{}]; // {name}\n", 32 * k + 31, 32 * k);
+            words.push((k, format!("cfg[{}:{}]", 32 * k + 31, 32 * k), name.clone()));
         }
         for (k, name) in layout.status.iter().enumerate() {
             let a = CSR_STATUS_BASE as usize + k;
-            v += &format!("            8'h{a:02x}: rd_data <= status[{}:{}]; // {name}\n", 32 * k + 31, 32 * k);
+            words.push((a, format!("status[{}:{}]", 32 * k + 31, 32 * k), name.clone()));
         }
         if let Some(id) = layout.ident {
-            v += &format!("            8'h{CSR_ID_ADDR:02x}: rd_data <= 32'h{:08x}; // core_id {}\n", id.id, id.code());
-            v +=
-                &format!("            8'h{CSR_VERSION_ADDR:02x}: rd_data <= 32'h{:08x}; // core_version\n", id.version);
+            words.push((CSR_ID_ADDR as usize, format!("32'h{:08x}", id.id), format!("core_id {}", id.code())));
+            words.push((CSR_VERSION_ADDR as usize, format!("32'h{:08x}", id.version), "core_version".into()));
         }
-        v += &format!("            default: rd_data <= 32'h{CSR_UNMAPPED:08x};\n         endcase\n      end\n");
+        let registered = layout.read_latency == 2;
+        // A registered read: group g holds addresses 8g..8g+7; its word is chosen by addr[2:0] in the read's
+        // cycle (`part_g`), the group by the registered addr[7:3] in the next.
+        let mut groups: Vec<usize> = words.iter().map(|w| w.0 / 8).collect();
+        groups.dedup();
+        let mut v = String::new();
+        if registered {
+            v += "reg rd_en_q;\nreg [4:0] grp_q;\n";
+            for g in &groups {
+                v += &format!("reg [31:0] part_{g};\n");
+            }
+        }
+        if initial_values() {
+            v += &format!("initial begin\n   cfg = {defaults};\n   rd_valid = 1'b0;\n   rd_data = 32'h0;\n");
+            if registered {
+                v += "   rd_en_q = 1'b0;\n   grp_q = 5'h0;\n";
+                for g in &groups {
+                    v += &format!("   part_{g} = 32'h0;\n");
+                }
+            }
+            v += "end\n";
+        }
+        v += "always @(posedge clock) begin\n   if (reset) begin\n";
+        v += &format!("      cfg <= {defaults};\n      rd_valid <= 1'b0;\n      rd_data <= 32'h0;\n");
+        if registered {
+            v += "      rd_en_q <= 1'b0;\n   end else begin\n      rd_en_q <= rd_en;\n      rd_valid <= rd_en_q;\n";
+            v += "      if (rd_en) begin\n         grp_q <= addr[7:3];\n";
+            for g in &groups {
+                v += "         case (addr[2:0])\n";
+                for (a, expr, name) in words.iter().filter(|w| w.0 / 8 == *g) {
+                    v += &format!("            3'd{}: part_{g} <= {expr}; // {name}\n", a % 8);
+                }
+                v += &format!("            default: part_{g} <= 32'h{CSR_UNMAPPED:08x};\n         endcase\n");
+            }
+            v += "      end\n      if (rd_en_q) begin\n         case (grp_q)\n";
+            for g in &groups {
+                v += &format!("            5'd{g}: rd_data <= part_{g};\n");
+            }
+            v += &format!("            default: rd_data <= 32'h{CSR_UNMAPPED:08x};\n         endcase\n      end\n");
+        } else {
+            v += "   end else begin\n      rd_valid <= rd_en;\n      if (rd_en) begin\n         case (addr)\n";
+            for (a, expr, name) in &words {
+                v += &format!("            8'h{a:02x}: rd_data <= {expr}; // {name}\n");
+            }
+            v += &format!("            default: rd_data <= 32'h{CSR_UNMAPPED:08x};\n         endcase\n      end\n");
+        }
         v += "      if (wr_en) begin\n         case (addr)\n";
         for (k, (name, _)) in layout.config.iter().enumerate() {
             v += &format!("            8'h{k:02x}: cfg[{}:{}] <= wr_data; // {name}\n", 32 * k + 31, 32 * k);

@@ -23,8 +23,9 @@ pub struct ReplayArgs {
     /// (fridge, heavy-hitters, ifpd, maple, reordering).
     #[arg(long)]
     pub core: String,
-    /// `golden` (the parser's cycle model, then the core's golden model) or `rtl` (the Verilated parser,
-    /// checked against its cycle model every cycle, then the core's RTL engine).
+    /// `golden` (the cycle models of the parser and its descriptor stage, then the core's golden model) or
+    /// `rtl` (the Verilated parser and descriptor stage, checked against their cycle models every cycle, then
+    /// the core's RTL engine). On both, the stage's descriptors are checked equal to the records'.
     #[arg(long, default_value = "golden", value_parser = ["golden", "rtl"])]
     pub engine: String,
     /// The parser's AXI4-Stream data width in bits: 64 (10 GbE, the `parser_d8` build) or 512 (`parser_d64`).
@@ -74,18 +75,19 @@ pub fn run(a: &ReplayArgs, cores: &[&dyn CoreCli]) -> Result<(), String> {
 }
 
 /// `netmeas demo`'s replay section: the shared capture (if it is beside the checkout) byte for byte through
-/// the Verilated parser — 64-bit bus, input gaps and output backpressure, checked against its cycle model
-/// every cycle — and on into the fridge's RTL core, its experiment table and the replay's summary.
+/// the Verilated parser and descriptor stage — 64-bit bus, input gaps and lane backpressure, checked against
+/// their cycle models every cycle — and on into the fridge's RTL core, its experiment table and the replay's
+/// summary.
 pub fn demo(seed: u64, cores: &[&dyn CoreCli]) -> Result<(), String> {
     let Some(file) = crate::traffic::capture::shared_capture() else {
         println!("\n(the shared capture is not beside the checkout: replay skipped)");
         return Ok(());
     };
     println!(
-        "\nreplay: {} frame by frame through the RTL header parser (64-bit AXI4-Stream, idle input cycles 10 %, \
-         record output held 20 %; every cycle checked against the cycle model), its TCP segments as fridge \
-         descriptors into the RTL fridge (`netmeas replay FILE --core fridge --engine rtl`; equal to `run fridge \
-         --trace FILE --engine rtl`)",
+        "\nreplay: {} frame by frame through the RTL header parser and descriptor stage (64-bit AXI4-Stream, idle \
+         input cycles 10 %, descriptor lanes held 20 %; every cycle checked against the cycle models, the stage's \
+         fridge descriptors against the records'), into the RTL fridge (`netmeas replay FILE --core fridge \
+         --engine rtl`; equal to `run fridge --trace FILE --engine rtl`)",
         file.display()
     );
     let a = ReplayArgs {

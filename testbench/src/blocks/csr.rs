@@ -1,21 +1,66 @@
 //! CSR bank with a PRNG seeded through it: random reads and writes over config, status and unmapped
 //! addresses (the identity registers among them), simultaneous read and write of one register, changing
-//! status inputs, resets.
+//! status inputs, resets. Both banks: `csr` (read latency 1) and `csr_r2` (the read registered after a
+//! first level of its multiplexer: latency 2).
 
 use super::Run;
 use crate::csr_driver::CsrDriver;
 use crate::harness::{RunConfig, RunReport, Sim};
-use crate::models::Csr;
+use crate::harness::Model;
+use crate::models::{Csr, CsrR2};
 use golden::common::config::{CSR_ID_ADDR, CSR_STATUS_BASE, CSR_VERSION_ADDR};
 use golden::common::csr::{CsrInputs, CsrModel};
 use golden::common::prng::{PrngInputs, PrngModel};
 use golden::common::tops::csr_top_layout;
 use rand::Rng;
 
+/// The CSR test top's ports (both builds).
+pub trait CsrTopModel: Model {
+    const NAME: &'static str;
+    fn make(x_seed: u64) -> Self;
+    fn drive(&mut self, i: &CsrInputs, advance: bool);
+    /// `(rd_valid, rd_data, cfg, prng_value)`.
+    fn outputs(&self) -> (bool, u32, u128, u32);
+}
+
+macro_rules! csr_top {
+    ($t:ty) => {
+        impl CsrTopModel for $t {
+            const NAME: &'static str = <$t>::NAME;
+            fn make(x_seed: u64) -> Self {
+                <$t>::new(x_seed)
+            }
+            fn drive(&mut self, i: &CsrInputs, advance: bool) {
+                self.set_reset(i.reset as u64);
+                self.set_addr(i.addr as u64);
+                self.set_wr_en(i.wr_en as u64);
+                self.set_wr_data(i.wr_data as u64);
+                self.set_rd_en(i.rd_en as u64);
+                self.set_status(std::array::from_fn(|k| i.status[k]));
+                self.set_advance(advance as u64);
+            }
+            fn outputs(&self) -> (bool, u32, u128, u32) {
+                (self.rd_valid() != 0, self.rd_data() as u32, self.cfg(), self.prng_value() as u32)
+            }
+        }
+    };
+}
+csr_top!(Csr);
+csr_top!(CsrR2);
+
+/// The bank read in one cycle.
 pub fn run(cfg: &RunConfig) -> RunReport {
-    let mut run = Run::new(Csr::NAME, cfg);
-    let mut sim = Sim::new(Csr::new(cfg.x_seed), cfg.vcd.clone());
-    let layout = csr_top_layout();
+    run_on::<Csr>(cfg, csr_top_layout())
+}
+
+/// The bank read in two cycles.
+pub fn run_r2(cfg: &RunConfig) -> RunReport {
+    run_on::<CsrR2>(cfg, csr_top_layout().with_registered_read())
+}
+
+fn run_on<T: CsrTopModel>(cfg: &RunConfig, layout: golden::common::csr::CsrLayout) -> RunReport {
+    let mut run = Run::new(T::NAME, cfg);
+    let mut sim = Sim::new(T::make(cfg.x_seed), cfg.vcd.clone());
     let seed_addr = layout.config_addr("prng_seed").expect("layout has prng_seed");
     let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
     let mut gold = CsrModel::new(layout.clone());
@@ -49,13 +94,7 @@ pub fn run(cfg: &RunConfig) -> RunReport {
         run.count("read_and_write_same_cycle", (inp.wr_en && inp.rd_en && !inp.reset) as u64);
         let ident = inp.addr == CSR_ID_ADDR || inp.addr == CSR_VERSION_ADDR;
         run.count("identity_read", (ident && inp.rd_en && !inp.reset) as u64);
-        sim.m.set_reset(inp.reset as u64);
-        sim.m.set_addr(inp.addr as u64);
-        sim.m.set_wr_en(inp.wr_en as u64);
-        sim.m.set_wr_data(inp.wr_data as u64);
-        sim.m.set_rd_en(inp.rd_en as u64);
-        sim.m.set_status(std::array::from_fn(|k| status[k]));
-        sim.m.set_advance(advance as u64);
+        sim.m.drive(&inp, advance);
         sim.settle();
         let c = sim.cycle;
         let p = prng.step(&PrngInputs {
@@ -64,13 +103,14 @@ pub fn run(cfg: &RunConfig) -> RunReport {
             seed: inp.wr_data,
             advance,
         });
-        run.sb.check(c, "prng_value", p.map(u128::from), sim.m.prng_value() as u128);
-        csr.observe(&mut run.sb, c, &inp, sim.m.rd_valid() != 0);
+        let (rd_valid, rd_data, cfg_rtl, prng_value) = sim.m.outputs();
+        run.sb.check(c, "prng_value", p.map(u128::from), prng_value as u128);
+        csr.observe(&mut run.sb, c, &inp, rd_valid);
         if let Some(e) = gold.step(&inp) {
-            run.sb.check(c, "rd_valid", Some(e.rd_valid as u128), sim.m.rd_valid() as u128);
-            run.sb.check(c, "rd_data", Some(e.rd_data as u128), sim.m.rd_data() as u128);
+            run.sb.check(c, "rd_valid", Some(e.rd_valid as u128), rd_valid as u128);
+            run.sb.check(c, "rd_data", Some(e.rd_data as u128), rd_data as u128);
             let cfg_word = e.config.iter().rev().fold(0u128, |a, v| (a << 32) | *v as u128);
-            run.sb.check(c, "cfg", Some(cfg_word), sim.m.cfg());
+            run.sb.check(c, "cfg", Some(cfg_word), cfg_rtl);
         }
         sim.tick();
         run.transactions += 1;

@@ -42,6 +42,7 @@ pub const ALL: &[Runner] = &[
     ("fifo_axi", fifo::run_axi),
     ("delay", delay::run),
     ("csr", csr::run),
+    ("csr_r2", csr::run_r2),
     ("axil_csr", axil::run),
 ];
 
