@@ -239,19 +239,19 @@ impl Lanes {
         let entries: Vec<Entry> = records.iter().filter_map(|r| Entry::of(r, mode)).collect();
         let fridge: Vec<FridgeDescriptor> = entries.iter().flat_map(|e| e.fridge.iter().copied()).collect();
         let flow: Vec<FlowDescriptor> = entries.iter().map(|e| e.flow).collect();
-        let first = |lane: &str, got: &[String], want: &[String]| -> Result<(), String> {
-            match got.iter().zip(want).position(|(g, w)| g != w) {
-                Some(k) => Err(format!("{lane} lane, descriptor {k}: {} instead of {}", got[k], want[k])),
-                None if got.len() != want.len() => {
-                    Err(format!("{lane} lane: {} descriptors instead of {}", got.len(), want.len()))
-                }
-                None => Ok(()),
-            }
-        };
-        let fmt = |v: &[FridgeDescriptor]| v.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>();
-        first("fridge", &fmt(&self.fridge), &fmt(&fridge))?;
-        let fmt = |v: &[FlowDescriptor]| v.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>();
-        first("flow", &fmt(&self.flow), &fmt(&flow))
+        first_difference("fridge", &self.fridge, &fridge)?;
+        first_difference("flow", &self.flow, &flow)
+    }
+}
+
+/// The first place where lane `lane` gave `got` instead of `want`, if any.
+fn first_difference<T: PartialEq + std::fmt::Debug>(lane: &str, got: &[T], want: &[T]) -> Result<(), String> {
+    match got.iter().zip(want).position(|(g, w)| g != w) {
+        Some(k) => Err(format!("{lane} lane, descriptor {k}: {:?} instead of {:?}", got[k], want[k])),
+        None if got.len() != want.len() => {
+            Err(format!("{lane} lane: {} descriptors instead of {}", got.len(), want.len()))
+        }
+        None => Ok(()),
     }
 }
 
