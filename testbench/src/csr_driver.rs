@@ -1,7 +1,8 @@
 //! The shared CSR driver: what software does on a CSR port, one access per cycle — a queue of pending
 //! writes (the settings after a reset, tally swaps…), immediate writes and random reads of any register —
 //! and the read-back check: every read is answered with `rd_valid` after the map's read latency (the next
-//! cycle, or the one after for a registered read), and `rd_valid` never rises without one. (The answer's data is compared against golden with the rest of the outputs.)
+//! cycle, or the one after for a registered read), and `rd_valid` never rises without one. (The answer's
+//! data is compared against golden with the rest of the outputs.)
 
 use crate::harness::Scoreboard;
 use golden::common::config::CSR_STATUS_BASE;

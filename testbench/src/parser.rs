@@ -8,7 +8,6 @@ use crate::blocks::Run;
 use crate::harness::Model;
 use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
 use crate::models::{ParserD64, ParserD8, ParserDesc};
-use crate::parser_desc::DescTop;
 use golden::common::config::CSR_STATUS_BASE;
 use golden::common::csr::{CsrInputs, CsrModel};
 use golden::parser::cycle::{beats, csr_layout, Fields, ParserCycle, ParserInputs, Record};

@@ -3,7 +3,7 @@
 //! fridge's two modes, with and without payload, UDP and dropped records —, idle input cycles, each lane
 //! backpressured on its own, the mode switched between phases, resets. Compared every cycle:
 //! `s_rec_ready`, each lane's valid bit and, when valid, every field. The replay through parser and stage
-//! ([`crate::parser::replay`]) drives this top from the parser's RTL with [`DescTop::drive`].
+//! ([`crate::parser::replay`]) drives this top from the parser's RTL with [`ParserDesc::drive`].
 
 use crate::blocks::Run;
 use crate::harness::{RunConfig, RunReport, Scoreboard, Sim};
@@ -16,15 +16,9 @@ use rand::Rng;
 /// The record input as the parser's outputs carry it: valid, status, timestamp, fields.
 pub type RecIn<'a> = (bool, u8, u64, &'a Fields);
 
-/// The stage's top: drive a cycle's inputs, read its outputs.
-pub trait DescTop {
-    fn drive(&mut self, reset: bool, rec: RecIn, syn_mode: bool, fridge_ready: bool, flow_ready: bool);
-    fn compare(&self, sb: &mut Scoreboard, c: u64, want: &DescOutputs);
-    fn rec_ready(&self) -> bool;
-}
-
-impl DescTop for ParserDesc {
-    fn drive(&mut self, reset: bool, (valid, status, ts, f): RecIn, syn_mode: bool, fr: bool, fl: bool) {
+/// The stage's top: drive a cycle's inputs, compare its outputs.
+impl ParserDesc {
+    pub fn drive(&mut self, reset: bool, (valid, status, ts, f): RecIn, syn_mode: bool, fr: bool, fl: bool) {
         self.set_reset(reset as u64);
         self.set_syn_mode(syn_mode as u64);
         self.set_s_rec_valid(valid as u64);
@@ -45,7 +39,7 @@ impl DescTop for ParserDesc {
         self.set_m_flow_ready(fl as u64);
     }
 
-    fn compare(&self, sb: &mut Scoreboard, c: u64, want: &DescOutputs) {
+    pub fn compare(&self, sb: &mut Scoreboard, c: u64, want: &DescOutputs) {
         sb.check(c, "s_rec_ready", Some(want.rec_ready as u128), self.s_rec_ready() as u128);
         sb.check(c, "m_fridge_valid", Some(want.fridge.is_some() as u128), self.m_fridge_valid() as u128);
         if let Some(d) = want.fridge {
@@ -71,7 +65,8 @@ impl DescTop for ParserDesc {
         }
     }
 
-    fn rec_ready(&self) -> bool {
+    /// `s_rec_ready` (a flip-flop: known before the cycle's inputs).
+    pub fn rec_ready(&self) -> bool {
         self.s_rec_ready() != 0
     }
 }

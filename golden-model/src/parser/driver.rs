@@ -162,19 +162,6 @@ impl<'a> FrameDriver<'a> {
     }
 }
 
-/// `frames` through the cycle model as `s` says: one record per frame, in order, and the cycles it took.
-pub fn run_cycle_model(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
-    let mut drv = FrameDriver::new(frames, s)?;
-    let mut model = ParserCycle::new(s.data_bytes);
-    while !drv.finished() {
-        let i = drv.inputs();
-        let o = model.step(&i);
-        drv.after(&i, &o)?;
-    }
-    let cycles = drv.cycles();
-    Ok((drv.into_records(), cycles))
-}
-
 /// The parser with the descriptor stage behind it (`super::desc`): the parser's record output goes
 /// straight into the stage, the stimulus's `rec_ready` is the two lanes' ready (both the same), and the
 /// parser's `rec_ready` is the stage's `s_rec_ready`.
@@ -283,6 +270,20 @@ pub fn run_frontend_model(frames: &[(Vec<u8>, u64)], s: &Stimulus, syn_mode: boo
 mod tests {
     use super::*;
     use crate::parser::{parse, random, ParserConfig};
+
+    /// `frames` through the parser's cycle model alone as `s` says: one record per frame, in order, and the
+    /// cycles it took (the replays run the parser with the descriptor stage: [`run_frontend_model`]).
+    fn run_cycle_model(frames: &[(Vec<u8>, u64)], s: &Stimulus) -> Result<(Vec<Record>, u64), String> {
+        let mut drv = FrameDriver::new(frames, s)?;
+        let mut model = ParserCycle::new(s.data_bytes);
+        while !drv.finished() {
+            let i = drv.inputs();
+            let o = model.step(&i);
+            drv.after(&i, &o)?;
+        }
+        let cycles = drv.cycles();
+        Ok((drv.into_records(), cycles))
+    }
 
     fn frames(n: usize, seed: u64) -> Vec<(Vec<u8>, u64)> {
         let mut rng = SmallRng::seed_from_u64(seed);
