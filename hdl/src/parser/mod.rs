@@ -21,14 +21,17 @@
 //!   extension header's length; the window's and the frame's bytes after the L3 start (`ar`, `lr`), so the
 //!   later bounds compare offsets relative to L3 with no adder in front.
 //! - **S4**: IPv4 checks (version, IHL, length, fragment, protocol, options present), the L4 offset
-//!   (IHL·4) and bytes; IPv6 checks and its first extension header (at the fixed offset 40); `short`.
-//! - **S5**: the second extension header's first 4 bytes at the variable offset after the first (offsets
-//!   are multiples of 4 from the L3 start: a 32:1 choice of words) and its length; the window bytes after
-//!   the first.
-//! - **S6**: the second extension header's checks, the chain's end (extension limit, unsupported), the L4
-//!   offset and bytes; the first failing L2/L3 reason by priority.
-//! - **S7**: the L4 header's 20 bytes at the variable L4 offset (a 32:1 choice of words); the bounds of
-//!   the L4 header against the window and the frame, from the bytes after the L3 start (subtracted at S3).
+//!   (IHL·4) and bytes; IPv6 checks and its first extension header (at the fixed offset 40); `short`. Each
+//!   check is a flag register; the first failing one is taken at S5 (a priority ladder behind the compares
+//!   does not fit one cycle at 156.25 MHz).
+//! - **S5**: S4's first failing check; the second extension header's first 4 bytes at the variable offset
+//!   after the first (offsets are multiples of 4 from the L3 start: a 32:1 choice of words) and its length;
+//!   the window bytes after the first.
+//! - **S6**: the first failing L2/L3 reason by priority; the second extension header's checks (flags again,
+//!   taken at S7), the chain's end (extension limit, unsupported), the L4 offset and bytes.
+//! - **S7**: the second extension header's first failing check; the L4 header's 20 bytes at the variable
+//!   L4 offset (a 32:1 choice of words); the bounds of the L4 header against the window and the frame, from
+//!   the bytes after the L3 start (subtracted at S3).
 //! - **S8 record register**: the TCP/UDP checks, payload length, `l4_header_cut`, the record.
 //! - **FIFO**: the record register's record is packed into one word (`REC_*` offsets) and written into the
 //!   house `ReportFifo` (first-word fall-through: on the output the next cycle if it is empty); the
@@ -239,7 +242,9 @@ declare_block! {
         off_beat: Vec<Constant<Bits<16>>> = consts((0..WIN / DW).map(|k| (WIN - DW * (k + 1)) as u64)),
         et: Vec<Signal<Local, Bits<16>>> = (0..3).map(|_| Default::default()).collect(),
         tp: Vec<Signal<Local, bool>> = (0..3).map(|_| Default::default()).collect(),
-        etype: Signal<Local, Bits<16>>,
+        /// Candidate ethertype j is IPv4 / IPv6.
+        v4c: Vec<Signal<Local, bool>> = (0..3).map(|_| Default::default()).collect(),
+        v6c: Vec<Signal<Local, bool>> = (0..3).map(|_| Default::default()).collect(),
         tpids: Vec<Constant<Bits<16>>> = consts([0x8100, 0x88A8, 0x9100, 0x9200, 0x9300]),
         eth_v4: Constant<Bits<16>> = constant(0x0800),
         eth_v6: Constant<Bits<16>> = constant(0x86DD),
@@ -262,18 +267,20 @@ declare_block! {
         /// after it − 8 (slot 4): the second header's length is 8 + `xs`.
         e1len8: Reg<L>,
         p4p8: Reg<L>,
-        /// The second extension header is a fragment header / AH; the chain goes on past the first (slot 4).
-        frag5: Reg<bool>,
-        ah5: Reg<bool>,
+        /// The second extension header would be a fragment header / AH (S4); the chain goes on past the
+        /// first (slot 4).
+        frag5: Signal<Local, bool>,
+        ah5: Signal<Local, bool>,
         more5: Reg<bool>,
         /// `more5` a slot on (S6: the second header's checks and the next header after it apply).
         more6: Reg<bool>,
         pay4m8: Reg<L>,
         /// Per word of the second header's 16-byte group (k = 0..3, word k at bytes 4k..4k + 4): its length
-        /// byte, 8 less than its length, its length, and the L4 offset and payload after it.
+        /// byte (S4), 8 less than its length (`xs`, slot 4), its length, and the L4 offset and payload after
+        /// it (S5).
         e2l_byte: Vec<Slice<128, 8>> = [112, 80, 48, 16].into_iter().map(Slice::new).collect(),
         zx_e2l: Vec<ZeroExt<8, LEN_BITS>> = (0..4).map(|_| ZeroExt::default()).collect(),
-        xs: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
+        xs: Vec<Reg<L>> = (0..4).map(|_| Reg::default()).collect(),
         e2len_c: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
         pl4_c: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
         payl4_c: Vec<Signal<Local, L>> = (0..4).map(|_| Default::default()).collect(),
@@ -288,13 +295,36 @@ declare_block! {
         ihl4: Signal<Local, L>,
         /// The first extension header's length less 8 (S3).
         e1x: Signal<Local, L>,
-        d4: Signal<Local, Bits<4>>,
-        d6: Signal<Local, Bits<4>>,
-        drop4: Vec<Reg<Bits<4>>> = (0..7).map(|_| Reg::default()).collect(),
+        /// The IPv4 checks (slot 4): version, IHL, length, fragment, protocol, header beyond the window's
+        /// bytes; S5 takes the first that fails.
+        v4_ver: Reg<bool>,
+        v4_ihl: Reg<bool>,
+        v4_len: Reg<bool>,
+        v4_frag: Reg<bool>,
+        v4_proto: Reg<bool>,
+        v4_out: Reg<bool>,
+        /// The IPv6 checks (slot 4): fixed header beyond the window's bytes, version, TCP/UDP next, a next
+        /// header that is no extension header, a fragment header first (beyond the bytes; M or offset set),
+        /// the first extension header beyond the bytes, the payload length below it.
+        v6_out: Reg<bool>,
+        v6_ver: Reg<bool>,
+        v6_l4: Reg<bool>,
+        v6_other: Reg<bool>,
+        v6_frag: Reg<bool>,
+        v6_frag_out: Reg<bool>,
+        v6_frag_bits: Reg<bool>,
+        v6_e1_out: Reg<bool>,
+        v6_len: Reg<bool>,
         p: Vec<Reg<L>> = (0..8).map(|_| Reg::default()).collect(),
         pay: Vec<Reg<L>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         nh: Vec<Reg<Bits<8>>> = (0..SLOTS).map(|_| Reg::default()).collect(),
         // S5.
+        /// The IP checks' code for a header beyond the window's bytes (beyond the window, or truncated).
+        s_out5: Signal<Local, Bits<4>>,
+        d4: Signal<Local, Bits<4>>,
+        d6: Signal<Local, Bits<4>>,
+        /// The IP checks' first failing reason (slot 5).
+        ipdrop: Reg<Bits<4>>,
         e2a_word: Slice<WIN, 128> = Slice::new(WIN - 128),
         /// The 16 bytes from the first extension header's end rounded down to 16 (slot 4).
         e2a: Reg<Bits<128>>,
@@ -311,9 +341,23 @@ declare_block! {
         /// The 32 bytes from the L4 offset rounded down to 16 (slot 6).
         l4a: Reg<Bits<256>>,
         // S6.
-        d6b: Signal<Local, Bits<4>>,
+        /// The second extension header's checks (slot 6), in S7's priority order: the chain went on past
+        /// the first header; the second is no extension header; it is a fragment header (beyond the bytes;
+        /// M or offset set); it goes beyond the bytes; the payload is shorter; TCP/UDP follows it; no
+        /// extension header follows it.
+        x2_more: Reg<bool>,
+        x2_other: Reg<bool>,
+        x2_frag: Reg<bool>,
+        x2_frag_out: Reg<bool>,
+        x2_frag_bits: Reg<bool>,
+        x2_out: Reg<bool>,
+        x2_len: Reg<bool>,
+        x2_l4: Reg<bool>,
+        x2_bad_next: Reg<bool>,
         l3code: Vec<Reg<Bits<4>>> = (0..8).map(|_| Reg::default()).collect(),
         // S7.
+        s_out7: Signal<Local, Bits<4>>,
+        d6b: Signal<Local, Bits<4>>,
         l4_word: Slice<256, 160> = Slice::new(96),
         l4: Reg<Bits<160>>,
         /// The TCP (20 bytes) / UDP (8 bytes) header goes beyond the window's bytes.

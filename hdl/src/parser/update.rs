@@ -2,8 +2,8 @@
 //! cycle (no clock enables); only the capture holds a beat's bytes until the next beat. Only the valid bits,
 //! the capture's `first` flag, the credit count, `tready` and the output FIFO reset.
 //!
-//! Why one `update` of ~600 lines (the house aims at ~300): rust-hdl's `hdl_gen` translates one function
-//! per block, and the nine slots share ~60 carried registers (valid, timestamp, addresses, offsets, drop
+//! Why one `update` of ~650 lines (the house aims at ~300): rust-hdl's `hdl_gen` translates one function
+//! per block, and the nine slots share ~80 carried registers (valid, timestamp, addresses, offsets, drop
 //! codes) that every stage reads; a block per stage would turn each carried field into a port pair and a
 //! wiring line on both sides, more text than it removes. The stages are marked `// S<k>` in slot order.
 
@@ -14,9 +14,13 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, first, ntags, ver, ihl, total, frag, proto, paylen, next0, e1, e1len_q, e1end, e2, e2a,
-            e1len8, p4p8, pay4m8, frag5, ah5, more5, more6, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status,
-            sport, dport, seq, ack, tflags, paylen_out, cut, used, tready_q, lnb
+            e1len8, p4p8, pay4m8, more5, more6, e2len_q, room, pl4, payl4, l4a, l4, f20, f8, rem, status, sport, dport,
+            seq, ack, tflags, paylen_out, cut, used, tready_q, lnb
         );
+        // S4's and S6's check flags.
+        dff_setup!(self, clock, v4_ver, v4_ihl, v4_len, v4_frag, v4_proto, v4_out, ipdrop, x2_more, x2_other);
+        dff_setup!(self, clock, v6_out, v6_ver, v6_l4, v6_other, v6_frag, v6_frag_out, v6_frag_bits, v6_e1_out, v6_len);
+        dff_setup!(self, clock, x2_frag, x2_frag_out, x2_frag_bits, x2_out, x2_len, x2_l4, x2_bad_next);
         clock!(self, clock, shell, fifo);
         self.shell.reset.next = self.reset.val();
         self.shell.csr.addr.next = self.csr_addr.val();
@@ -74,15 +78,17 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             self.is_v4[i].clock.next = self.clock.val();
             self.runt[i].clock.next = self.clock.val();
             self.too_many[i].clock.next = self.clock.val();
-            self.drop4[i].clock.next = self.clock.val();
             self.is_v4[i].d.next = self.is_v4[i].q.val();
             self.runt[i].d.next = self.runt[i].q.val();
             self.too_many[i].d.next = self.too_many[i].q.val();
-            self.drop4[i].d.next = self.drop4[i].q.val();
         }
         for i in 0..6 {
             self.w[i].clock.next = self.clock.val();
             self.w[i].d.next = self.w[i].q.val();
+        }
+        for k in 0..4 {
+            self.xs[k].clock.next = self.clock.val();
+            self.xs[k].d.next = self.xs[k].q.val();
         }
 
         // Credits: `used` counts the records that exist (slots and FIFO); `tready` is a flip-flop, high
@@ -163,6 +169,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.et[0].next = self.win.val().get_bits::<16>(912);
         self.et[1].next = self.win.val().get_bits::<16>(880);
         self.et[2].next = self.win.val().get_bits::<16>(848);
+        // Each candidate ethertype compared in parallel (a TPID; IPv4; IPv6), the tags' choice after.
         for j in 0..3 {
             self.tp[j].next = false;
             for t in 0..5 {
@@ -170,23 +177,26 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                     self.tp[j].next = true;
                 }
             }
+            self.v4c[j].next = self.et[j].val() == self.eth_v4.val();
+            self.v6c[j].next = self.et[j].val() == self.eth_v6.val();
         }
-        self.etype.next = self.et[0].val();
         self.ntags.d.next = self.tags_n[0].val();
+        self.is_v4[1].d.next = self.v4c[0].val();
+        self.is_v6[1].d.next = self.v6c[0].val();
         if self.tp[0].val() {
-            self.etype.next = self.et[1].val();
             self.ntags.d.next = self.tags_n[1].val();
+            self.is_v4[1].d.next = self.v4c[1].val();
+            self.is_v6[1].d.next = self.v6c[1].val();
             if self.tp[1].val() {
-                self.etype.next = self.et[2].val();
                 if !self.mut_tags.val() {
                     self.ntags.d.next = self.tags_n[2].val();
                 }
+                self.is_v4[1].d.next = self.v4c[2].val();
+                self.is_v6[1].d.next = self.v6c[2].val();
             }
         }
         self.w[1].d.next = self.win.val();
         self.too_many[1].d.next = self.tp[0].val() && self.tp[1].val() && self.tp[2].val();
-        self.is_v4[1].d.next = self.etype.val() == self.eth_v4.val();
-        self.is_v6[1].d.next = self.etype.val() == self.eth_v6.val();
 
         // S2: the window from the L3 header on; the frame length's bounds (the length came in at S1).
         self.runt[2].d.next = self.len[1].q.val() < self.c60.val();
@@ -253,68 +263,31 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         if self.mut_ihl.val() {
             self.ihl4.next = (self.zx_ihl.out.val() << self.c2.val()) + self.c4.val();
         }
-        self.d4.next = self.s_ok.val();
-        if self.ver.q.val() != self.b4.val() {
-            self.d4.next = self.s_version.val();
-        } else if self.ihl.q.val() < self.b5.val() {
-            self.d4.next = self.s_ihl.val();
-        } else if self.zx_total.out.val() < self.ihl4.val() {
-            self.d4.next = self.s_length.val();
-        } else if (self.frag.q.val() & self.mask_frag4.val()) != self.zero16.val() {
-            self.d4.next = self.s_fragment.val();
-        } else if (self.proto.q.val() != self.b_tcp.val()) && (self.proto.q.val() != self.b_udp.val()) {
-            self.d4.next = self.s_unsupported.val();
-        } else if self.ihl4.val() > self.ar[3].q.val() {
-            if self.big[3].q.val() {
-                self.d4.next = self.s_beyond.val();
-            } else {
-                self.d4.next = self.s_trunc_ip.val();
-            }
-        }
-        self.d6.next = self.s_ok.val();
-        if self.c40.val() > self.ar[3].q.val() {
-            if self.big[3].q.val() {
-                self.d6.next = self.s_beyond.val();
-            } else {
-                self.d6.next = self.s_trunc_ip.val();
-            }
-        } else if self.ver.q.val() != self.b6v.val() {
-            self.d6.next = self.s_version.val();
-        } else if (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val()) {
-            self.d6.next = self.s_ok.val();
-        } else if (self.next0.q.val() != self.b_frag.val())
+        // The IPv4 and IPv6 checks, each to a flag; S5 takes the first failing one by priority (a ladder
+        // behind the compares was this stage's critical path).
+        self.v4_ver.d.next = self.ver.q.val() != self.b4.val();
+        self.v4_ihl.d.next = self.ihl.q.val() < self.b5.val();
+        self.v4_len.d.next = self.zx_total.out.val() < self.ihl4.val();
+        self.v4_frag.d.next = (self.frag.q.val() & self.mask_frag4.val()) != self.zero16.val();
+        self.v4_proto.d.next = (self.proto.q.val() != self.b_tcp.val()) && (self.proto.q.val() != self.b_udp.val());
+        self.v4_out.d.next = self.ihl4.val() > self.ar[3].q.val();
+        self.v6_out.d.next = self.c40.val() > self.ar[3].q.val();
+        self.v6_ver.d.next = self.ver.q.val() != self.b6v.val();
+        self.v6_l4.d.next = (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val());
+        self.v6_other.d.next = (self.next0.q.val() != self.b_frag.val())
             && (self.next0.q.val() != self.b_ah.val())
             && (self.next0.q.val() != self.b_ext8[0].val())
             && (self.next0.q.val() != self.b_ext8[1].val())
             && (self.next0.q.val() != self.b_ext8[2].val())
             && (self.next0.q.val() != self.b_ext8[3].val())
             && (self.next0.q.val() != self.b_ext8[4].val())
-            && (self.next0.q.val() != self.b_ext8[5].val())
-        {
-            self.d6.next = self.s_unsupported.val();
-        } else if (self.next0.q.val() == self.b_frag.val())
-            && (self.c44.val() > self.ar[3].q.val())
-        {
-            if self.big[3].q.val() {
-                self.d6.next = self.s_beyond.val();
-            } else {
-                self.d6.next = self.s_trunc_ip.val();
-            }
-        } else if (self.next0.q.val() == self.b_frag.val())
-            && ((self.e1.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val())
-        {
-            self.d6.next = self.s_fragment.val();
-        } else if self.e1end.q.val() > self.ar[3].q.val() {
-            if self.big[3].q.val() {
-                self.d6.next = self.s_beyond.val();
-            } else {
-                self.d6.next = self.s_trunc_ip.val();
-            }
-        } else if self.zx_paylen.out.val() < self.e1len_q.q.val() {
-            self.d6.next = self.s_length.val();
-        }
+            && (self.next0.q.val() != self.b_ext8[5].val());
+        self.v6_frag.d.next = self.next0.q.val() == self.b_frag.val();
+        self.v6_frag_out.d.next = self.c44.val() > self.ar[3].q.val();
+        self.v6_frag_bits.d.next = (self.e1.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val();
+        self.v6_e1_out.d.next = self.e1end.q.val() > self.ar[3].q.val();
+        self.v6_len.d.next = self.zx_paylen.out.val() < self.e1len_q.q.val();
         if self.is_v6[3].q.val() {
-            self.drop4[4].d.next = self.d6.val();
             self.short[4].d.next = self.lr[3].q.val() < self.c40.val() + self.zx_paylen.out.val();
             if (self.next0.q.val() == self.b_tcp.val()) || (self.next0.q.val() == self.b_udp.val()) {
                 self.p[4].d.next = self.c40.val();
@@ -326,7 +299,6 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
                 self.nh[4].d.next = self.e1.q.val().get_bits::<8>(24);
             }
         } else {
-            self.drop4[4].d.next = self.d4.val();
             self.short[4].d.next = self.lr[3].q.val() < self.zx_total.out.val();
             self.p[4].d.next = self.ihl4.val();
             self.pay[4].d.next = self.zx_total.out.val() - self.ihl4.val();
@@ -341,15 +313,72 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.e2a.d.next = self.e2a_word.out.val();
         self.p4p8.d.next = self.e1end.q.val() + self.c8.val();
         self.pay4m8.d.next = self.zx_paylen.out.val() - self.e1len8.q.val();
-        // The second header's kind, decoded here from the first one's next-header byte (which is nh[4]
-        // on a chain) so that S5's adders see flip-flops: fragment, AH, and whether the chain goes on.
-        self.frag5.d.next = self.e1.q.val().get_bits::<8>(24) == self.b_frag.val();
-        self.ah5.d.next = self.e1.q.val().get_bits::<8>(24) == self.b_ah.val();
+        // The second header's kind, from the first one's next-header byte (which is nh[4] on a chain):
+        // fragment, AH; and for each word k of the group (k = 0..3, word k at bytes 4k..4k + 4) its length
+        // if it is the header, 8 + xs: fragment 8, AH (len + 2)·4 = 8 + len·4, others (len + 1)·8 — so S5's
+        // adders see flip-flops. And whether the chain goes on.
+        self.frag5.next = self.e1.q.val().get_bits::<8>(24) == self.b_frag.val();
+        self.ah5.next = self.e1.q.val().get_bits::<8>(24) == self.b_ah.val();
+        for k in 0..4 {
+            self.e2l_byte[k].din.next = self.e2a_word.out.val();
+            self.zx_e2l[k].din.next = self.e2l_byte[k].out.val();
+            if self.frag5.val() {
+                self.xs[k].d.next = self.zero_l.val();
+            } else if self.ah5.val() {
+                self.xs[k].d.next = self.zx_e2l[k].out.val() << self.c2.val();
+            } else {
+                self.xs[k].d.next = self.zx_e2l[k].out.val() << self.sh3.val();
+            }
+        }
         self.more5.d.next = self.is_v6[3].q.val()
             && (self.next0.q.val() != self.b_tcp.val())
             && (self.next0.q.val() != self.b_udp.val())
             && (self.e1.q.val().get_bits::<8>(24) != self.b_tcp.val())
             && (self.e1.q.val().get_bits::<8>(24) != self.b_udp.val());
+
+        // S5 (first): S4's checks by priority, the first failing one (IPv6 or IPv4 by the version).
+        if self.big[4].q.val() {
+            self.s_out5.next = self.s_beyond.val();
+        } else {
+            self.s_out5.next = self.s_trunc_ip.val();
+        }
+        self.d4.next = self.s_ok.val();
+        if self.v4_ver.q.val() {
+            self.d4.next = self.s_version.val();
+        } else if self.v4_ihl.q.val() {
+            self.d4.next = self.s_ihl.val();
+        } else if self.v4_len.q.val() {
+            self.d4.next = self.s_length.val();
+        } else if self.v4_frag.q.val() {
+            self.d4.next = self.s_fragment.val();
+        } else if self.v4_proto.q.val() {
+            self.d4.next = self.s_unsupported.val();
+        } else if self.v4_out.q.val() {
+            self.d4.next = self.s_out5.val();
+        }
+        self.d6.next = self.s_ok.val();
+        if self.v6_out.q.val() {
+            self.d6.next = self.s_out5.val();
+        } else if self.v6_ver.q.val() {
+            self.d6.next = self.s_version.val();
+        } else if self.v6_l4.q.val() {
+            self.d6.next = self.s_ok.val();
+        } else if self.v6_other.q.val() {
+            self.d6.next = self.s_unsupported.val();
+        } else if self.v6_frag.q.val() && self.v6_frag_out.q.val() {
+            self.d6.next = self.s_out5.val();
+        } else if self.v6_frag.q.val() && self.v6_frag_bits.q.val() {
+            self.d6.next = self.s_fragment.val();
+        } else if self.v6_e1_out.q.val() {
+            self.d6.next = self.s_out5.val();
+        } else if self.v6_len.q.val() {
+            self.d6.next = self.s_length.val();
+        }
+        if self.is_v6[4].q.val() {
+            self.ipdrop.d.next = self.d6.val();
+        } else {
+            self.ipdrop.d.next = self.d4.val();
+        }
 
         // S5: the second extension header's first word (second level: 4:1 by bits 3:2 of its offset, which
         // is p[4] = e1end on a chain), its length, and the L4 offset and payload after it. The length and the
@@ -358,19 +387,9 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.e2.d.next = self.e2_word.out.val();
         self.room.d.next = self.ar[4].q.val() - self.p[4].q.val();
         for k in 0..4 {
-            self.e2l_byte[k].din.next = self.e2a.q.val();
-            self.zx_e2l[k].din.next = self.e2l_byte[k].out.val();
-            // Word k's length is 8 + xs: fragment 8, AH (len + 2)·4 = 8 + len·4, others (len + 1)·8.
-            if self.frag5.q.val() {
-                self.xs[k].next = self.zero_l.val();
-            } else if self.ah5.q.val() {
-                self.xs[k].next = self.zx_e2l[k].out.val() << self.c2.val();
-            } else {
-                self.xs[k].next = self.zx_e2l[k].out.val() << self.sh3.val();
-            }
-            self.e2len_c[k].next = self.xs[k].val() + self.c8.val();
-            self.pl4_c[k].next = self.p4p8.q.val() + self.xs[k].val();
-            self.payl4_c[k].next = self.pay4m8.q.val() - self.xs[k].val();
+            self.e2len_c[k].next = self.xs[k].q.val() + self.c8.val();
+            self.pl4_c[k].next = self.p4p8.q.val() + self.xs[k].q.val();
+            self.payl4_c[k].next = self.pay4m8.q.val() - self.xs[k].q.val();
         }
         self.e2len_q.d.next = self.e2len_c[0].val();
         self.pl4.d.next = self.p[4].q.val();
@@ -385,68 +404,41 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
             }
         }
 
-        // S6: the chain's second step and end; the first L2/L3 reason by priority.
-        self.d6b.next = self.s_ok.val();
-        if !self.more6.q.val() {
-            self.d6b.next = self.s_ok.val();
-        } else if (self.nh[5].q.val() != self.b_frag.val())
-            && (self.nh[5].q.val() != self.b_ah.val())
-            && (self.nh[5].q.val() != self.b_ext8[0].val())
-            && (self.nh[5].q.val() != self.b_ext8[1].val())
-            && (self.nh[5].q.val() != self.b_ext8[2].val())
-            && (self.nh[5].q.val() != self.b_ext8[3].val())
-            && (self.nh[5].q.val() != self.b_ext8[4].val())
-            && (self.nh[5].q.val() != self.b_ext8[5].val())
-        {
-            self.d6b.next = self.s_unsupported.val();
-        } else if (self.nh[5].q.val() == self.b_frag.val())
-            && (self.c4.val() > self.room.q.val())
-        {
-            if self.big[5].q.val() {
-                self.d6b.next = self.s_beyond.val();
-            } else {
-                self.d6b.next = self.s_trunc_ip.val();
-            }
-        } else if (self.nh[5].q.val() == self.b_frag.val())
-            && ((self.e2.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val())
-        {
-            self.d6b.next = self.s_fragment.val();
-        } else if self.e2len_q.q.val() > self.room.q.val() {
-            if self.big[5].q.val() {
-                self.d6b.next = self.s_beyond.val();
-            } else {
-                self.d6b.next = self.s_trunc_ip.val();
-            }
-        } else if self.pay[5].q.val() < self.e2len_q.q.val() {
-            self.d6b.next = self.s_length.val();
-        } else if (self.e2.q.val().get_bits::<8>(24) == self.b_tcp.val())
-            || (self.e2.q.val().get_bits::<8>(24) == self.b_udp.val())
-        {
-            self.d6b.next = self.s_ok.val();
-        } else if (self.e2.q.val().get_bits::<8>(24) != self.b_frag.val())
-            && (self.e2.q.val().get_bits::<8>(24) != self.b_ah.val())
-            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[0].val())
-            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[1].val())
-            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[2].val())
-            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[3].val())
-            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[4].val())
-            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[5].val())
-        {
-            self.d6b.next = self.s_unsupported.val();
-        } else {
-            self.d6b.next = self.s_ext_limit.val();
-        }
+        // S6: the first L2/L3 reason by priority, the second extension header's checks each to a flag (S7
+        // takes the first failing one), the chain's end.
         if self.runt[5].q.val() {
             self.l3code[6].d.next = self.s_runt.val();
         } else if self.too_many[5].q.val() {
             self.l3code[6].d.next = self.s_too_many.val();
         } else if !self.is_v4[5].q.val() && !self.is_v6[5].q.val() {
             self.l3code[6].d.next = self.s_not_ip.val();
-        } else if self.drop4[5].q.val() != self.s_ok.val() {
-            self.l3code[6].d.next = self.drop4[5].q.val();
         } else {
-            self.l3code[6].d.next = self.d6b.val();
+            self.l3code[6].d.next = self.ipdrop.q.val();
         }
+        self.x2_more.d.next = self.more6.q.val();
+        self.x2_other.d.next = (self.nh[5].q.val() != self.b_frag.val())
+            && (self.nh[5].q.val() != self.b_ah.val())
+            && (self.nh[5].q.val() != self.b_ext8[0].val())
+            && (self.nh[5].q.val() != self.b_ext8[1].val())
+            && (self.nh[5].q.val() != self.b_ext8[2].val())
+            && (self.nh[5].q.val() != self.b_ext8[3].val())
+            && (self.nh[5].q.val() != self.b_ext8[4].val())
+            && (self.nh[5].q.val() != self.b_ext8[5].val());
+        self.x2_frag.d.next = self.nh[5].q.val() == self.b_frag.val();
+        self.x2_frag_out.d.next = self.c4.val() > self.room.q.val();
+        self.x2_frag_bits.d.next = (self.e2.q.val().get_bits::<16>(0) & self.mask_frag6.val()) != self.zero16.val();
+        self.x2_out.d.next = self.e2len_q.q.val() > self.room.q.val();
+        self.x2_len.d.next = self.pay[5].q.val() < self.e2len_q.q.val();
+        self.x2_l4.d.next = (self.e2.q.val().get_bits::<8>(24) == self.b_tcp.val())
+            || (self.e2.q.val().get_bits::<8>(24) == self.b_udp.val());
+        self.x2_bad_next.d.next = (self.e2.q.val().get_bits::<8>(24) != self.b_frag.val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ah.val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[0].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[1].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[2].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[3].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[4].val())
+            && (self.e2.q.val().get_bits::<8>(24) != self.b_ext8[5].val());
         if self.more6.q.val() {
             self.nh[6].d.next = self.e2.q.val().get_bits::<8>(24);
         } else {
@@ -457,6 +449,38 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         // The L4 header's 20 bytes, first level: the 32-byte run from its 16-byte group (8:1 by bits 6:4).
         self.l4a_word.din.next = self.w[5].q.val() << ((self.pl4.q.val() & self.hi_mask.val()) << self.sh3.val());
         self.l4a.d.next = self.l4a_word.out.val();
+
+        // S7 (first): the second extension header's reason by priority, after any L2/L3 reason.
+        if self.big[6].q.val() {
+            self.s_out7.next = self.s_beyond.val();
+        } else {
+            self.s_out7.next = self.s_trunc_ip.val();
+        }
+        self.d6b.next = self.s_ok.val();
+        if !self.x2_more.q.val() {
+            self.d6b.next = self.s_ok.val();
+        } else if self.x2_other.q.val() {
+            self.d6b.next = self.s_unsupported.val();
+        } else if self.x2_frag.q.val() && self.x2_frag_out.q.val() {
+            self.d6b.next = self.s_out7.val();
+        } else if self.x2_frag.q.val() && self.x2_frag_bits.q.val() {
+            self.d6b.next = self.s_fragment.val();
+        } else if self.x2_out.q.val() {
+            self.d6b.next = self.s_out7.val();
+        } else if self.x2_len.q.val() {
+            self.d6b.next = self.s_length.val();
+        } else if self.x2_l4.q.val() {
+            self.d6b.next = self.s_ok.val();
+        } else if self.x2_bad_next.q.val() {
+            self.d6b.next = self.s_unsupported.val();
+        } else {
+            self.d6b.next = self.s_ext_limit.val();
+        }
+        if self.l3code[6].q.val() != self.s_ok.val() {
+            self.l3code[7].d.next = self.l3code[6].q.val();
+        } else {
+            self.l3code[7].d.next = self.d6b.val();
+        }
 
         // S7: the L4 header's 20 bytes at the L4 offset (second level: 4:1 by bits 3:2).
         self.l4_word.din.next = self.l4a.q.val() << ((self.p[6].q.val() & self.lo_mask.val()) << self.sh3.val());
@@ -547,15 +571,11 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         for i in 3..7 {
             self.runt[i].d.next = self.runt[i - 1].q.val();
         }
-        for i in 5..7 {
-            self.drop4[i].d.next = self.drop4[i - 1].q.val();
-        }
         self.more6.d.next = self.more5.q.val();
         self.pay[5].d.next = self.pay[4].q.val();
         self.nh[5].d.next = self.nh[4].q.val();
         self.pay[7].d.next = self.pay[6].q.val();
         self.nh[7].d.next = self.nh[6].q.val();
-        self.l3code[7].d.next = self.l3code[6].q.val();
         self.nh[8].d.next = self.nh[7].q.val();
         if self.reset.val() {
             for i in 0..9 {
