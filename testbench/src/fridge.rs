@@ -25,7 +25,7 @@ use crate::blocks::Run;
 use crate::core_run::{CoreRun, Cycle, Held, MidReset, Stall, TraceSim};
 use crate::csr_driver::CsrDriver;
 use crate::harness::{RunConfig, RunReport};
-use crate::models::{Fridge4Dp, FridgeDp, FridgeDpAxi, FridgeSp};
+use crate::models::{Fridge4Dp, FridgeDp, FridgeDpAxi, FridgeDpReg, FridgeSp};
 use crate::ports::port;
 use crate::runtime_model::DynTop;
 use golden::common::prng::xorshift32;
@@ -58,7 +58,7 @@ crate::top_outputs! {
         tally_data: u128 [when tally_valid],
     }
     compared with golden::fridge::cycle::FridgeOutputs;
-    read from FridgeDp, FridgeSp, Fridge4Dp, DynTop<Runtime>
+    read from FridgeDp, FridgeDpReg, FridgeSp, Fridge4Dp, DynTop<Runtime>
 }
 
 crate::top_trait!(
@@ -67,7 +67,8 @@ crate::top_trait!(
 );
 
 crate::core_top! {
-    FridgeDp, FridgeSp, Fridge4Dp, DynTop<Runtime> => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
+    FridgeDp, FridgeDpReg, FridgeSp, Fridge4Dp, DynTop<Runtime>
+        => FridgeInputs, Descriptor, GoldenOutputs, FridgeOutputs;
     |m, i, garbage| {
         let d = i.desc.unwrap_or(*garbage);
         m.set_reset(i.reset as u64);
@@ -455,6 +456,10 @@ pub fn run_fridge_dp_axi(cfg: &RunConfig) -> RunReport {
     run_axi("fridge_dp", FridgeMode::Fridge, cfg, FridgeDpAxi::new)
 }
 crate::axi_runner!(FridgeTop, &["in"], mode: FridgeMode);
+/// `fridge_dp` on registered block RAM (`fridge_dp_reg`).
+pub fn run_fridge_dp_reg(cfg: &RunConfig) -> RunReport {
+    run_top("fridge_dp_reg", FridgeMode::Fridge, cfg, FridgeDpReg::new)
+}
 pub fn run_fridge_sp(cfg: &RunConfig) -> RunReport {
     run_top("fridge_sp", FridgeMode::Fridge, cfg, FridgeSp::new)
 }
@@ -471,6 +476,7 @@ pub fn run_expiry_dp(cfg: &RunConfig) -> RunReport {
 /// The fridge runners (demo order): the core in each build, then the baselines.
 pub const ALL: &[crate::blocks::Runner] = &[
     ("fridge_dp", run_fridge_dp),
+    ("fridge_dp_reg", run_fridge_dp_reg),
     ("fridge_sp", run_fridge_sp),
     ("fridge4_dp", run_fridge4_dp),
     ("fridge_simple", run_simple_dp),

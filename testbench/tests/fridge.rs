@@ -61,6 +61,13 @@ fn fridge_single_dual_port_matches_golden() {
     check("fridge_single_dual_port_matches_golden", fridge::run_fridge_dp, N, true, SAMPLING);
 }
 
+/// The fridge on registered block RAM (the large tables' build): the table read four cycles, the decision
+/// at SL = S5, forwarding across seven distances.
+#[test]
+fn fridge_registered_ram_matches_golden() {
+    check("fridge_registered_ram_matches_golden", fridge::run_fridge_dp_reg, N, true, SAMPLING);
+}
+
 #[test]
 fn fridge_single_port_build_matches_golden() {
     check("fridge_single_port_build_matches_golden", fridge::run_fridge_sp, N, false, SAMPLING);

@@ -9,6 +9,9 @@
 //! | +5  | SM = S4 | table entry (forwarded) meets the payload: [`super::modify`] → write and report |
 //! | +6  | S5  | report register → report FIFO push (dropped and counted when full), and into the tally ([`super::tally::TallyCycleModel`], its own stages from here) |
 //!
+//! With [`FridgeConfig::registered_ram`] the table read takes two cycles more (S1–S4; SL = S5, SM = S6,
+//! the report register S7): the shared RMW model's registered timing, nothing else changes.
+//!
 //! `in_ready = !reset && (F1 empty || the RMW pipeline takes F1 this cycle)`; with a tally, F1 also waits
 //! for the tally banks' reset sweep, so no report finds the tally busy. Run-time settings are read from
 //! the CSR bank in the cycle the packet leaves F1 — thresholds and mode for the entry decision, mode and
@@ -23,7 +26,6 @@ use crate::common::fifo::{FifoInputs, FifoModel};
 use crate::common::handover::F1Handover;
 use crate::common::latency::{measure, path, Latency};
 use crate::common::rmw::{RmwInputs, RmwModel};
-use crate::common::sram::RamTiming;
 use crate::common::Word;
 use tally::{TallyCycleModel, TallyInputs};
 
@@ -106,7 +108,7 @@ impl FridgeCycleModel {
             cfg: cfg.clone(),
             rmw: RmwModel::with_lookahead(
                 cfg.ports,
-                RamTiming::Short,
+                cfg.ram_timing(),
                 LOOKAHEAD,
                 cfg.ram_addr_bits(),
                 cfg.entry_bits(),
@@ -264,7 +266,14 @@ mod tests {
         for (mode, bins) in
             [FridgeMode::Fridge, FridgeMode::Simple, FridgeMode::Expiry].into_iter().zip(tally::BINS_PER_OCTAVE)
         {
-            let cfg = FridgeConfig { addr_bits: vec![6, 5], tally_bins_per_octave: bins, ..FridgeConfig::default() };
+            // The expiry mode on registered RAM (the pipeline two cycles deeper).
+            let registered_ram = mode == FridgeMode::Expiry;
+            let cfg = FridgeConfig {
+                addr_bits: vec![6, 5],
+                tally_bins_per_octave: bins,
+                registered_ram,
+                ..FridgeConfig::default()
+            };
             let rt =
                 FridgeRuntime { mode, expiry: 300, seed: 77, thresholds: vec![threshold_for(0.6), threshold_for(0.3)] };
             let mut ids: Vec<u128> = vec![];

@@ -32,7 +32,7 @@ use crate::common::csr::CsrLayout;
 use crate::common::hash::{HashKind, XorHash};
 use crate::common::mask128;
 use crate::common::prng::{seed_state, xorshift32, PRNG_DEFAULT_SEED};
-use crate::common::sram::RamPorts;
+use crate::common::sram::{RamPorts, RamTiming};
 
 /// Most fridges one core holds.
 pub const MAX_FRIDGES: usize = 8;
@@ -115,6 +115,12 @@ pub struct FridgeConfig {
     pub tally: bool,
     /// Resolution of the tally: delay bins per octave, 4, 8 or 16 ([`tally::Bins`]).
     pub tally_bins_per_octave: usize,
+    /// RTL builds: the table on [`RamTiming::Registered`] block RAM (its default bank size,
+    /// [`RamTiming::registered`]): the pipeline two cycles deeper, for large tables whose block-RAM outputs
+    /// and fan-out do not meet the clock on the short timing. Behaviour is otherwise the same; the
+    /// transaction model ignores it.
+    #[serde(default)]
+    pub registered_ram: bool,
 }
 
 impl Default for FridgeConfig {
@@ -131,6 +137,7 @@ impl Default for FridgeConfig {
             report_fifo_bits: 9,
             tally: true,
             tally_bins_per_octave: tally::DEFAULT_BINS_PER_OCTAVE,
+            registered_ram: false,
         }
     }
 }
@@ -154,6 +161,10 @@ impl FridgeConfig {
     }
     pub fn fridges(&self) -> usize {
         self.addr_bits.len()
+    }
+    /// The table's RAM timing in an RTL build ([`FridgeConfig::registered_ram`]).
+    pub fn ram_timing(&self) -> RamTiming {
+        RamTiming::chosen(self.registered_ram, self.ram_addr_bits(), self.entry_bits())
     }
     /// Entries of fridge k.
     pub fn entries(&self, k: usize) -> usize {

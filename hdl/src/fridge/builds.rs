@@ -15,7 +15,7 @@ use golden::fridge::{tally, FridgeConfig};
 macro_rules! fridge_core {
     (addr_bits: [$($a:literal),+], sig_bits: $s:literal, ts_bits: $t:literal, ts_shift: $sh:literal,
      counter_bits: $c:literal, ports: $p:ident, report_fifo_bits: $f:literal, tally: $tl:literal,
-     tally_bins_per_octave: $tb:literal) => {{
+     tally_bins_per_octave: $tb:literal, registered_ram: $rr:literal) => {{
         const ADDR: &[usize] = &[$($a),+];
         const N: usize = ADDR.len();
         use $crate::golden::fridge::{sizes, tally};
@@ -29,6 +29,7 @@ macro_rules! fridge_core {
             report_fifo_bits: $f,
             tally: $tl,
             tally_bins_per_octave: $tb,
+            registered_ram: $rr,
         };
         let c = cfg.clone();
         let make = move || {
@@ -108,11 +109,12 @@ impl CoreParams for FridgeConfig {
         ("report_fifo_bits", "log2 of the report FIFO depth (1..=16)"),
         ("tally", "the in-hardware tally of the delay distribution (true or false)"),
         ("tally_bins_per_octave", "tally resolution: 4, 8 or 16 delay bins per octave"),
+        ("registered_ram", "registered block-RAM reads: two cycles deeper, for large tables (true or false)"),
     ];
     fn source(&self, name: &str) -> String {
         let invocation = format!(
             "fridge_core!(addr_bits: {:?}, sig_bits: {}, ts_bits: {}, ts_shift: {}, counter_bits: {}, ports: {:?}, \
-             report_fifo_bits: {}, tally: {}, tally_bins_per_octave: {})",
+             report_fifo_bits: {}, tally: {}, tally_bins_per_octave: {}, registered_ram: {})",
             self.addr_bits,
             self.sig_bits,
             self.ts_bits,
@@ -122,6 +124,7 @@ impl CoreParams for FridgeConfig {
             self.report_fifo_bits,
             self.tally,
             self.tally_bins_per_octave,
+            self.registered_ram,
         );
         build_source("fridge", &invocation, name)
     }
@@ -133,19 +136,26 @@ fn declared() -> Vec<(&'static str, FridgeConfig, Build)> {
     // One fridge of 1024 entries, the defaults of `FridgeConfig` (32-bit signatures, timestamps in 16 ns
     // units, counters), a 512-report FIFO and the tally.
     let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
-        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 4);
+        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 4, registered_ram: false);
     let b = build("fridge_dp", &cfg, make).synth("dp", true, memories(&cfg));
     out.push(("fridge_dp", cfg, b));
+    // fridge_dp on registered block RAM (reads 4 cycles, SL = S5, SM = S6, forwarding 1–7), as the largest
+    // synthesis build below is built.
+    let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
+        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 4, registered_ram: true);
+    let b = build("fridge_dp_reg", &cfg, make);
+    out.push(("fridge_dp_reg", cfg, b));
     // The single-port build is also the build without a tally.
     let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
-        ports: Single, report_fifo_bits: 9, tally: false, tally_bins_per_octave: 4);
+        ports: Single, report_fifo_bits: 9, tally: false, tally_bins_per_octave: 4, registered_ram: false);
     let b = build("fridge_sp", &cfg, make).synth("sp", false, memories(&cfg));
     out.push(("fridge_sp", cfg, b));
     // Four fridges of different sizes — the multi-fridge layout of 1024 entries (M/2, M/4, M/8, M/8) —
     // narrow fields: 16-bit signatures, 24-bit timestamps in 256 ns units (they wrap every 4.3 s), 20-bit
     // counters, a 16-entry report FIFO that overflows, and a tally of eight bins per octave.
     let (cfg, make) = fridge_core!(addr_bits: [9, 8, 7, 7], sig_bits: 16, ts_bits: 24, ts_shift: 8,
-        counter_bits: 20, ports: Dual, report_fifo_bits: 4, tally: true, tally_bins_per_octave: 8);
+        counter_bits: 20, ports: Dual, report_fifo_bits: 4, tally: true, tally_bins_per_octave: 8,
+        registered_ram: false);
     let b = build("fridge4_dp", &cfg, make).synth("fridge4_dp", true, memories(&cfg));
     out.push(("fridge4_dp", cfg, b));
     out
@@ -177,23 +187,25 @@ pub fn tally_config() -> FridgeConfig {
 }
 
 /// Every fridge build: the co-simulated cores, the default single fridge at the largest table that fits
-/// ([`FRIDGE_SYNTH_LARGE_BITS`], synthesized only: the RTL is the same at every depth), the default single
+/// ([`FRIDGE_SYNTH_LARGE_BITS`], synthesized only: `fridge_dp_reg`'s RTL at another depth, on registered block
+/// RAM as DP16KD tiles with their output registers, `Build::ecp5_bram`), the default single
 /// fridge with the finest tally (synthesized only: the tally's generator is co-simulated at 16 bins per
 /// octave on its own and at 4 and 8 in the cores) and the tally on its own (co-simulated only).
 pub fn builds() -> Result<Vec<Build>, String> {
     let mut out: Vec<Build> = declared().into_iter().map(|(_, _, b)| b).collect();
     const _: () = assert!(FRIDGE_SYNTH_LARGE_BITS == 15, "fridge_core! below spells the large table's bits");
     let (cfg, make) = fridge_core!(addr_bits: [15], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
-        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 4);
+        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 4, registered_ram: true);
     out.push(
         build("", &cfg, make)
             .with_description(format!(
-                "fridge core: one fridge of 2^{FRIDGE_SYNTH_LARGE_BITS} entries, dual-port table"
+                "fridge core: one fridge of 2^{FRIDGE_SYNTH_LARGE_BITS} entries, dual-port table, registered block RAM"
             ))
-            .synth_only("fridge", format!("dp_a{FRIDGE_SYNTH_LARGE_BITS}"), true, memories(&cfg)),
+            .synth_only("fridge", format!("dp_a{FRIDGE_SYNTH_LARGE_BITS}"), true, memories(&cfg))
+            .ecp5_bram(),
     );
     let (cfg, make) = fridge_core!(addr_bits: [10], sig_bits: 32, ts_bits: 32, ts_shift: 4, counter_bits: 32,
-        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 16);
+        ports: Dual, report_fifo_bits: 9, tally: true, tally_bins_per_octave: 16, registered_ram: false);
     out.push(
         build("", &cfg, make)
             .with_description("fridge core: the default single fridge with a tally of 16 bins per octave")

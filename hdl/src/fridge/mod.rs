@@ -8,9 +8,11 @@
 //! (`hdl::common::rmw`). At its look-ahead stage SL the write decision ([`FridgeDecide`]) runs on every
 //! candidate for the entry — the word before the packet ahead or the write of the packet two ahead (a
 //! choice between flip-flops), and the word the packet directly ahead writes; the compares with the words
-//! of the packets ahead need only their fields and run a stage earlier, S2 — and is registered; at SM the
-//! pipeline says whether the packet ahead wrote the entry and the registered answer is picked, so the loop
-//! from one packet's write to the next one's write-enable is a 2:1 choice. S5 registers the report.
+//! of the packets ahead need only their fields and run a stage earlier, SL − 1 — and is registered; at SM
+//! the pipeline says whether the packet ahead wrote the entry and the registered answer is picked, so the
+//! loop from one packet's write to the next one's write-enable is a 2:1 choice. SM + 1 registers the
+//! report. On short RAM SL − 1 = S2, SL = S3, SM = S4; on registered RAM (`FridgeConfig::registered_ram`,
+//! large tables) the read takes two stages more: S4, S5, S6.
 //!
 //! Const generics (checked against the [`FridgeConfig`] in [`FridgeCore::new`]):
 //! `A` table RAM address bits, `S` signature, `T` stored timestamp, `C` counter, `E = 1+S+T+C` entry,
@@ -33,7 +35,6 @@ use crate::common::reg::Reg;
 use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
 use golden::common::rmw::modify_stage_la;
-use golden::common::sram::RamTiming;
 use golden::common::prng::PRNG_DEFAULT_SEED;
 use golden::common::csr::CsrLayout;
 use golden::fridge::cycle::{CSR_MODE, CSR_PRNG_SEED, CSR_THRESHOLD0};
@@ -44,10 +45,12 @@ use golden::fridge::{
 use rust_hdl::prelude::*;
 use tally::FridgeTally;
 
-/// The RMW pipeline's stages S1..=SM: the packet's fields travel beside it (`dq_*`). The core decides at
-/// SL = S3 and picks at SM = S4 (two look-ahead levels; `update` names those stages by index).
-const STAGES: usize = modify_stage_la(RamTiming::Short, LOOKAHEAD);
-const _: () = assert!(STAGES == 4, "the fridge's SL/SM wiring assumes two look-ahead levels on short RAM");
+/// The RMW pipeline's stages S1..=SM: the packet's fields travel beside it (`dq_*`). Two look-ahead levels:
+/// the core compares at SL − 1, decides at SL = SM − 1 and picks at SM — SM = S4 on short RAM, S6 on
+/// registered RAM ([`FridgeConfig::registered_ram`]).
+fn stages(cfg: &FridgeConfig) -> usize {
+    modify_stage_la(cfg.ram_timing(), LOOKAHEAD)
+}
 
 /// Status registers (8 × 32 bits) of the CSR bank.
 pub const STATUS_BITS: usize = 256;
@@ -116,7 +119,7 @@ declare_block! {
         /// Signature: the low S bits of CRC-32.
         h_sig: HashUnit<ID_BITS, S> = h_sig,
         prng: Prng,
-        /// The table's RMW pipeline with [`LOOKAHEAD`] = 2 look-ahead levels: SL = S3, SM = S4.
+        /// The table's RMW pipeline with [`LOOKAHEAD`] = 2 look-ahead levels (SM = S4 short, S6 registered).
         rmw: RmwPipeline<A, E, 1> = rmw,
         fifo: ReportFifo<FA, R, FL>,
         shell: CoreShell<CW, STATUS_BITS> = shell,
@@ -163,21 +166,32 @@ declare_block! {
         mode_fridge: Reg<bool>,
         mode_expiry: Reg<bool>,
         wr_mode: Signal<Local, bool>,
-        // The packet's fields alongside the RMW pipeline, `[s-1]` = stage s (S1..=SM; SL = S3, SM = S4).
-        dq_request: Vec<Reg<bool>> = (0..STAGES).map(|_| Reg::default()).collect(),
-        dq_k: Vec<Reg<Bits<3>>> = (0..STAGES).map(|_| Reg::default()).collect(),
-        dq_sig: Vec<Reg<Bits<S>>> = (0..STAGES).map(|_| Reg::default()).collect(),
-        dq_ts: Vec<Reg<Bits<T>>> = (0..STAGES).map(|_| Reg::default()).collect(),
-        dq_count: Vec<Reg<Bits<C>>> = (0..STAGES).map(|_| Reg::default()).collect(),
+        // The packet's fields alongside the RMW pipeline, `[s-1]` = stage s (S1..=SM).
+        dq_request: Vec<Reg<bool>> = (0..stages(cfg)).map(|_| Reg::default()).collect(),
+        dq_k: Vec<Reg<Bits<3>>> = (0..stages(cfg)).map(|_| Reg::default()).collect(),
+        dq_sig: Vec<Reg<Bits<S>>> = (0..stages(cfg)).map(|_| Reg::default()).collect(),
+        dq_ts: Vec<Reg<Bits<T>>> = (0..stages(cfg)).map(|_| Reg::default()).collect(),
+        dq_count: Vec<Reg<Bits<C>>> = (0..stages(cfg)).map(|_| Reg::default()).collect(),
         // The write decision's settings, read at F1 as the packet leaves it, through S1..=SL: the mode and
         // the expiry interval of the packet's timestamp (see [`WriteChoice`]).
         interval: ExpiryInterval<T> = ExpiryInterval::new(),
-        dq_mode_expiry: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
-        dq_hi: Vec<Reg<Bits<T>>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
-        dq_wrap: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
-        dq_ts_max: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
-        dq_never: Vec<Reg<bool>> = (0..STAGES - 1).map(|_| Reg::default()).collect(),
-        _stages: usize = STAGES,
+        dq_mode_expiry: Vec<Reg<bool>> = (0..stages(cfg) - 1).map(|_| Reg::default()).collect(),
+        dq_hi: Vec<Reg<Bits<T>>> = (0..stages(cfg) - 1).map(|_| Reg::default()).collect(),
+        dq_wrap: Vec<Reg<bool>> = (0..stages(cfg) - 1).map(|_| Reg::default()).collect(),
+        dq_ts_max: Vec<Reg<bool>> = (0..stages(cfg) - 1).map(|_| Reg::default()).collect(),
+        dq_never: Vec<Reg<bool>> = (0..stages(cfg) - 1).map(|_| Reg::default()).collect(),
+        _stages: usize = stages(cfg),
+        /// `dq_*` indices of SL − 1, SL and SM (`update` reads a stage in a loop of one pass from its index
+        /// to the next: `hdl_gen` indexes by loop variables only).
+        _i_pre: usize = stages(cfg) - 3,
+        _i_sl: usize = stages(cfg) - 2,
+        _i_sm: usize = stages(cfg) - 1,
+        /// The SM packet's fields (`dq_*` at SM).
+        sm_request: Signal<Local, bool>,
+        sm_k: Signal<Local, Bits<3>>,
+        sm_sig: Signal<Local, Bits<S>>,
+        sm_ts: Signal<Local, Bits<T>>,
+        sm_count: Signal<Local, Bits<C>>,
         // S2..SM: the write decision (its compares at S2 and SL, the decision at SL, the pick at SM).
         decide: FridgeDecide<E, S, T> = FridgeDecide::new(),
         /// The SM packet's new word (a request's entry, or the empty entry a matched response leaves).
@@ -200,7 +214,7 @@ declare_block! {
         zx_rep_k: ZeroExt<3, R>,
         zx_rep_delay: ZeroExt<T, R>,
         zx_rep_x: ZeroExt<C, R>,
-        // S5: report register.
+        // SM + 1: report register.
         r_valid: Reg<bool>,
         r_data: Reg<Bits<R>>,
         // Statistics.
@@ -286,7 +300,7 @@ fridge_core_impl!({
         let tally = if cfg.tally { vec![FridgeTally::new(cfg)?] } else { vec![] };
         let h_select = if n > 1 { vec![HashUnit::new(SELECT_HASH)?] } else { vec![] };
         let (h_index, h_sig) = (HashUnit::new(INDEX_HASH)?, HashUnit::new(SIGNATURE_HASH)?);
-        let rmw = RmwPipeline::with_lookahead(cfg.ports, RamTiming::Short, LOOKAHEAD, FORWARD_ALL)?;
+        let rmw = RmwPipeline::with_lookahead(cfg.ports, cfg.ram_timing(), LOOKAHEAD, FORWARD_ALL)?;
         Ok(Self::build(cfg, &layout, n, default_mode, shell, tally, h_select, h_index, h_sig, rmw))
     }
     pub fn config(&self) -> &FridgeConfig {
@@ -483,30 +497,41 @@ fridge_core_impl!(Logic for {
             self.dq_ts_max[s - 1].d.next = self.dq_ts_max[s - 2].q.val();
             self.dq_never[s - 1].d.next = self.dq_never[s - 2].q.val();
         }
-        // The write decision (`FridgeDecide`): the packet at S2 (`[1]`), SL (S3, `[2]`) and SM (S4, `[3]`).
-        self.decide.s2_ts.next = self.dq_ts[1].q.val();
-        self.decide.s2_hi.next = self.dq_hi[1].q.val();
-        self.decide.s2_sig.next = self.dq_sig[1].q.val();
-        self.decide.sl_request.next = self.dq_request[2].q.val();
+        // The write decision (`FridgeDecide`): the packet at SL − 1, SL and SM.
+        for s in self._i_pre..self._i_sl {
+            self.decide.s2_ts.next = self.dq_ts[s].q.val();
+            self.decide.s2_hi.next = self.dq_hi[s].q.val();
+            self.decide.s2_sig.next = self.dq_sig[s].q.val();
+        }
         self.decide.sl_enters.next = self.rmw.pre_payload.val().any();
-        self.decide.sl_ts.next = self.dq_ts[2].q.val();
-        self.decide.sl_sig.next = self.dq_sig[2].q.val();
-        self.decide.sl_mode_expiry.next = self.dq_mode_expiry[2].q.val();
-        self.decide.sl_hi.next = self.dq_hi[2].q.val();
-        self.decide.sl_wrap.next = self.dq_wrap[2].q.val();
-        self.decide.sl_ts_max.next = self.dq_ts_max[2].q.val();
-        self.decide.sl_never.next = self.dq_never[2].q.val();
-        self.decide.sm_request.next = self.dq_request[3].q.val();
-        self.decide.sm_ts.next = self.dq_ts[3].q.val();
-        self.decide.sm_sig.next = self.dq_sig[3].q.val();
+        for s in self._i_sl..self._i_sm {
+            self.decide.sl_request.next = self.dq_request[s].q.val();
+            self.decide.sl_ts.next = self.dq_ts[s].q.val();
+            self.decide.sl_sig.next = self.dq_sig[s].q.val();
+            self.decide.sl_mode_expiry.next = self.dq_mode_expiry[s].q.val();
+            self.decide.sl_hi.next = self.dq_hi[s].q.val();
+            self.decide.sl_wrap.next = self.dq_wrap[s].q.val();
+            self.decide.sl_ts_max.next = self.dq_ts_max[s].q.val();
+            self.decide.sl_never.next = self.dq_never[s].q.val();
+        }
+        for s in self._i_sm..self._stages {
+            self.sm_request.next = self.dq_request[s].q.val();
+            self.sm_k.next = self.dq_k[s].q.val();
+            self.sm_sig.next = self.dq_sig[s].q.val();
+            self.sm_ts.next = self.dq_ts[s].q.val();
+            self.sm_count.next = self.dq_count[s].q.val();
+        }
+        self.decide.sm_request.next = self.sm_request.val();
+        self.decide.sm_ts.next = self.sm_ts.val();
+        self.decide.sm_sig.next = self.sm_sig.val();
         self.decide.pre_early.next = self.rmw.pre_early.val();
         self.decide.pre_near2.next = self.rmw.pre_near2.val();
         self.decide.pick1.next = self.rmw.mod_pick.val().get_bit(1);
-        // SM (S4, `[3]`): the entry meets the packet; the report fields come from the forwarded entry
-        // (registered in S5).
+        // SM: the entry meets the packet; the report fields come from the forwarded entry
+        // (registered in SM + 1).
         self.old_ts.din.next = self.rmw.mod_old.val();
         self.old_count.din.next = self.rmw.mod_old.val();
-        self.age.next = self.dq_ts[3].q.val() - self.old_ts.out.val();
+        self.age.next = self.sm_ts.val() - self.old_ts.out.val();
         self.unused_mod_index.next = self.rmw.mod_index.val().any()
             || self.rmw.mod_ram.val().any()
             || self.rmw.mod_fwd1.val().any()
@@ -524,10 +549,10 @@ fridge_core_impl!(Logic for {
             || self.rmw.mod_pick.val().get_bit(5);
         // SM's new word: a request's entry, or the empty entry a matched response leaves.
         self.zx_valid.din.next = self.one_1.val();
-        self.zx_sig.din.next = self.dq_sig[3].q.val();
-        self.zx_ts.din.next = self.dq_ts[3].q.val();
-        self.zx_count.din.next = self.dq_count[3].q.val();
-        if self.dq_request[3].q.val() {
+        self.zx_sig.din.next = self.sm_sig.val();
+        self.zx_ts.din.next = self.sm_ts.val();
+        self.zx_count.din.next = self.sm_count.val();
+        if self.sm_request.val() {
             self.new_word.next = self.zx_valid.out.val()
                 | (self.zx_sig.out.val() << self.off_sig.val())
                 | (self.zx_ts.out.val() << self.off_ts.val())
@@ -537,12 +562,12 @@ fridge_core_impl!(Logic for {
         }
         self.rmw.mod_write.next = self.decide.write.val();
         self.rmw.mod_new.next = self.new_word.val();
-        // S5: report register → FIFO.
-        self.zx_rep_k.din.next = self.dq_k[3].q.val();
+        // SM + 1: report register → FIFO.
+        self.zx_rep_k.din.next = self.sm_k.val();
         self.zx_rep_delay.din.next = self.age.val();
-        self.zx_rep_x.din.next = self.dq_count[3].q.val() - self.old_count.out.val();
+        self.zx_rep_x.din.next = self.sm_count.val() - self.old_count.out.val();
         self.r_valid.d.next =
-            self.rmw.mod_valid.val() && !self.dq_request[3].q.val() && self.decide.sig_match.val() && !self.reset.val();
+            self.rmw.mod_valid.val() && !self.sm_request.val() && self.decide.sig_match.val() && !self.reset.val();
         self.r_data.d.next = self.zx_rep_k.out.val()
             | (self.zx_rep_delay.out.val() << self.off_rep_delay.val())
             | (self.zx_rep_x.out.val() << self.off_rep_x.val());
@@ -552,7 +577,7 @@ fridge_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rep_ready.val();
         self.rep_valid.next = self.fifo.out_valid.val();
         self.rep_data.next = self.fifo.out_data.val();
-        // S5: the report register → tally.
+        // SM + 1: the report register → tally.
         self.tally_valid.next = false;
         self.unused_tally_ready.next = self.tally_ready.val();
         self.tally_data.next = self.zero_rec.val();
