@@ -1,5 +1,5 @@
 //! The fridge core's decision blocks: the expiry interval of a timestamp ([`ExpiryInterval`], at F1), and
-//! the write decision spread over the table RMW pipeline's stages S2, SL and SM ([`FridgeDecide`]) — the
+//! the write decision spread over the table RMW pipeline's stages SL − 1, SL and SM ([`FridgeDecide`]) — the
 //! compares of a candidate entry with a packet ([`EntryCompare`]) and the decision from them
 //! ([`WriteChoice`]). See [`super::FridgeCore`].
 
@@ -126,9 +126,9 @@ declare_block! {
     /// of an RMW pipeline with two look-ahead levels (`hdl::common::rmw`), spread so that the loop from one
     /// packet's write to the next one's write-enable is a 2:1 choice between flip-flops:
     ///
-    /// - **S2**: the packet's compares ([`EntryCompare`]) with the words the packets two and one ahead (now
-    ///   at SM and S3) write — a request its entry, a response (which writes only when it matches) the empty
-    ///   one: only their fields are needed — registered.
+    /// - **S2** (SL − 1: S2 on short RAM, S4 on registered RAM): the packet's compares ([`EntryCompare`]) with
+    ///   the words the packets two and one ahead (now at SM and SL) write — a request its entry, a response
+    ///   (which writes only when it matches) the empty one: only their fields are needed — registered.
     /// - **SL**: the compares with the word before the packet ahead (`pre_early`), then the decision on each
     ///   candidate: that word or — `pre_near2` — the word the packet two ahead wrote (one choice), and the
     ///   word the packet directly ahead writes (now at SM); registered.

@@ -192,7 +192,7 @@ declare_block! {
         sm_sig: Signal<Local, Bits<S>>,
         sm_ts: Signal<Local, Bits<T>>,
         sm_count: Signal<Local, Bits<C>>,
-        // S2..SM: the write decision (its compares at S2 and SL, the decision at SL, the pick at SM).
+        // SL − 1..SM: the write decision (its compares at SL − 1 and SL, the decision at SL, the pick at SM).
         decide: FridgeDecide<E, S, T> = FridgeDecide::new(),
         /// The SM packet's new word (a request's entry, or the empty entry a matched response leaves).
         new_word: Signal<Local, Bits<E>>,
