@@ -409,7 +409,6 @@ impl MapleCycleModel {
         let ans = self.lookup.answer(i.reset);
         let lk_ready = self.lookup.ready(i.reset);
         if i.reset || self.started {
-            let e = &self.lookup;
             self.lookup.edge(&EngineEdge {
                 reset: i.reset,
                 lk_valid: i.lk_valid,
@@ -419,7 +418,7 @@ impl MapleCycleModel {
                 grant: lk_op.is_some(),
                 ret: ret.as_ref(),
                 tie: if conf[CSR_OPTIONS as usize] & OPT_TIE_NONE != 0 { TieBreak::None } else { TieBreak::Count },
-                center_value: self.centers[e.bank()][e.best() % MAX_CENTERS],
+                centers: &self.centers[self.lookup.bank()][..cfg.max_centers],
                 ans_ready: i.ans_ready,
             });
         }

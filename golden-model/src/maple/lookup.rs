@@ -8,8 +8,8 @@
 //! | Burst | ≥ B | `B = ⌈k/w⌉ + 1` read ops into the bank's pipeline (op `n` reads word `(b_j >> log2 w) + n mod 2^A` of every segment `j` at once); each returning op's `h` words are stored as word `n` of the segment's window register |
 //! | Align | 1 | per segment the window `acc_j >> (b_j mod w)`, the AND over the segments, masked to `k` bits: the candidate bitmap |
 //! | Classify | 1 | no candidate → No-Match; one → Match; several → Multi-Match, scanned when the tie-break is `Count` (CSR `options` bit 0 clear), else answered without a center |
-//! | Scan | ≥ c + 2 | one counter-row read per candidate `i` (ascending, one op per granted cycle); the returning `{count, sum}` replaces the best when it is the first or its count is strictly larger (ties: lowest index, as `resolve`) |
-//! | DivStart | 1 | `count = 0` → refined = the center's latency; `⌊sum / 2^32⌋ ≥ count` (the mean does not fit 32 bits: only after counter wrap) → refined = 2^32 − 1; else the division starts |
+//! | Scan | ≥ c + 2 | one counter-row read per candidate `i` (ascending, one op per granted cycle); the returning `{count, sum}` and its center's latency (read as the word is registered, [`EngineEdge::centers`]) replace the best when it is the first or its count is strictly larger (ties: lowest index, as `resolve`) |
+//! | DivStart | 1 | `count = 0` → refined = the best center's latency; `⌊sum / 2^32⌋ ≥ count` (the mean does not fit 32 bits: only after counter wrap) → refined = 2^32 − 1; else the division starts |
 //! | Divide | 32 | restoring division, one quotient bit per cycle: refined = `⌊sum / count⌋` |
 //! | Answer | ≥ 1 | `ans_valid` until `ans_ready` |
 //!
@@ -98,8 +98,12 @@ pub struct EngineEdge<'a> {
     /// next edge).
     pub ret: Option<&'a ReadReturn>,
     pub tie: TieBreak,
-    /// The latency of center `best()` of the engine's bank (read in DivStart).
-    pub center_value: u32,
+    /// The center latencies of the engine's bank in this cycle (the core's center registers; 0 past
+    /// `max_centers`). The engine reads the registered returning word's center here and keeps its latency
+    /// with the count, so DivStart reads a register, not the core's center mux (the answer is the same
+    /// unless an epoch marker swaps the bank's centers mid-lookup, which makes it undefined anyway: see the
+    /// module docs).
+    pub centers: &'a [u32],
     pub ans_ready: bool,
 }
 
@@ -123,6 +127,8 @@ pub struct LookupEngine {
     best: usize,
     best_cnt: u32,
     best_sum: u64,
+    /// The best center's latency (taken with its count from the returning word).
+    best_cv: u32,
     rem: u32,
     div: u32,
     steps: usize,
@@ -165,6 +171,7 @@ impl LookupEngine {
             best: 0,
             best_cnt: 0,
             best_sum: 0,
+            best_cv: 0,
             rem: 0,
             div: 0,
             steps: 0,
@@ -296,6 +303,7 @@ impl LookupEngine {
                     let (cnt, sum) = (r.counter as u32, (r.counter >> 32) as u64);
                     if !self.have || cnt > self.best_cnt {
                         (self.best, self.best_cnt, self.best_sum, self.have) = (r.counter_index, cnt, sum, true);
+                        self.best_cv = i.centers.get(r.counter_index).copied().unwrap_or(0);
                     }
                     self.n_ret += 1;
                 }
@@ -306,10 +314,10 @@ impl LookupEngine {
             Phase::DivStart => {
                 self.ans.center_valid = true;
                 self.ans.center = self.best;
-                self.ans.latency = i.center_value;
+                self.ans.latency = self.best_cv;
                 let hi = (self.best_sum >> 32) as u32;
                 if self.best_cnt == 0 {
-                    self.ans.refined = i.center_value;
+                    self.ans.refined = self.best_cv;
                     self.phase = Phase::Answer;
                 } else if hi >= self.best_cnt {
                     self.ans.refined = u32::MAX;
@@ -358,7 +366,7 @@ mod tests {
                 grant: false,
                 ret: None,
                 tie: TieBreak::Count,
-                center_value: 9,
+                centers: &[9; 4],
                 ans_ready: false,
             };
             let mut n = 0;

@@ -9,8 +9,11 @@ maple_core_impl!(Logic for {
         dff_setup!(
             self, clock, seed_pending, epoch_pending, st1, st2, st3, active, widx, k0, k1, f1_valid, f1_key, f1_lat,
             m1_v, m1_bank, m1_lat, m1_lt, m2_v, m2_bank, m2_lat, m3_v, m3_bank, m3_lat, m3_center, rec_v, rec_d,
-            smp_v, smp_d, flush_pending, en0, en1
+            smp_v, smp_d, flush_pending, en0, en1, rc_idx, rc_hi
         );
+        for g in 0..self._ng {
+            self.cg[g].clock.next = self.clock.val();
+        }
         clock!(self, clock, shell, prng, walker, smp_fifo, rec_fifo, lookup);
         for j in 0..self._h {
             self.h_base[j].clock.next = self.clock.val();
@@ -294,16 +297,6 @@ maple_core_impl!(Logic for {
             && !(self.walk_issue.val() && (self.walker.bank.val() == self.lookup.bank.val()));
         self.lookup.grant.next = self.lk_grant.val();
         self.read_payload.next = self.one_p.val() << self.off_read.val();
-        self.lookup.center_value.next = self.zero32.val();
-        for i in 0..self._km {
-            if self.lookup.best.val() == self.idx7[i].val() {
-                if self.lookup.bank.val() {
-                    self.lookup.center_value.next = self.c1[i].q.val();
-                } else {
-                    self.lookup.center_value.next = self.c0[i].q.val();
-                }
-            }
-        }
         self.lookup.ans_ready.next = self.ans_ready.val();
         self.lk_ready.next = self.lookup.idle.val() && !self.reset.val();
         self.ans_valid.next = self.lookup.ans_valid.val() && !self.reset.val();
@@ -364,6 +357,31 @@ maple_core_impl!(Logic for {
         }
         self.zx_ret_cidx.din.next = self.ret_cidx.val();
         self.lookup.ret_index.next = self.zx_ret_cidx.out.val();
+        // The returning counter word's center latency in the engine's bank (0 past `max_centers`), in two
+        // levels behind the engine's input register: the index registered as the engine registers the word
+        // (`rc_idx`), the center within each group of four (and the bank) chosen from it and registered
+        // (`cg`), then the group — ready when the engine takes that word into its best.
+        self.rc_idx.d.next = self.ret_cidx.val();
+        self.zx_rc.din.next = self.rc_idx.q.val();
+        self.rc_hi.d.next = self.zx_rc.out.val() >> self.two8.val();
+        for g in 0..self._ng {
+            self.cg[g].d.next = self.zero32.val();
+        }
+        for i in 0..self._km {
+            if self.zx_rc.out.val().get_bits::<2>(0) == self.lo2[i].val() {
+                if self.lookup.bank.val() {
+                    self.cg[i / 4].d.next = self.c1[i].q.val();
+                } else {
+                    self.cg[i / 4].d.next = self.c0[i].q.val();
+                }
+            }
+        }
+        self.lookup.ret_center.next = self.zero32.val();
+        for g in 0..self._ng {
+            if self.rc_hi.q.val() == self.gidx[g].val() {
+                self.lookup.ret_center.next = self.cg[g].q.val();
+            }
+        }
         for b in 0..2 {
             self.pay_walk[b].din.next = self.svbf[b].mod_payload.val();
             self.pay_row[b].din.next = self.svbf[b].mod_payload.val();

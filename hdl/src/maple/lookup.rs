@@ -67,9 +67,10 @@ declare_block! {
         pub ret_words: Signal<In, Bits<HW>>,
         pub ret_counter: Signal<In, Bits<COUNTER_BITS>>,
         pub ret_index: Signal<In, Bits<A>>,
-        /// The best candidate so far; the core answers its latency in `center_value` (read in DivStart).
-        pub best: Signal<Out, Bits<CB>>,
-        pub center_value: Signal<In, Bits<32>>,
+        /// The latency of the center of the word the engine registered in the cycle before (the one in `p_*`
+        /// now): the core's two-level mux of its center registers, the first level registered, so it is ready
+        /// when `tk` takes that word (`golden::maple::lookup::EngineEdge::centers`).
+        pub ret_center: Signal<In, Bits<32>>,
         pub ans_ready: Signal<In, bool>,
         pub ans_valid: Signal<Out, bool>,
         pub ans_kind: Signal<Out, Bits<2>>,
@@ -104,6 +105,9 @@ declare_block! {
         p_cnt: Reg<Bits<32>>,
         p_hi: Reg<Bits<33>>,
         p_lo: Reg<Bits<32>>,
+        /// The best center's latency, taken with its count: DivStart reads a register, not the core's center
+        /// mux (the critical path at 132.6 MHz).
+        best_cv: Reg<Bits<32>>,
         gt: Signal<Local, bool>,
         /// The division's remainder (< count, kept 33 bits wide so 2·rem + 1 needs no slice).
         rem: Reg<Bits<33>>,
@@ -234,7 +238,7 @@ lookup_impl!(Logic for {
         dff_setup!(
             self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, scan_more, have, best_q,
             best_cnt, best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref, ret_v, ret_w, ret_c,
-            ret_i, tk, p_idx, p_cnt, p_hi, p_lo
+            ret_i, tk, p_idx, p_cnt, p_hi, p_lo, best_cv
         );
         // A returning op is seen one cycle after its bank's modify stage (the bank's forwarding mux and the
         // count compare below would not fit one cycle together).
@@ -253,7 +257,6 @@ lookup_impl!(Logic for {
         self.idle.next = self.phase.q.val() == self.p_idle.val();
         self.ans_valid.next = self.phase.q.val() == self.p_answer.val();
         self.bank.next = self.bank_q.q.val();
-        self.best.next = self.best_q.q.val();
         self.ans_kind.next = self.a_kind.q.val();
         self.ans_cand.next = self.cand.q.val();
         self.ans_center_valid.next = self.a_cv.q.val();
@@ -376,6 +379,7 @@ lookup_impl!(Logic for {
             self.best_cnt.d.next = self.p_cnt.q.val();
             self.best_hi.d.next = self.p_hi.q.val();
             self.best_lo.d.next = self.p_lo.q.val();
+            self.best_cv.d.next = self.ret_center.val();
             self.have.d.next = true;
         }
         // Next state.
@@ -449,9 +453,9 @@ lookup_impl!(Logic for {
         } else if self.phase.q.val() == self.p_divstart.val() {
             self.a_cv.d.next = true;
             self.a_center.d.next = self.best_q.q.val();
-            self.a_lat.d.next = self.center_value.val();
+            self.a_lat.d.next = self.best_cv.q.val();
             if self.best_cnt.q.val() == self.zero32.val() {
-                self.a_ref.d.next = self.center_value.val();
+                self.a_ref.d.next = self.best_cv.q.val();
                 self.phase.d.next = self.p_answer.val();
             } else if self.best_hi.q.val() >= self.zx_cnt.out.val() {
                 self.a_ref.d.next = self.max32.val();

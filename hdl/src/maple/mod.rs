@@ -264,7 +264,16 @@ declare_block! {
         /// address), the counter pipelines' forward candidates and `mod_valid` (lockstep with the rows').
         unused_outputs: Signal<Local, bool>,
         // Constants.
-        idx7: Vec<Constant<Bits<CB>>> = consts(0..cfg.max_centers as u64),
+        /// The returning word's center (see `update`): its index a cycle after the bank's modify stage, the
+        /// center of each group of four by the index's low bits (registered), the group by its high bits.
+        rc_idx: Reg<Bits<CA>>,
+        zx_rc: ZeroExt<CA, 8>,
+        rc_hi: Reg<Bits<8>>,
+        cg: Vec<Reg<Bits<32>>> = (0..cfg.max_centers.div_ceil(4)).map(|_| Reg::default()).collect(),
+        lo2: Vec<Constant<Bits<2>>> = consts((0..cfg.max_centers).map(|i| i as u64 % 4)),
+        gidx: Vec<Constant<Bits<8>>> = consts(0..cfg.max_centers.div_ceil(4) as u64),
+        two8: Constant<Bits<8>> = constant(2),
+        _ng: usize = cfg.max_centers.div_ceil(4),
         /// `i + 1` and bit `i` per boundary `i` (`max_centers − 1` of them).
         idx7_next: Vec<Constant<Bits<CB>>> = consts(1..cfg.max_centers as u64),
         idx3: Vec<Constant<Bits<3>>> = consts(0..8),
