@@ -113,6 +113,7 @@ impl<const CW: usize, const SW: usize> Logic for Csr<CW, SW> {
         // A registered read: group g holds addresses 8g..8g+7; its word is chosen by addr[2:0] in the read's
         // cycle (`part_g`), the group by the registered addr[7:3] in the next.
         let mut groups: Vec<usize> = words.iter().map(|w| w.0 / 8).collect();
+        groups.sort_unstable();
         groups.dedup();
         let mut v = String::new();
         if registered {

@@ -5,8 +5,7 @@
 
 use super::Run;
 use crate::csr_driver::CsrDriver;
-use crate::harness::{RunConfig, RunReport, Sim};
-use crate::harness::Model;
+use crate::harness::{Model, RunConfig, RunReport, Sim};
 use crate::models::{Csr, CsrR2};
 use golden::common::config::{CSR_ID_ADDR, CSR_STATUS_BASE, CSR_VERSION_ADDR};
 use golden::common::csr::{CsrInputs, CsrModel};
@@ -14,53 +13,48 @@ use golden::common::prng::{PrngInputs, PrngModel};
 use golden::common::tops::csr_top_layout;
 use rand::Rng;
 
-/// The CSR test top's ports (both builds).
+/// Ports common to the CSR test tops (generated per top; this trait lets one runner drive both).
 pub trait CsrTopModel: Model {
-    const NAME: &'static str;
-    fn make(x_seed: u64) -> Self;
     fn drive(&mut self, i: &CsrInputs, advance: bool);
     /// `(rd_valid, rd_data, cfg, prng_value)`.
     fn outputs(&self) -> (bool, u32, u128, u32);
 }
 
-macro_rules! csr_top {
-    ($t:ty) => {
-        impl CsrTopModel for $t {
-            const NAME: &'static str = <$t>::NAME;
-            fn make(x_seed: u64) -> Self {
-                <$t>::new(x_seed)
-            }
-            fn drive(&mut self, i: &CsrInputs, advance: bool) {
-                self.set_reset(i.reset as u64);
-                self.set_addr(i.addr as u64);
-                self.set_wr_en(i.wr_en as u64);
-                self.set_wr_data(i.wr_data as u64);
-                self.set_rd_en(i.rd_en as u64);
-                self.set_status(std::array::from_fn(|k| i.status[k]));
-                self.set_advance(advance as u64);
-            }
-            fn outputs(&self) -> (bool, u32, u128, u32) {
-                (self.rd_valid() != 0, self.rd_data() as u32, self.cfg(), self.prng_value() as u32)
-            }
+crate::impl_for! {
+    impl CsrTopModel => Csr, CsrR2; {
+        fn drive(&mut self, i: &CsrInputs, advance: bool) {
+            self.set_reset(i.reset as u64);
+            self.set_addr(i.addr as u64);
+            self.set_wr_en(i.wr_en as u64);
+            self.set_wr_data(i.wr_data as u64);
+            self.set_rd_en(i.rd_en as u64);
+            self.set_status(std::array::from_fn(|k| i.status[k]));
+            self.set_advance(advance as u64);
         }
-    };
+        fn outputs(&self) -> (bool, u32, u128, u32) {
+            (self.rd_valid() != 0, self.rd_data() as u32, self.cfg(), self.prng_value() as u32)
+        }
+    }
 }
-csr_top!(Csr);
-csr_top!(CsrR2);
 
 /// The bank read in one cycle.
 pub fn run(cfg: &RunConfig) -> RunReport {
-    run_on::<Csr>(cfg, csr_top_layout())
+    run_on(cfg, csr_top_layout(), Csr::new)
 }
 
 /// The bank read in two cycles.
 pub fn run_r2(cfg: &RunConfig) -> RunReport {
-    run_on::<CsrR2>(cfg, csr_top_layout().with_registered_read())
+    run_on(cfg, csr_top_layout().with_registered_read(), CsrR2::new)
 }
 
-fn run_on<T: CsrTopModel>(cfg: &RunConfig, layout: golden::common::csr::CsrLayout) -> RunReport {
-    let mut run = Run::new(T::NAME, cfg);
-    let mut sim = Sim::new(T::make(cfg.x_seed), cfg.vcd.clone());
+fn run_on<T: CsrTopModel>(
+    cfg: &RunConfig,
+    layout: golden::common::csr::CsrLayout,
+    make: impl FnOnce(u64) -> T,
+) -> RunReport {
+    let m = make(cfg.x_seed);
+    let mut run = Run::new(m.name(), cfg);
+    let mut sim = Sim::new(m, cfg.vcd.clone());
     let seed_addr = layout.config_addr("prng_seed").expect("layout has prng_seed");
     let (n_cfg, n_stat) = (layout.config.len() as u8, layout.status.len() as u8);
     let mut gold = CsrModel::new(layout.clone());
