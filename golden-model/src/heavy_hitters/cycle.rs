@@ -3,24 +3,26 @@
 //! | cycle | stage | what happens |
 //! |---|---|---|
 //! | t   | in  | descriptor accepted (`in_valid && in_ready`) into F1; the index hash unit loads its key |
-//! | t+1 | F1 = S0 | indices ready; the packet enters the active bank's [`MultiRmwModel`] (one look-ahead level, [`LOOKAHEAD`]) when it is ready (else F1 holds and `in_ready` falls); it draws the PRNG, whose value `r` addresses the reciprocal ROM |
+//! | t+1 | F1 = S0 | indices ready; the packet enters the active bank's [`MultiRmwModel`] (two look-ahead levels, [`LOOKAHEAD`]) when it is ready (else F1 holds and `in_ready` falls); it draws the PRNG, whose value `r` addresses the reciprocal ROM |
 //! | +2  | S1  | ROM word and the draw's leading-one position registered |
-//! | +3  | S2 = SL | threshold `T(r)` registered beside the bank's look-ahead stage: the RTL compares the words known so far (and the write of the packet directly ahead, whose modify stage this is) and registers the per-candidate results |
-//! | +4  | S3 = SM | the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
-//! | +5  | S4  | the write lands; the per-packet result (`res_*`) is registered and counted |
+//! | +3  | S2  | threshold `T(r)` registered; the banks' forward choice over the RAM and distances 3.. registered (the second look-ahead level) |
+//! | +4  | S3 = SL | threshold carried beside the bank's look-ahead stage: the RTL compares the words known so far — each row's early word, or the write of the packet two ahead, and the write of the packet directly ahead, whose modify stage this is — and registers the per-candidate results |
+//! | +5  | S4 = SM | the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
+//! | +6  | S5  | the write lands; the per-packet result (`res_*`) is registered and counted |
 //!
 //! The walk (CSR `dump`) reads and clears the frozen bank through the same bank pipeline: one op per cycle
 //! for `(row, index)` in row-major order, issued only in a cycle in which no packet enters that bank and
 //! only while the record FIFO has room for every op in flight (`level ≤ depth − `[`WALK_IN_FLIGHT`]), so no
-//! record is ever dropped by the walk itself. A non-empty bucket becomes a [`Record`] at S3, registered at
-//! S4 and pushed into the record FIFO. A `dump` write in cycle c starts the walk at the end of cycle c+1
+//! record is ever dropped by the walk itself. The walk op's bucket is read at SM = S4 and registered at S5 (the
+//! RTL registers the bank's words and picks the row there); a non-empty one becomes a [`Record`] registered
+//! at S6 and pushed into the record FIFO. A `dump` write in cycle c starts the walk at the end of cycle c+1
 //! (a registered pulse, as for `prng_seed`) over the bank that is frozen then; a `dump` write during a walk
 //! is ignored. A swap of `bank` during a walk does not change the bank it reads (packets then share that
-//! bank with it, and take precedence). `dump_busy` falls when the last op is issued (its record follows
-//! within three cycles).
+//! bank with it, and take precedence). `dump_busy` falls when the last op is issued (its record, if any, is
+//! pushed at S6, six cycles after the issue).
 //!
 //! Run-time settings are read from the CSR bank in the cycle they are used: `bank` and `admission` at S0,
-//! `method` at S3 (the modify stage).
+//! `method` at SM = S4 (the modify stage).
 
 use super::admission::Admission;
 use super::table::{decide, HhStats, Outcome, PacketResult};
@@ -44,18 +46,24 @@ pub const CSR_PRNG_SEED: u8 = 2;
 pub const CSR_BANK: u8 = 3;
 pub const CSR_DUMP: u8 = 4;
 
-/// Look-ahead levels of the bank pipelines ([`MultiRmwModel::with_lookahead`]): one, so the decision's
-/// compares and increments run at SL on the words known there and the modify stage only picks.
-pub const LOOKAHEAD: usize = 1;
+/// Look-ahead levels of the bank pipelines ([`MultiRmwModel::with_lookahead`]): two, so the decision's
+/// compares and increments run at SL on flip-flop words (each row's early word or the write of the packet
+/// two ahead) and the modify stage only picks. One level (SL = S2) left the banks' forward mux in front of
+/// the 104-bit key compares (d2: 94 MHz).
+pub const LOOKAHEAD: usize = 2;
+
+/// The banks' modify stage SM (S0 = F1): S4.
+pub const SM_STAGE: usize = crate::common::rmw::modify_stage_la(RamTiming::Short, LOOKAHEAD);
 
 /// Walk ops between an issue and its record's FIFO push: the shared bank pipeline's
-/// ([`crate::common::walk::WALK_IN_FLIGHT`]) and one per look-ahead level (S0..S4, the record registered at S4).
-pub const WALK_IN_FLIGHT: usize = crate::common::walk::WALK_IN_FLIGHT + LOOKAHEAD;
+/// ([`crate::common::walk::WALK_IN_FLIGHT`]), one per look-ahead level and one for the bucket's register at
+/// S5 (S0..S6, the record registered at S6).
+pub const WALK_IN_FLIGHT: usize = crate::common::walk::WALK_IN_FLIGHT + LOOKAHEAD + 1;
 
-/// Cycles from a packet's acceptance to its result on the result port (`res_*`): in F1 at t+1, SM = S3 at
-/// t+4, registered at t+5. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is
+/// Cycles from a packet's acceptance to its result on the result port (`res_*`): in F1 at t+1, SM = S4 at
+/// t+5, registered at t+6. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is
 /// what a core fed by the result port relies on (the reordering hybrid's delay line).
-pub const RESULT_LATENCY: usize = 5;
+pub const RESULT_LATENCY: usize = SM_STAGE + 2;
 
 /// What travels through a bank pipeline with an op.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -93,7 +101,7 @@ pub struct HhOutputs {
     /// The reset sweep is over: from now until the next reset the core takes a descriptor in every cycle
     /// (a core fed by another's fixed-latency output waits for it: the reordering hybrid).
     pub swept: Option<bool>,
-    /// The result port: the packet that left S2 in the cycle before ([`outcome_code`], its row, its count).
+    /// The result port: the packet that left SM in the cycle before ([`outcome_code`], its row, its count).
     pub res_valid: Option<bool>,
     pub res_outcome: Option<u64>,
     pub res_row: Option<u64>,
@@ -128,10 +136,12 @@ pub struct HhCycleModel {
     pub csr: CsrModel,
     f1: Option<u128>,
     prng: u32,
-    /// Draws of the packets in S1, S2 and S3 (the side pipeline that becomes `T(r)` at S2, which the RTL
+    /// Draws of the packets in S1 ..= SM (the side pipeline that becomes `T(r)` at S2, which the RTL
     /// compares there), with their admission rule.
-    draws: [Option<(u32, Admission)>; 3],
+    draws: [Option<(u32, Admission)>; SM_STAGE],
     result_reg: Option<PacketResult>,
+    /// The walk's record at S5 (its bucket registered) and S6 (the record register the FIFO takes).
+    record_s5: Option<Record>,
     record_reg: Option<Record>,
     walk: BankWalk,
     seed_pending: bool,
@@ -145,7 +155,9 @@ impl HhCycleModel {
     pub fn new(cfg: &HhConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
         if cfg.record_fifo_bits < 3 {
-            return Err(ConfigError("record_fifo_bits must be at least 3 (the walk keeps 5 records in flight)".into()));
+            return Err(ConfigError(format!(
+                "record_fifo_bits must be at least 3 (the walk keeps {WALK_IN_FLIGHT} records in flight)"
+            )));
         }
         let bank = || {
             MultiRmwModel::with_lookahead(
@@ -165,8 +177,9 @@ impl HhCycleModel {
             csr: CsrModel::new(cfg.csr_layout()),
             f1: None,
             prng: PRNG_DEFAULT_SEED,
-            draws: [None; 3],
+            draws: [None; SM_STAGE],
             result_reg: None,
+            record_s5: None,
             record_reg: None,
             walk: BankWalk::new(cfg.rows, cfg.buckets_per_row()),
             seed_pending: false,
@@ -214,15 +227,15 @@ impl HhCycleModel {
                 op.in_payload = Op::Walk(w.row);
             }
         }
-        // SM = S3 of both banks.
-        let threshold = self.draws[2].map(|(r, rule)| rule.threshold(r));
+        // SM = S4 of both banks.
+        let threshold = self.draws[SM_STAGE - 1].map(|(r, rule)| rule.threshold(r));
         let (mut result, mut record) = (None, None);
         for (bank, op) in self.banks.iter_mut().zip(&ops) {
             bank.step(op, |st| {
                 let mut writes = vec![None; st.old.len()];
                 match st.payload {
                     Op::Packet(key) => {
-                        let t = threshold.expect("a packet at S3 has its threshold");
+                        let t = threshold.expect("a packet at SM has its threshold");
                         let (w, res) = decide(&cfg, method, key, t, &st.old);
                         if let Some((row, b)) = w {
                             writes[row] = Some(b);
@@ -241,7 +254,7 @@ impl HhCycleModel {
                 writes
             });
         }
-        // S4 → record FIFO.
+        // S6 → record FIFO.
         let fifo_out = self.fifo.step(&FifoInputs {
             reset: i.reset,
             in_valid: self.record_reg.is_some(),
@@ -263,8 +276,9 @@ impl HhCycleModel {
         if i.reset {
             self.f1 = None;
             self.prng = PRNG_DEFAULT_SEED;
-            self.draws = [None; 3];
+            self.draws = [None; SM_STAGE];
             self.result_reg = None;
+            self.record_s5 = None;
             self.record_reg = None;
             self.seed_pending = false;
             self.dump_pending = false;
@@ -277,8 +291,10 @@ impl HhCycleModel {
             }
             self.records = self.records.wrapping_add(self.record_reg.is_some() as u32);
             self.result_reg = result;
-            self.record_reg = record;
-            self.draws = [transfer.then_some((self.prng, admission)), self.draws[0], self.draws[1]];
+            self.record_reg = self.record_s5;
+            self.record_s5 = record;
+            self.draws.rotate_right(1);
+            self.draws[0] = transfer.then_some((self.prng, admission));
             self.prng = if self.seed_pending {
                 seed_state(conf[CSR_PRNG_SEED as usize])
             } else if transfer {

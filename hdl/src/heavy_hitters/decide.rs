@@ -5,7 +5,12 @@
 //!
 //! - **SL**: every row's bucket is one of two candidates: its *early* word (the bank's `pre_old`: the
 //!   bucket as if every packet except the one directly ahead had finished) or the *near* word, the one the
-//!   op directly ahead (now at SM in this block) writes if it writes that row. A packet ahead writes
+//!   op directly ahead (now at SM in this block) writes if it writes that row. The early word is itself one
+//!   of two flip-flop words (the banks' second look-ahead level): the bank's `pre_early`, or — `pre_near2`
+//!   bit i — the write of the op two ahead (a packet's `{key, count}`, of which this block keeps the key as
+//!   `x2_key`; a walk op's cleared bucket). The key compare (the widest: up to 128 bits) runs on each
+//!   bank's `pre_early` and on `x2_key`, and the bank and that choice come after it; the counts are
+//!   compared on `pre_old` (the choice made in the bank, one LUT after flip-flops). A packet ahead writes
 //!   `{its key, its new count}` into whichever row it takes — its key is this block's SM key register and
 //!   its new counts per row are SM's `inc_sm` (a mux of two registers); a walk op ahead clears the bucket
 //!   (count 0). Per row and candidate: holds the key (`count ≠ 0` and the key equal), empty (`count = 0`),
@@ -39,6 +44,15 @@ declare_block! {
         // at SM here; else a walk op, or nothing — then no `near` bit follows), the threshold.
         pub key: Signal<In, Bits<K>>,
         pub early: Signal<In, Bits<DW>>,
+        /// Both banks' `pre_early` and `pre_near2` (the key compares), the bank that holds the packet.
+        pub early0: Signal<In, Bits<DW>>,
+        pub early1: Signal<In, Bits<DW>>,
+        pub near2_0: Signal<In, Bits<D>>,
+        pub near2_1: Signal<In, Bits<D>>,
+        pub bank: Signal<In, bool>,
+        /// A cycle before SL: the op at SM in the bank of the packet then at SL − 1 is a packet (it is the
+        /// op two ahead of that packet when the packet reaches SL).
+        pub x2_packet_next: Signal<In, bool>,
         pub ahead_packet: Signal<In, bool>,
         pub threshold: Signal<In, Bits<THRESHOLD_BITS>>,
         // SM.
@@ -52,7 +66,18 @@ declare_block! {
         pub row: Signal<Out, Bits<2>>,
         pub count: Signal<Out, Bits<C>>,
         // ---- SL
-        e_key: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        k0: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        k1: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        c0: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
+        c1: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
+        /// The op two ahead (the packet at SM a cycle ago): its key, whether it was a packet in this
+        /// packet's bank; the key compare on it (the same for every row that op wrote).
+        x2_key: Reg<Bits<K>>,
+        x2_packet: Reg<bool>,
+        x2_hit: Signal<Local, bool>,
+        /// Per row, the early candidate holds the key, in each bank.
+        hold0: Signal<Local, Bits<D>>,
+        hold1: Signal<Local, Bits<D>>,
         e_cnt: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
         /// The near word's count per row (the SM packet's new count, or 0 behind a walk op).
         n_cnt: Vec<Signal<Local, Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
@@ -147,7 +172,7 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_key, hit_e, hit_n, empty_e, empty_n, lt_e, lt_n);
+        dff_setup!(self, clock, s_key, hit_e, hit_n, empty_e, empty_n, lt_e, lt_n, x2_key, x2_packet);
         for i in 0..self._d {
             self.inc_e[i].clock.next = self.clock.val();
             self.inc_n[i].clock.next = self.clock.val();
@@ -171,13 +196,21 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
         // ---- SL. The near word: the SM packet's key and new count, or the cleared bucket behind a walk op.
         self.s_key.d.next = self.key.val();
         self.hit_n.d.next = self.ahead_packet.val() && (self.key.val() == self.s_key.q.val());
+        self.x2_key.d.next = self.s_key.q.val();
+        self.x2_packet.d.next = self.x2_packet_next.val();
+        // A packet's write holds its key with a count ≥ 1; a walk op's is empty.
+        self.x2_hit.next = self.x2_packet.q.val() && (self.key.val() == self.x2_key.q.val());
+        self.hold0.next = self.zero_d.val();
+        self.hold1.next = self.zero_d.val();
         self.empty_n.d.next = !self.ahead_packet.val();
-        self.hit_e.d.next = self.zero_d.val();
         self.empty_e.d.next = self.zero_d.val();
         self.lt_e.d.next = self.zero_d.val();
         self.lt_n.d.next = self.zero_d.val();
         for i in 0..self._d {
-            self.e_key[i].din.next = self.early.val();
+            self.k0[i].din.next = self.early0.val();
+            self.k1[i].din.next = self.early1.val();
+            self.c0[i].din.next = self.early0.val();
+            self.c1[i].din.next = self.early1.val();
             self.e_cnt[i].din.next = self.early.val();
             if self.ahead_packet.val() {
                 self.n_cnt[i].next = self.inc_sm[i].val();
@@ -186,8 +219,11 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
             }
             self.zx_e[i].din.next = self.e_cnt[i].out.val();
             self.zx_n[i].din.next = self.n_cnt[i].val();
-            if (self.e_cnt[i].out.val() != self.zero_c.val()) && (self.e_key[i].out.val() == self.key.val()) {
-                self.hit_e.d.next = self.hit_e.d.val() | self.row_bits[i].val();
+            if (self.c0[i].out.val() != self.zero_c.val()) && (self.k0[i].out.val() == self.key.val()) {
+                self.hold0.next = self.hold0.val() | self.row_bits[i].val();
+            }
+            if (self.c1[i].out.val() != self.zero_c.val()) && (self.k1[i].out.val() == self.key.val()) {
+                self.hold1.next = self.hold1.val() | self.row_bits[i].val();
             }
             if self.e_cnt[i].out.val() == self.zero_c.val() {
                 self.empty_e.d.next = self.empty_e.d.val() | self.row_bits[i].val();
@@ -211,6 +247,18 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
                 self.inc_n[i].d.next = self.n_cnt[i].val();
             } else {
                 self.inc_n[i].d.next = self.n_cnt[i].val() + self.one_c.val();
+            }
+        }
+        // The early candidate's hit: the bank, then the op two ahead's write (`pre_near2`) or `pre_early`.
+        if self.bank.val() {
+            self.hit_e.d.next = self.hold1.val() & !self.near2_1.val();
+            if self.x2_hit.val() {
+                self.hit_e.d.next = self.hit_e.d.val() | self.near2_1.val();
+            }
+        } else {
+            self.hit_e.d.next = self.hold0.val() & !self.near2_0.val();
+            if self.x2_hit.val() {
+                self.hit_e.d.next = self.hit_e.d.val() | self.near2_0.val();
             }
         }
         // The pairwise orders on every pair of candidates, and their transposes.

@@ -10,7 +10,7 @@
 //!
 //! Blocks: the index hash ([`HashUnit`], H3 with `D·A` output bits, row `i` its `i`-th slice), the
 //! [`Prng`], the admission threshold beside the bank pipeline ([`threshold::AdmitThreshold`]), two
-//! [`MultiRmw`] banks with one look-ahead level ([`LOOKAHEAD`]: SL = S2, SM = S3), the decision
+//! [`MultiRmw`] banks with two look-ahead levels ([`LOOKAHEAD`]: SL = S3, SM = S4), the decision
 //! ([`decide::HhDecide`]: per-candidate compares at SL on the bank that holds the packet there, the pick at
 //! SM on the bank that holds it then), the [`ReportFifo`] of records and the [`CoreShell`].
 
@@ -31,7 +31,8 @@ use decide::HhDecide;
 use golden::common::config::ConfigError;
 use golden::common::csr::CsrLayout;
 use golden::common::sram::RamTiming;
-use golden::heavy_hitters::cycle::{CSR_DUMP, CSR_PRNG_SEED, LOOKAHEAD, WALK_IN_FLIGHT};
+use golden::heavy_hitters::admission::THRESHOLD_BITS;
+use golden::heavy_hitters::cycle::{CSR_DUMP, CSR_PRNG_SEED, LOOKAHEAD, SM_STAGE, WALK_IN_FLIGHT};
 use golden::heavy_hitters::{index_hash, HhConfig, ROW_BITS};
 use rust_hdl::prelude::*;
 use threshold::AdmitThreshold;
@@ -40,6 +41,9 @@ use threshold::AdmitThreshold;
 pub const STATUS_BITS: usize = 288;
 /// Config registers (5 × 32 bits).
 pub const CONFIG_BITS: usize = 160;
+
+// The key, bank and threshold registers beside the banks (`sl_*`) are written for SL = S3.
+const _: () = assert!(SM_STAGE == 4, "HhCore carries the packet to SL = S3: add or remove sl_* registers");
 
 
 /// A deliberate design mistake, for test-only builds that prove the co-simulation catches it (the issue's
@@ -101,7 +105,7 @@ declare_block! {
         pub in_ready: Signal<Out, bool>,
         /// The reset sweep is over: from now until the next reset the core takes a descriptor every cycle.
         pub swept: Signal<Out, bool>,
-        // Per-packet result (registered, one cycle after SM = S3; no backpressure).
+        // Per-packet result (registered, one cycle after SM = S4; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 0 reject, 1 hit, 2 insert, 3 admit.
         pub res_outcome: Signal<Out, Bits<2>>,
@@ -140,27 +144,29 @@ declare_block! {
         zx_walk_row: ZeroExt<2, P>,
         walk_index: Signal<Local, Bits<DA>>,
         walk_payload: Signal<Local, Bits<P>>,
-        // S1, S2 = SL: the packet's key and bank carried beside the banks (one packet enters per cycle), so
-        // the SL compares start at flip-flops and not after the banks' payload mux.
+        // S1, S2, S3 = SL: the packet's key and bank carried beside the banks (one packet enters per cycle),
+        // so the SL compares start at flip-flops and not after the banks' payload mux; the threshold (the
+        // admission block's S2 register) one stage more.
         sl_key1: Reg<Bits<K>>,
         sl_key2: Reg<Bits<K>>,
+        sl_key3: Reg<Bits<K>>,
         sl_bank1: Reg<bool>,
         sl_bank2: Reg<bool>,
-        // SM (S3): which bank holds the packet / the walk op; their fields.
+        sl_bank3: Reg<bool>,
+        sl_threshold: Reg<Bits<THRESHOLD_BITS>>,
+        // SM (S4): which bank holds the packet / the walk op; their fields.
         pay_row: Vec<Slice<P, 2>> = (0..2).map(|_| Slice::new(K + 1)).collect(),
         pay_walk: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(K)).collect(),
         is_packet: Vec<Signal<Local, bool>> = (0..2).map(|_| Default::default()).collect(),
-        // Each bank's buckets sliced straight from its outputs (the record mux reads the slices: no signal
-        // computed in this block feeds a slice that the mux's consumers depend on, so the simulator can order
-        // the block's statements without a combinational loop).
-        rec_key0: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
-        rec_key1: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
-        rec_count0: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
-        rec_count1: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
-        rec_index0: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
-        rec_index1: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
-        rec_row: Signal<Local, Bits<2>>,
-        rec_walk: Signal<Local, bool>,
+        // S5: a walk op's words and indices (of the bank that held it at SM), its row; the row's bucket is
+        // chosen from these registers (at SM the choice followed the banks' forward mux: 95 MHz).
+        rw_v: Reg<bool>,
+        rw_row: Reg<Bits<2>>,
+        rw_old: Reg<Bits<DW>>,
+        rw_index: Reg<Bits<DA>>,
+        rec_key: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
+        rec_count: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
+        rec_index: Vec<Slice<DA, A>> = (0..D).map(|i| Slice::new(i * A)).collect(),
         sel_key: Signal<Local, Bits<K>>,
         sel_count: Signal<Local, Bits<C>>,
         sel_index: Signal<Local, Bits<A>>,
@@ -171,9 +177,9 @@ declare_block! {
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the PRNG's
         /// look-ahead values (this core draws the current value), the banks' `mod_index` (the walk's only),
         /// the look-ahead stage's valid and payload (the core carries the packet's key and bank beside the
-        /// banks) and the second level's parts (one level here).
+        /// banks).
         unused_bank_outputs: Signal<Local, bool>,
-        // S4: result and record registers.
+        // S5: result registers; S6: the record register.
         r_valid: Reg<bool>,
         r_outcome: Reg<Bits<2>>,
         r_row: Reg<Bits<2>>,
@@ -296,8 +302,15 @@ hh_core_impl!(Logic for {
             rec_d,
             sl_key1,
             sl_key2,
+            sl_key3,
             sl_bank1,
-            sl_bank2
+            sl_bank2,
+            sl_bank3,
+            sl_threshold,
+            rw_v,
+            rw_row,
+            rw_old,
+            rw_index
         );
         clock!(self, clock, shell, h_index, prng, admit, decide, fifo, walker);
         // CSR bank and run-time settings.
@@ -375,16 +388,13 @@ hh_core_impl!(Logic for {
                 self.banks[b].in_payload.next = self.walk_payload.val();
             }
         }
-        // SL (S2): the decision's compares on the bank that holds the packet there; the op directly ahead in
+        // SL (S3): the decision's compares on the bank that holds the packet there; the op directly ahead in
         // that bank is at its SM (a packet: the one the decision holds at SM).
         self.unused_bank_outputs.next = self.banks[1].in_ready.val()
             || self.prng.advanced_value.val().any()
             || self.prng.seed_value.val().any();
         for b in 0..2 {
-            // One look-ahead level: the second level's parts stay unread.
             self.unused_bank_outputs.next = self.unused_bank_outputs.val()
-                || self.banks[b].pre_early.val().any()
-                || self.banks[b].pre_near2.val().any()
                 || self.banks[b].pre_valid.val()
                 || self.banks[b].pre_payload.val().any();
             self.pay_row[b].din.next = self.banks[b].mod_payload.val();
@@ -392,63 +402,52 @@ hh_core_impl!(Logic for {
             self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.pay_walk[b].out.val().any();
         }
         // The key and bank of the packet at SL, if one is there (a packet entering a bank at S0 is at its
-        // SL two cycles later; a reset flushes the banks, so a stale value here meets no packet).
+        // SL three cycles later; a reset flushes the banks, so a stale value here meets no packet).
         self.sl_key1.d.next = self.f1_key.q.val();
         self.sl_key2.d.next = self.sl_key1.q.val();
+        self.sl_key3.d.next = self.sl_key2.q.val();
         self.sl_bank1.d.next = self.active.val();
         self.sl_bank2.d.next = self.sl_bank1.q.val();
-        self.decide.key.next = self.sl_key2.q.val();
+        self.sl_bank3.d.next = self.sl_bank2.q.val();
+        self.decide.key.next = self.sl_key3.q.val();
+        self.decide.bank.next = self.sl_bank3.q.val();
+        self.decide.early0.next = self.banks[0].pre_early.val();
+        self.decide.early1.next = self.banks[1].pre_early.val();
+        self.decide.near2_0.next = self.banks[0].pre_near2.val();
+        self.decide.near2_1.next = self.banks[1].pre_near2.val();
+        self.decide.x2_packet_next.next = self.is_packet[0].val();
         if self.sl_bank2.q.val() {
+            self.decide.x2_packet_next.next = self.is_packet[1].val();
+        }
+        if self.sl_bank3.q.val() {
             self.decide.early.next = self.banks[1].pre_old.val();
             self.decide.ahead_packet.next = self.is_packet[1].val();
         } else {
             self.decide.early.next = self.banks[0].pre_old.val();
             self.decide.ahead_packet.next = self.is_packet[0].val();
         }
-        // SM (S3): the pick on the bank that holds the packet.
+        // SM (S4): the pick on the bank that holds the packet.
         self.decide.near.next = self.banks[0].mod_near.val();
         if self.is_packet[1].val() {
             self.decide.near.next = self.banks[1].mod_near.val();
         }
-        self.decide.threshold.next = self.admit.threshold.val();
+        self.sl_threshold.d.next = self.admit.threshold.val();
+        self.decide.threshold.next = self.sl_threshold.q.val();
         self.decide.precision.next = self.cfg_method.out.val().any();
-        // The walk op's bucket (on whichever bank holds it).
-        for i in 0..self._d {
-            self.rec_key0[i].din.next = self.banks[0].mod_old.val();
-            self.rec_count0[i].din.next = self.banks[0].mod_old.val();
-            self.rec_index0[i].din.next = self.banks[0].mod_index.val();
-            self.rec_key1[i].din.next = self.banks[1].mod_old.val();
-            self.rec_count1[i].din.next = self.banks[1].mod_old.val();
-            self.rec_index1[i].din.next = self.banks[1].mod_index.val();
-        }
-        self.rec_walk.next = false;
-        self.rec_row.next = self.pay_row[0].out.val();
-        self.sel_key.next = self.rec_key0[0].out.val();
-        self.sel_count.next = self.rec_count0[0].out.val();
-        self.sel_index.next = self.rec_index0[0].out.val();
-        for i in 0..self._d {
-            if self.banks[0].mod_valid.val()
-                && self.pay_walk[0].out.val().any()
-                && (self.pay_row[0].out.val() == self.row_ids[i].val())
-            {
-                self.rec_walk.next = true;
-                self.rec_row.next = self.pay_row[0].out.val();
-                self.sel_key.next = self.rec_key0[i].out.val();
-                self.sel_count.next = self.rec_count0[i].out.val();
-                self.sel_index.next = self.rec_index0[i].out.val();
-            }
-            if self.banks[1].mod_valid.val()
-                && self.pay_walk[1].out.val().any()
-                && (self.pay_row[1].out.val() == self.row_ids[i].val())
-            {
-                self.rec_walk.next = true;
-                self.rec_row.next = self.pay_row[1].out.val();
-                self.sel_key.next = self.rec_key1[i].out.val();
-                self.sel_count.next = self.rec_count1[i].out.val();
-                self.sel_index.next = self.rec_index1[i].out.val();
+        // The walk op at SM (on whichever bank holds it): its bank's words registered (S5).
+        self.rw_v.d.next = false;
+        self.rw_row.d.next = self.pay_row[0].out.val();
+        self.rw_old.d.next = self.banks[0].mod_old.val();
+        self.rw_index.d.next = self.banks[0].mod_index.val();
+        for b in 0..2 {
+            if self.banks[b].mod_valid.val() && self.pay_walk[b].out.val().any() {
+                self.rw_v.d.next = !self.reset.val();
+                self.rw_row.d.next = self.pay_row[b].out.val();
+                self.rw_old.d.next = self.banks[b].mod_old.val();
+                self.rw_index.d.next = self.banks[b].mod_index.val();
             }
         }
-        // Write-back (conditions spelt from the banks' outputs again, not from `is_packet`: see rec_key0).
+        // Write-back (conditions spelt from the banks' outputs, as for the walk op above).
         for b in 0..2 {
             self.banks[b].mod_new.next = self.zero_dw.val();
             self.banks[b].mod_write.next = self.zero_d.val();
@@ -465,7 +464,7 @@ hh_core_impl!(Logic for {
                 }
             }
         }
-        // S4: result and record registers.
+        // S5: result registers.
         self.r_valid.d.next = (self.is_packet[0].val() || self.is_packet[1].val()) && !self.reset.val();
         self.r_outcome.d.next = self.decide.outcome.val();
         self.r_row.d.next = self.decide.row.val();
@@ -474,11 +473,25 @@ hh_core_impl!(Logic for {
         self.res_outcome.next = self.r_outcome.q.val();
         self.res_row.next = self.r_row.q.val();
         self.res_count.next = self.r_count.q.val();
+        // S5 → S6: the walk op's row of its registered words; a record if that bucket is not empty.
+        self.sel_key.next = self.rec_key[0].out.val();
+        self.sel_count.next = self.rec_count[0].out.val();
+        self.sel_index.next = self.rec_index[0].out.val();
+        for i in 0..self._d {
+            self.rec_key[i].din.next = self.rw_old.q.val();
+            self.rec_count[i].din.next = self.rw_old.q.val();
+            self.rec_index[i].din.next = self.rw_index.q.val();
+            if self.rw_row.q.val() == self.row_ids[i].val() {
+                self.sel_key.next = self.rec_key[i].out.val();
+                self.sel_count.next = self.rec_count[i].out.val();
+                self.sel_index.next = self.rec_index[i].out.val();
+            }
+        }
         self.zx_rec_key.din.next = self.sel_key.val();
         self.zx_rec_count.din.next = self.sel_count.val();
         self.zx_rec_index.din.next = self.sel_index.val();
-        self.zx_rec_row.din.next = self.rec_row.val();
-        self.rec_v.d.next = self.rec_walk.val() && (self.sel_count.val() != self.zero_c.val()) && !self.reset.val();
+        self.zx_rec_row.din.next = self.rw_row.q.val();
+        self.rec_v.d.next = self.rw_v.q.val() && (self.sel_count.val() != self.zero_c.val()) && !self.reset.val();
         self.rec_d.d.next = self.zx_rec_key.out.val()
             | (self.zx_rec_count.out.val() << self.off_count.val())
             | (self.zx_rec_index.out.val() << self.off_index.val())
@@ -489,7 +502,7 @@ hh_core_impl!(Logic for {
         self.fifo.out_ready.next = self.rec_ready.val();
         self.rec_valid.next = self.fifo.out_valid.val();
         self.rec_data.next = self.fifo.out_data.val();
-        // Statistics: packets at acceptance, outcomes at S4, records at their push.
+        // Statistics: packets at acceptance, outcomes at S5, records at their push.
         self.shell.count[0].next = self.accept.val();
         self.shell.count[1].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_hit.val());
         self.shell.count[2].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_insert.val());
