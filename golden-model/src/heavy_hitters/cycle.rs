@@ -4,9 +4,9 @@
 //! |---|---|---|
 //! | t   | in  | descriptor accepted (`in_valid && in_ready`) into F1; the index hash unit loads its key |
 //! | t+1 | F1 = S0 | indices ready; the packet enters the active bank's [`MultiRmwModel`] (two look-ahead levels, [`LOOKAHEAD`]) when it is ready (else F1 holds and `in_ready` falls); it draws the PRNG, whose value `r` addresses the reciprocal ROM |
-//! | +2  | S1  | ROM word and the draw's leading-one position registered |
-//! | +3  | S2  | threshold `T(r)` registered; the banks' forward choice over the RAM and distances 3.. registered (the second look-ahead level) |
-//! | +4  | S3 = SL | threshold carried beside the bank's look-ahead stage: the RTL compares the words known so far — each row's early word, or the write of the packet two ahead, and the write of the packet directly ahead, whose modify stage this is — and registers the per-candidate results |
+//! | +2  | S1  | ROM word read; the mantissa and the draw's leading-one position registered |
+//! | +3  | S2  | threshold `T(r)` (the mantissa shifted) registered; the banks' forward choice over the RAM and distances 3.. registered (the second look-ahead level) |
+//! | +4  | S3 = SL | threshold `T(r)` beside the bank's look-ahead stage: the RTL compares the words known so far — each row's early word, or the write of the packet two ahead, and the write of the packet directly ahead, whose modify stage this is — and registers the per-candidate results |
 //! | +5  | S4 = SM | the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
 //! | +6  | S5  | the write lands; the per-packet result (`res_*`) is registered and counted |
 //!
@@ -136,7 +136,7 @@ pub struct HhCycleModel {
     pub csr: CsrModel,
     f1: Option<u128>,
     prng: u32,
-    /// Draws of the packets in S1 ..= SM (the side pipeline that becomes `T(r)` at S2, which the RTL
+    /// Draws of the packets in S1 ..= SM (the side pipeline that becomes `T(r)` at SL = S3, which the RTL
     /// compares there), with their admission rule.
     draws: [Option<(u32, Admission)>; SM_STAGE],
     result_reg: Option<PacketResult>,

@@ -31,7 +31,6 @@ use decide::HhDecide;
 use golden::common::config::ConfigError;
 use golden::common::csr::CsrLayout;
 use golden::common::sram::RamTiming;
-use golden::heavy_hitters::admission::THRESHOLD_BITS;
 use golden::heavy_hitters::cycle::{CSR_DUMP, CSR_PRNG_SEED, LOOKAHEAD, SM_STAGE, WALK_IN_FLIGHT};
 use golden::heavy_hitters::{index_hash, HhConfig, ROW_BITS};
 use rust_hdl::prelude::*;
@@ -42,7 +41,7 @@ pub const STATUS_BITS: usize = 288;
 /// Config registers (5 × 32 bits).
 pub const CONFIG_BITS: usize = 160;
 
-// The key, bank and threshold registers beside the banks (`sl_*`) are written for SL = S3.
+// The key and bank registers beside the banks (`sl_*`) and the threshold's stages are written for SL = S3.
 const _: () = assert!(SM_STAGE == 4, "HhCore carries the packet to SL = S3: add or remove sl_* registers");
 
 
@@ -145,15 +144,14 @@ declare_block! {
         walk_index: Signal<Local, Bits<DA>>,
         walk_payload: Signal<Local, Bits<P>>,
         // S1, S2, S3 = SL: the packet's key and bank carried beside the banks (one packet enters per cycle),
-        // so the SL compares start at flip-flops and not after the banks' payload mux; the threshold (the
-        // admission block's S2 register) one stage more.
+        // so the SL compares start at flip-flops and not after the banks' payload mux (the threshold block
+        // takes as long: three stages).
         sl_key1: Reg<Bits<K>>,
         sl_key2: Reg<Bits<K>>,
         sl_key3: Reg<Bits<K>>,
         sl_bank1: Reg<bool>,
         sl_bank2: Reg<bool>,
         sl_bank3: Reg<bool>,
-        sl_threshold: Reg<Bits<THRESHOLD_BITS>>,
         // SM (S4): which bank holds the packet / the walk op; their fields.
         pay_row: Vec<Slice<P, 2>> = (0..2).map(|_| Slice::new(K + 1)).collect(),
         pay_walk: Vec<Slice<P, 1>> = (0..2).map(|_| Slice::new(K)).collect(),
@@ -306,7 +304,6 @@ hh_core_impl!(Logic for {
             sl_bank1,
             sl_bank2,
             sl_bank3,
-            sl_threshold,
             rw_v,
             rw_row,
             rw_old,
@@ -431,8 +428,7 @@ hh_core_impl!(Logic for {
         if self.is_packet[1].val() {
             self.decide.near.next = self.banks[1].mod_near.val();
         }
-        self.sl_threshold.d.next = self.admit.threshold.val();
-        self.decide.threshold.next = self.sl_threshold.q.val();
+        self.decide.threshold.next = self.admit.threshold.val();
         self.decide.precision.next = self.cfg_method.out.val().any();
         // The walk op at SM (on whichever bank holds it): its bank's words registered (S5).
         self.rw_v.d.next = false;

@@ -1,12 +1,15 @@
-//! The admission threshold `T(r)` of a PRNG draw, beside the bank pipeline (S0 → S2), off the loop-carried
+//! The admission threshold `T(r)` of a PRNG draw, beside the bank pipeline (S0 → S3), off the loop-carried
 //! path: the modify stage only compares counts with it. Specification and error bound:
 //! `golden::heavy_hitters::admission`.
 //!
 //! | stage | what happens |
 //! |---|---|
 //! | S0 | the draw `r` (the PRNG's value when the packet enters its bank): leading-one position `p`, the `F` bits `f` below it ([`RecipCell`]) → reciprocal ROM address; `p`, `r = 0` and the rule registered |
-//! | S1 | ROM word `R[f]`; `T = 2^32` if `r = 0`, else `(pow2 ? 2^31 : R[f]) >> p` → registered |
-//! | S2 | `threshold` |
+//! | S1 | ROM word `R[f]` (the block RAM's output) → the mantissa `pow2 ? 2^31 : R[f]` registered with `p`, `r = 0` |
+//! | S2 | `T = 2^32` if `r = 0`, else `mantissa >> p` → registered (the shift behind flip-flops: after the ROM's
+//! output, 4.1 ns clock-to-out, it was the heavy-hitter core's longest path once the banks' compares started at
+//! flip-flops) |
+//! | S3 | `threshold` (the banks' look-ahead stage SL) |
 
 use crate::common::bits::{constant, ZeroExt};
 use crate::common::reg::Reg;
@@ -56,14 +59,17 @@ declare_block! {
         /// The draw at S0, and the rule (PRECISION's power of two instead of the reciprocal table).
         pub r: Signal<In, Bits<32>>,
         pub pow2: Signal<In, bool>,
-        /// `T(r)` two cycles later.
+        /// `T(r)` three cycles later.
         pub threshold: Signal<Out, Bits<THRESHOLD_BITS>>,
         leading: RecipCell,
         rom: Rom<RECIP_FRAC_BITS, 32> = rom,
         s1_p: Reg<Bits<5>>,
         s1_zero: Reg<bool>,
         s1_pow2: Reg<bool>,
-        s2_t: Reg<Bits<THRESHOLD_BITS>>,
+        s2_m: Reg<Bits<THRESHOLD_BITS>>,
+        s2_p: Reg<Bits<THRESHOLD_BITS>>,
+        s2_zero: Reg<bool>,
+        s3_t: Reg<Bits<THRESHOLD_BITS>>,
         zx_word: ZeroExt<32, THRESHOLD_BITS>,
         zx_p: ZeroExt<5, THRESHOLD_BITS>,
         mantissa: Signal<Local, Bits<THRESHOLD_BITS>>,
@@ -82,7 +88,7 @@ impl AdmitThreshold {
 impl Logic for AdmitThreshold {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_p, s1_zero, s1_pow2, s2_t);
+        dff_setup!(self, clock, s1_p, s1_zero, s1_pow2, s2_m, s2_p, s2_zero, s3_t);
         clock!(self, clock, rom);
         // S0.
         self.leading.r.next = self.r.val();
@@ -98,11 +104,15 @@ impl Logic for AdmitThreshold {
         } else {
             self.mantissa.next = self.zx_word.out.val();
         }
-        if self.s1_zero.q.val() {
-            self.s2_t.d.next = self.two_32.val();
+        self.s2_m.d.next = self.mantissa.val();
+        self.s2_p.d.next = self.zx_p.out.val();
+        self.s2_zero.d.next = self.s1_zero.q.val();
+        // S2.
+        if self.s2_zero.q.val() {
+            self.s3_t.d.next = self.two_32.val();
         } else {
-            self.s2_t.d.next = self.mantissa.val() >> self.zx_p.out.val();
+            self.s3_t.d.next = self.s2_m.q.val() >> self.s2_p.q.val();
         }
-        self.threshold.next = self.s2_t.q.val();
+        self.threshold.next = self.s3_t.q.val();
     }
 }
