@@ -8,7 +8,8 @@
 //! | +3  | S2  | threshold `T(r)` (the mantissa shifted) registered; the banks' forward choice over the RAM and distances 3.. registered (the second look-ahead level) |
 //! | +4  | S3 = SL | threshold `T(r)` beside the bank's look-ahead stage: the RTL compares the words known so far — each row's early word, or the write of the packet two ahead, and the write of the packet directly ahead, whose modify stage this is — and registers the per-candidate results |
 //! | +5  | S4 = SM | the bank's modify stage: [`decide`] over the d forwarded buckets → at most one write |
-//! | +6  | S5  | the write lands; the per-packet result (`res_*`) is registered and counted |
+//! | +6  | S5  | the write lands; the packet's result is registered and counted |
+//! | +7  | S6  | the result port (`res_*`; the RTL picks the row's count from S5's registers) |
 //!
 //! The walk (CSR `dump`) reads and clears the frozen bank through the same bank pipeline: one op per cycle
 //! for `(row, index)` in row-major order, issued only in a cycle in which no packet enters that bank and
@@ -61,9 +62,9 @@ pub const SM_STAGE: usize = crate::common::rmw::modify_stage_la(RamTiming::Short
 pub const WALK_IN_FLIGHT: usize = crate::common::walk::WALK_IN_FLIGHT + LOOKAHEAD + 1;
 
 /// Cycles from a packet's acceptance to its result on the result port (`res_*`): in F1 at t+1, SM = S4 at
-/// t+5, registered at t+6. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is
+/// t+5, registered at t+6 and again at t+7. Fixed once the reset sweep is over (F1 then passes its packet on at once), which is
 /// what a core fed by the result port relies on (the reordering hybrid's delay line).
-pub const RESULT_LATENCY: usize = SM_STAGE + 2;
+pub const RESULT_LATENCY: usize = SM_STAGE + 3;
 
 /// What travels through a bank pipeline with an op.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -101,7 +102,7 @@ pub struct HhOutputs {
     /// The reset sweep is over: from now until the next reset the core takes a descriptor in every cycle
     /// (a core fed by another's fixed-latency output waits for it: the reordering hybrid).
     pub swept: Option<bool>,
-    /// The result port: the packet that left SM in the cycle before ([`outcome_code`], its row, its count).
+    /// The result port: the packet that left SM two cycles before ([`outcome_code`], its row, its count).
     pub res_valid: Option<bool>,
     pub res_outcome: Option<u64>,
     pub res_row: Option<u64>,
@@ -140,6 +141,8 @@ pub struct HhCycleModel {
     /// compares there), with their admission rule.
     draws: [Option<(u32, Admission)>; SM_STAGE],
     result_reg: Option<PacketResult>,
+    /// The result port's register (S6).
+    result_out: Option<PacketResult>,
     /// The walk's record at S5 (its bucket registered) and S6 (the record register the FIFO takes).
     record_s5: Option<Record>,
     record_reg: Option<Record>,
@@ -179,6 +182,7 @@ impl HhCycleModel {
             prng: PRNG_DEFAULT_SEED,
             draws: [None; SM_STAGE],
             result_reg: None,
+            result_out: None,
             record_s5: None,
             record_reg: None,
             walk: BankWalk::new(cfg.rows, cfg.buckets_per_row()),
@@ -269,7 +273,7 @@ impl HhCycleModel {
             rd_en: i.csr_rd_en,
             status,
         });
-        let res_out = self.result_reg;
+        let res_out = self.result_out;
         let was_started = self.started;
         // Edge.
         self.walk.edge(i.reset, rmw_ready == Some(true), self.dump_pending, active, walk_issue);
@@ -278,6 +282,7 @@ impl HhCycleModel {
             self.prng = PRNG_DEFAULT_SEED;
             self.draws = [None; SM_STAGE];
             self.result_reg = None;
+            self.result_out = None;
             self.record_s5 = None;
             self.record_reg = None;
             self.seed_pending = false;
@@ -290,6 +295,7 @@ impl HhCycleModel {
                 self.stats.outcome(r.outcome); // packets count at acceptance
             }
             self.records = self.records.wrapping_add(self.record_reg.is_some() as u32);
+            self.result_out = self.result_reg;
             self.result_reg = result;
             self.record_reg = self.record_s5;
             self.record_s5 = record;

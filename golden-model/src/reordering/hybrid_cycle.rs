@@ -6,8 +6,8 @@
 //! | cycle | what happens |
 //! |---|---|
 //! | t   | descriptor accepted (`in_valid && in_ready`, `in_ready` = all three cores `swept` at t−1: registered, to keep their handshakes apart); a data segment enters the heavy-hitter core (key = flow key); every accepted descriptor enters the delay line, with the flow's heavy-hitter index hash (its unit loads at t) |
-//! | t+6 | the heavy-hitter result port shows the packet ([`RESULT_LATENCY`]) as the delay line's last stage shows the descriptor: rejected or not data → flow sampling's input; hit → the side table's input with `in_force` resident, insert or admission → replace, `in_index` = [`side_index`]`(row, index of that row)` |
-//! | t+6 … | that core's own pipeline (its acceptance is the hybrid's t+6) |
+//! | t+7 | the heavy-hitter result port shows the packet ([`RESULT_LATENCY`]) as the delay line's last stage shows the descriptor: rejected or not data → flow sampling's input; hit → the side table's input with `in_force` resident, insert or admission → replace, `in_index` = [`side_index`]`(row, index of that row)` |
+//! | t+7 … | that core's own pipeline (its acceptance is the hybrid's t+7) |
 //!
 //! No core holds a descriptor back once its reset sweep is over (F1 passes its packet on at once; before,
 //! F1 takes one and holds it), and the hybrid accepts nothing before all three sweeps are over, so the

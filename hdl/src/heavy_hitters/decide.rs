@@ -21,12 +21,14 @@
 //!   The first row that takes the packet (d-way: holds the key; PRECISION: empty or holds it); else the
 //!   minimum — row `i` is the pick when its count is below every earlier row's and at most every later
 //!   row's (ties: lowest row) — and admission iff some row's count is below `T` (`min < T ⟺ ∃ row:
-//!   count < T`); the write mask (one bit or none), the outcome code (0 reject, 1 hit, 2 insert, 3 admit),
-//!   the row and the key's count afterwards. Whichever row is written gets `{key, inc}` of its own
-//!   candidate, so no mux follows the choice.
+//!   count < T`); the write mask (one bit or none) and the outcome code (0 reject, 1 hit, 2 insert, 3
+//!   admit). Whichever row is written gets `{key, inc}` of its own candidate, so no mux follows the choice;
+//!   the result's row and count are the core's (from the write mask and `new_words`, registered first:
+//!   their mux after the pick was d2's longest path, 116 MHz).
 //!
 //! `precision` is read at SM (CSR `method` at the modify stage, as the cycle model reads it).
 
+use super::counts::HhCounts;
 use super::Mutant;
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
 use crate::common::reg::Reg;
@@ -43,8 +45,7 @@ declare_block! {
         // SL: the packet's key, its rows' early words, whether the op ahead in its bank is a packet (the one
         // at SM here; else a walk op, or nothing — then no `near` bit follows), the threshold.
         pub key: Signal<In, Bits<K>>,
-        pub early: Signal<In, Bits<DW>>,
-        /// Both banks' `pre_early` and `pre_near2` (the key compares), the bank that holds the packet.
+        /// Both banks' `pre_early` and `pre_near2`, the bank that holds the packet.
         pub early0: Signal<In, Bits<DW>>,
         pub early1: Signal<In, Bits<DW>>,
         pub near2_0: Signal<In, Bits<D>>,
@@ -63,8 +64,6 @@ declare_block! {
         pub write: Signal<Out, Bits<D>>,
         pub new_words: Signal<Out, Bits<DW>>,
         pub outcome: Signal<Out, Bits<2>>,
-        pub row: Signal<Out, Bits<2>>,
-        pub count: Signal<Out, Bits<C>>,
         // ---- SL
         k0: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
         k1: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
@@ -78,19 +77,11 @@ declare_block! {
         /// Per row, the early candidate holds the key, in each bank.
         hold0: Signal<Local, Bits<D>>,
         hold1: Signal<Local, Bits<D>>,
-        e_cnt: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
-        /// The near word's count per row (the SM packet's new count, or 0 behind a walk op).
-        n_cnt: Vec<Signal<Local, Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
-        zx_e: Vec<ZeroExt<C, THRESHOLD_BITS>> = (0..D).map(|_| ZeroExt::default()).collect(),
-        zx_n: Vec<ZeroExt<C, THRESHOLD_BITS>> = (0..D).map(|_| ZeroExt::default()).collect(),
-        /// Pairwise orders `rel_xy[i]` bit j: row i's candidate x below row j's candidate y (`<`; the ties
-        /// mutant `≤`); x, y: e early, n near.
-        rel_ee: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        rel_en: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        rel_ne: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        rel_nn: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
+        /// The op two ahead's count per row (its new count if a packet, else 0).
+        x2_count: Vec<Reg<Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
+        counts: HhCounts<C, D> = HhCounts::build(mutant),
         // SL → SM registers: the key; per row and candidate the flags, the increment, the orders (`m_xy`
-        // as `rel_xy`, `t_xy[i]` bit j: row j's x below row i's y, the transpose).
+        // as the counts' `rel_xy`, `t_xy[i]` bit j: row j's x below row i's y, the transpose).
         s_key: Reg<Bits<K>>,
         hit_e: Reg<Bits<D>>,
         hit_n: Reg<bool>,
@@ -127,18 +118,13 @@ declare_block! {
         found: Signal<Local, bool>,
         admit: Signal<Local, bool>,
         pick: Signal<Local, Bits<D>>,
-        pick_count: Signal<Local, Bits<C>>,
-        pick_row: Signal<Local, Bits<2>>,
         new_bus: Signal<Local, Bits<DW>>,
-        row_ids: Vec<Constant<Bits<2>>> = consts(0..D as u64),
         row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
         before: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| (1u64 << i) - 1)),
         after: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| ((1u64 << D) - 1) & !((1u64 << (i + 1)) - 1))),
         off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
         off_count: Constant<Bits<16>> = constant(K as u64),
-        count_max: Constant<Bits<C>> = constant((1u64 << C) - 1),
         zero_c: Constant<Bits<C>> = constant(0),
-        one_c: Constant<Bits<C>> = constant(1),
         zero_d: Constant<Bits<D>> = constant(0),
         ones_d: Constant<Bits<D>> = constant((1u64 << D) - 1),
         zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
@@ -146,10 +132,6 @@ declare_block! {
         code_hit: Constant<Bits<2>> = constant(1),
         code_insert: Constant<Bits<2>> = constant(2),
         code_admit: Constant<Bits<2>> = constant(3),
-        /// Test-only mutants (false in every production build, folded away): admission at `count ≤ T`,
-        /// minimum ties to the highest row.
-        mut_admit_le: Constant<bool> = Constant::new(mutant == Mutant::AdmitLe),
-        mut_ties_high: Constant<bool> = Constant::new(mutant == Mutant::TiesHigh),
         _d: usize = D,
     }
 }
@@ -196,57 +178,32 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
         // ---- SL. The near word: the SM packet's key and new count, or the cleared bucket behind a walk op.
         self.s_key.d.next = self.key.val();
         self.hit_n.d.next = self.ahead_packet.val() && (self.key.val() == self.s_key.q.val());
+        self.empty_n.d.next = !self.ahead_packet.val();
+        // The op two ahead: a packet's key and new counts (a walk op's: 0), for the rows it wrote.
         self.x2_key.d.next = self.s_key.q.val();
         self.x2_packet.d.next = self.x2_packet_next.val();
+        for i in 0..self._d {
+            self.x2_count[i].clock.next = self.clock.val();
+            if self.x2_packet_next.val() {
+                self.x2_count[i].d.next = self.inc_sm[i].val();
+            } else {
+                self.x2_count[i].d.next = self.zero_c.val();
+            }
+        }
         // A packet's write holds its key with a count ≥ 1; a walk op's is empty.
         self.x2_hit.next = self.x2_packet.q.val() && (self.key.val() == self.x2_key.q.val());
         self.hold0.next = self.zero_d.val();
         self.hold1.next = self.zero_d.val();
-        self.empty_n.d.next = !self.ahead_packet.val();
-        self.empty_e.d.next = self.zero_d.val();
-        self.lt_e.d.next = self.zero_d.val();
-        self.lt_n.d.next = self.zero_d.val();
         for i in 0..self._d {
             self.k0[i].din.next = self.early0.val();
             self.k1[i].din.next = self.early1.val();
             self.c0[i].din.next = self.early0.val();
             self.c1[i].din.next = self.early1.val();
-            self.e_cnt[i].din.next = self.early.val();
-            if self.ahead_packet.val() {
-                self.n_cnt[i].next = self.inc_sm[i].val();
-            } else {
-                self.n_cnt[i].next = self.zero_c.val();
-            }
-            self.zx_e[i].din.next = self.e_cnt[i].out.val();
-            self.zx_n[i].din.next = self.n_cnt[i].val();
             if (self.c0[i].out.val() != self.zero_c.val()) && (self.k0[i].out.val() == self.key.val()) {
                 self.hold0.next = self.hold0.val() | self.row_bits[i].val();
             }
             if (self.c1[i].out.val() != self.zero_c.val()) && (self.k1[i].out.val() == self.key.val()) {
                 self.hold1.next = self.hold1.val() | self.row_bits[i].val();
-            }
-            if self.e_cnt[i].out.val() == self.zero_c.val() {
-                self.empty_e.d.next = self.empty_e.d.val() | self.row_bits[i].val();
-            }
-            if (self.zx_e[i].out.val() < self.threshold.val())
-                || (self.mut_admit_le.val() && (self.zx_e[i].out.val() == self.threshold.val()))
-            {
-                self.lt_e.d.next = self.lt_e.d.val() | self.row_bits[i].val();
-            }
-            if (self.zx_n[i].out.val() < self.threshold.val())
-                || (self.mut_admit_le.val() && (self.zx_n[i].out.val() == self.threshold.val()))
-            {
-                self.lt_n.d.next = self.lt_n.d.val() | self.row_bits[i].val();
-            }
-            if self.e_cnt[i].out.val() == self.count_max.val() {
-                self.inc_e[i].d.next = self.e_cnt[i].out.val();
-            } else {
-                self.inc_e[i].d.next = self.e_cnt[i].out.val() + self.one_c.val();
-            }
-            if self.n_cnt[i].val() == self.count_max.val() {
-                self.inc_n[i].d.next = self.n_cnt[i].val();
-            } else {
-                self.inc_n[i].d.next = self.n_cnt[i].val() + self.one_c.val();
             }
         }
         // The early candidate's hit: the bank, then the op two ahead's write (`pre_near2`) or `pre_early`.
@@ -261,55 +218,50 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
                 self.hit_e.d.next = self.hit_e.d.val() | self.near2_0.val();
             }
         }
-        // The pairwise orders on every pair of candidates, and their transposes.
-        for i in 0..self._d {
-            self.rel_ee[i].next = self.zero_d.val();
-            self.rel_en[i].next = self.zero_d.val();
-            self.rel_ne[i].next = self.zero_d.val();
-            self.rel_nn[i].next = self.zero_d.val();
-            for j in 0..self._d {
-                if (self.e_cnt[i].out.val() < self.e_cnt[j].out.val())
-                    || (self.mut_ties_high.val() && (self.e_cnt[i].out.val() == self.e_cnt[j].out.val()))
-                {
-                    self.rel_ee[i].next = self.rel_ee[i].val() | self.row_bits[j].val();
-                }
-                if (self.e_cnt[i].out.val() < self.n_cnt[j].val())
-                    || (self.mut_ties_high.val() && (self.e_cnt[i].out.val() == self.n_cnt[j].val()))
-                {
-                    self.rel_en[i].next = self.rel_en[i].val() | self.row_bits[j].val();
-                }
-                if (self.n_cnt[i].val() < self.e_cnt[j].out.val())
-                    || (self.mut_ties_high.val() && (self.n_cnt[i].val() == self.e_cnt[j].out.val()))
-                {
-                    self.rel_ne[i].next = self.rel_ne[i].val() | self.row_bits[j].val();
-                }
-                if (self.n_cnt[i].val() < self.n_cnt[j].val())
-                    || (self.mut_ties_high.val() && (self.n_cnt[i].val() == self.n_cnt[j].val()))
-                {
-                    self.rel_nn[i].next = self.rel_nn[i].val() | self.row_bits[j].val();
-                }
-            }
+        // The counts' compares (each row's early count from the packet's bank, a LUT after flip-flops).
+        self.counts.n2.next = self.near2_0.val();
+        if self.bank.val() {
+            self.counts.n2.next = self.near2_1.val();
         }
         for i in 0..self._d {
-            self.m_ee[i].d.next = self.rel_ee[i].val();
-            self.m_en[i].d.next = self.rel_en[i].val();
-            self.m_ne[i].d.next = self.rel_ne[i].val();
-            self.m_nn[i].d.next = self.rel_nn[i].val();
+            if self.bank.val() {
+                self.counts.early[i].next = self.c1[i].out.val();
+            } else {
+                self.counts.early[i].next = self.c0[i].out.val();
+            }
+            self.counts.x2[i].next = self.x2_count[i].q.val();
+            self.counts.n0[i].next = self.inc_e[i].q.val();
+            self.counts.n1[i].next = self.inc_n[i].q.val();
+            self.inc_e[i].d.next = self.counts.inc_e[i].val();
+            self.inc_n[i].d.next = self.counts.inc_n[i].val();
+        }
+        self.counts.near.next = self.near.val();
+        self.counts.ahead.next = self.ahead_packet.val();
+        self.counts.threshold.next = self.threshold.val();
+        self.empty_e.d.next = self.counts.empty_e.val();
+        self.lt_e.d.next = self.counts.lt_e.val();
+        self.lt_n.d.next = self.counts.lt_n.val();
+        // The pairwise orders, and their transposes.
+        for i in 0..self._d {
+            self.m_ee[i].d.next = self.counts.rel_ee[i].val();
+            self.m_en[i].d.next = self.counts.rel_en[i].val();
+            self.m_ne[i].d.next = self.counts.rel_ne[i].val();
+            self.m_nn[i].d.next = self.counts.rel_nn[i].val();
             self.t_ee[i].d.next = self.zero_d.val();
             self.t_en[i].d.next = self.zero_d.val();
             self.t_ne[i].d.next = self.zero_d.val();
             self.t_nn[i].d.next = self.zero_d.val();
             for j in 0..self._d {
-                if (self.rel_ee[j].val() & self.row_bits[i].val()).any() {
+                if (self.counts.rel_ee[j].val() & self.row_bits[i].val()).any() {
                     self.t_ee[i].d.next = self.t_ee[i].d.val() | self.row_bits[j].val();
                 }
-                if (self.rel_en[j].val() & self.row_bits[i].val()).any() {
+                if (self.counts.rel_en[j].val() & self.row_bits[i].val()).any() {
                     self.t_en[i].d.next = self.t_en[i].d.val() | self.row_bits[j].val();
                 }
-                if (self.rel_ne[j].val() & self.row_bits[i].val()).any() {
+                if (self.counts.rel_ne[j].val() & self.row_bits[i].val()).any() {
                     self.t_ne[i].d.next = self.t_ne[i].d.val() | self.row_bits[j].val();
                 }
-                if (self.rel_nn[j].val() & self.row_bits[i].val()).any() {
+                if (self.counts.rel_nn[j].val() & self.row_bits[i].val()).any() {
                     self.t_nn[i].d.next = self.t_nn[i].d.val() | self.row_bits[j].val();
                 }
             }
@@ -377,16 +329,6 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
             self.pick.next = self.zero_d.val();
             self.outcome.next = self.code_reject.val();
         }
-        self.pick_count.next = self.zero_c.val();
-        self.pick_row.next = self.row_ids[0].val();
-        for i in 0..self._d {
-            if (self.pick.val() & self.row_bits[i].val()).any() {
-                self.pick_count.next = self.pick_count.val() | self.inc_sm[i].val();
-                self.pick_row.next = self.pick_row.val() | self.row_ids[i].val();
-            }
-        }
         self.write.next = self.pick.val();
-        self.row.next = self.pick_row.val();
-        self.count.next = self.pick_count.val();
     }
 }

@@ -15,6 +15,7 @@
 //! SM on the bank that holds it then), the [`ReportFifo`] of records and the [`CoreShell`].
 
 pub mod builds;
+pub mod counts;
 pub mod decide;
 pub mod threshold;
 
@@ -104,7 +105,7 @@ declare_block! {
         pub in_ready: Signal<Out, bool>,
         /// The reset sweep is over: from now until the next reset the core takes a descriptor every cycle.
         pub swept: Signal<Out, bool>,
-        // Per-packet result (registered, one cycle after SM = S4; no backpressure).
+        // Per-packet result (registered, two cycles after SM = S4; no backpressure).
         pub res_valid: Signal<Out, bool>,
         /// 0 reject, 1 hit, 2 insert, 3 admit.
         pub res_outcome: Signal<Out, Bits<2>>,
@@ -175,13 +176,19 @@ declare_block! {
         /// Outputs read only in part: bank 1's `in_ready` (it equals bank 0's: same reset sweep), the PRNG's
         /// look-ahead values (this core draws the current value), the banks' `mod_index` (the walk's only),
         /// the look-ahead stage's valid and payload (the core carries the packet's key and bank beside the
-        /// banks).
+        /// banks) and `pre_old` (the decision compares on its parts, `pre_early` and `pre_near2`).
         unused_bank_outputs: Signal<Local, bool>,
-        // S5: result registers; S6: the record register.
+        // S5: the result as decided (the counters count it): the write mask and each row's new count; S6:
+        // the result port (the row and count chosen from S5's registers) and the record register.
         r_valid: Reg<bool>,
         r_outcome: Reg<Bits<2>>,
-        r_row: Reg<Bits<2>>,
-        r_count: Reg<Bits<C>>,
+        r_pick: Reg<Bits<D>>,
+        r_inc: Vec<Reg<Bits<C>>> = (0..D).map(|_| Default::default()).collect(),
+        new_count: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
+        o_valid: Reg<bool>,
+        o_outcome: Reg<Bits<2>>,
+        o_row: Reg<Bits<2>>,
+        o_count: Reg<Bits<C>>,
         rec_v: Reg<bool>,
         rec_d: Reg<Bits<R>>,
         // Statistics (the counters are the shell's).
@@ -294,8 +301,11 @@ hh_core_impl!(Logic for {
             f1_key,
             r_valid,
             r_outcome,
-            r_row,
-            r_count,
+            r_pick,
+            o_valid,
+            o_outcome,
+            o_row,
+            o_count,
             rec_v,
             rec_d,
             sl_key1,
@@ -407,6 +417,8 @@ hh_core_impl!(Logic for {
         self.sl_bank2.d.next = self.sl_bank1.q.val();
         self.sl_bank3.d.next = self.sl_bank2.q.val();
         self.decide.key.next = self.sl_key3.q.val();
+        self.unused_bank_outputs.next =
+            self.unused_bank_outputs.val() || self.banks[0].pre_old.val().any() || self.banks[1].pre_old.val().any();
         self.decide.bank.next = self.sl_bank3.q.val();
         self.decide.early0.next = self.banks[0].pre_early.val();
         self.decide.early1.next = self.banks[1].pre_early.val();
@@ -417,10 +429,8 @@ hh_core_impl!(Logic for {
             self.decide.x2_packet_next.next = self.is_packet[1].val();
         }
         if self.sl_bank3.q.val() {
-            self.decide.early.next = self.banks[1].pre_old.val();
             self.decide.ahead_packet.next = self.is_packet[1].val();
         } else {
-            self.decide.early.next = self.banks[0].pre_old.val();
             self.decide.ahead_packet.next = self.is_packet[0].val();
         }
         // SM (S4): the pick on the bank that holds the packet.
@@ -463,12 +473,25 @@ hh_core_impl!(Logic for {
         // S5: result registers.
         self.r_valid.d.next = (self.is_packet[0].val() || self.is_packet[1].val()) && !self.reset.val();
         self.r_outcome.d.next = self.decide.outcome.val();
-        self.r_row.d.next = self.decide.row.val();
-        self.r_count.d.next = self.decide.count.val();
-        self.res_valid.next = self.r_valid.q.val();
-        self.res_outcome.next = self.r_outcome.q.val();
-        self.res_row.next = self.r_row.q.val();
-        self.res_count.next = self.r_count.q.val();
+        self.r_pick.d.next = self.decide.write.val();
+        // S6: the result port.
+        self.o_valid.d.next = self.r_valid.q.val() && !self.reset.val();
+        self.o_outcome.d.next = self.r_outcome.q.val();
+        self.o_row.d.next = self.row_ids[0].val();
+        self.o_count.d.next = self.zero_c.val();
+        for i in 0..self._d {
+            self.r_inc[i].clock.next = self.clock.val();
+            self.new_count[i].din.next = self.decide.new_words.val();
+            self.r_inc[i].d.next = self.new_count[i].out.val();
+            if (self.r_pick.q.val() & self.row_bits[i].val()).any() {
+                self.o_row.d.next = self.o_row.d.val() | self.row_ids[i].val();
+                self.o_count.d.next = self.o_count.d.val() | self.r_inc[i].q.val();
+            }
+        }
+        self.res_valid.next = self.o_valid.q.val();
+        self.res_outcome.next = self.o_outcome.q.val();
+        self.res_row.next = self.o_row.q.val();
+        self.res_count.next = self.o_count.q.val();
         // S5 → S6: the walk op's row of its registered words; a record if that bucket is not empty.
         self.sel_key.next = self.rec_key[0].out.val();
         self.sel_count.next = self.rec_count[0].out.val();
