@@ -105,21 +105,24 @@ declare_block! {
         zx_inc: Vec<ZeroExt<C, W>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_word: Vec<ZeroExt<W, DW>> = (0..D).map(|_| ZeroExt::default()).collect(),
         zx_key: ZeroExt<K, W>,
-        hits: Signal<Local, Bits<D>>,
-        empties: Signal<Local, Bits<D>>,
-        lts: Signal<Local, Bits<D>>,
-        takers: Signal<Local, Bits<D>>,
-        /// The first taker (one-hot), the minimum's row (one-hot), row i below each row (`rel_row[i]` bit
-        /// j: count i below count j) and each row below row i (`rel_col[i]` bit j: count j below count i).
-        take: Signal<Local, Bits<D>>,
-        mins: Signal<Local, Bits<D>>,
-        rel_row: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        rel_col: Vec<Signal<Local, Bits<D>>> = (0..D).map(|_| Default::default()).collect(),
-        found: Signal<Local, bool>,
-        admit: Signal<Local, bool>,
+        /// Per `near` pattern s (`scen[s]`): the rows that hold the key, are empty, are below T, take the
+        /// packet; the first taker (one-hot), the minimum's row (one-hot); the pick and the outcome.
+        hits: Vec<Signal<Local, Bits<D>>> = (0..=D).map(|_| Default::default()).collect(),
+        empties: Vec<Signal<Local, Bits<D>>> = (0..=D).map(|_| Default::default()).collect(),
+        lts: Vec<Signal<Local, Bits<D>>> = (0..=D).map(|_| Default::default()).collect(),
+        takers: Vec<Signal<Local, Bits<D>>> = (0..=D).map(|_| Default::default()).collect(),
+        take: Vec<Signal<Local, Bits<D>>> = (0..=D).map(|_| Default::default()).collect(),
+        mins: Vec<Signal<Local, Bits<D>>> = (0..=D).map(|_| Default::default()).collect(),
+        picks: Vec<Signal<Local, Bits<D>>> = (0..=D).map(|_| Default::default()).collect(),
+        outcomes: Vec<Signal<Local, Bits<2>>> = (0..=D).map(|_| Default::default()).collect(),
+        /// Row i (of the pattern at hand) below each row (`rel_row` bit j: count i below count j) and each
+        /// row below row i (`rel_col` bit j: count j below count i); rewritten per row and pattern.
+        rel_row: Signal<Local, Bits<D>>,
+        rel_col: Signal<Local, Bits<D>>,
         pick: Signal<Local, Bits<D>>,
         new_bus: Signal<Local, Bits<DW>>,
         row_bits: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| 1u64 << i)),
+        scen: Vec<Constant<Bits<D>>> = consts((0..=D).map(|s| if s == 0 { 0 } else { 1u64 << (s - 1) })),
         before: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| (1u64 << i) - 1)),
         after: Vec<Constant<Bits<D>>> = consts((0..D).map(|i| ((1u64 << D) - 1) & !((1u64 << (i + 1)) - 1))),
         off_word: Vec<Constant<Bits<16>>> = consts((0..D).map(|i| (i * W) as u64)),
@@ -133,6 +136,7 @@ declare_block! {
         code_insert: Constant<Bits<2>> = constant(2),
         code_admit: Constant<Bits<2>> = constant(3),
         _d: usize = D,
+        _scen: usize = D + 1,
     }
 }
 
@@ -266,68 +270,82 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
                 }
             }
         }
-        // ---- SM. Row i holds its near word iff `near` bit i.
-        self.hits.next = self.hit_e.q.val() & !self.near.val();
-        self.empties.next = self.empty_e.q.val() & !self.near.val();
-        if self.hit_n.q.val() {
-            self.hits.next = self.hits.val() | self.near.val();
-        }
-        if self.empty_n.q.val() {
-            self.empties.next = self.empties.val() | self.near.val();
-        }
-        self.lts.next = (self.lt_e.q.val() & !self.near.val()) | (self.lt_n.q.val() & self.near.val());
-        self.takers.next = self.hits.val();
-        if self.precision.val() {
-            self.takers.next = self.hits.val() | self.empties.val();
-        }
-        self.found.next = self.takers.val().any();
-        self.admit.next = self.lts.val().any();
-        self.take.next = self.zero_d.val();
-        self.mins.next = self.zero_d.val();
+        // ---- SM. Row i holds its near word iff `near` bit i. The op ahead wrote one row at most, so `near`
+        // is one of D + 1 patterns (`scen`: none, or one row's bit): the pick is worked out for every
+        // pattern at once from registers only, and `near` — the bank's forwarding flags, from across the
+        // die — chooses last (in front of the pick it was d2's longest path, 116 MHz).
         self.zx_key.din.next = self.s_key.q.val();
         self.new_bus.next = self.zero_dw.val();
         for i in 0..self._d {
-            if (self.near.val() & self.row_bits[i].val()).any() {
-                self.rel_row[i].next = (self.m_nn[i].q.val() & self.near.val()) | (self.m_ne[i].q.val() & !self.near.val());
-                self.rel_col[i].next = (self.t_nn[i].q.val() & self.near.val()) | (self.t_en[i].q.val() & !self.near.val());
-            } else {
-                self.rel_row[i].next = (self.m_en[i].q.val() & self.near.val()) | (self.m_ee[i].q.val() & !self.near.val());
-                self.rel_col[i].next = (self.t_ne[i].q.val() & self.near.val()) | (self.t_ee[i].q.val() & !self.near.val());
-            }
             self.zx_inc[i].din.next = self.inc_sm[i].val();
             self.zx_word[i].din.next = self.zx_key.out.val() | (self.zx_inc[i].out.val() << self.off_count.val());
             self.new_bus.next = self.new_bus.val() | (self.zx_word[i].out.val() << self.off_word[i].val());
-            // The first row that takes the packet.
-            if (self.takers.val() & self.row_bits[i].val()).any()
-                && !(self.takers.val() & self.before[i].val()).any()
-            {
-                self.take.next = self.take.val() | self.row_bits[i].val();
-            }
-            // The minimum, ties to the lowest row: below every earlier row, no later row below it.
-            if ((self.rel_row[i].val() | !self.before[i].val()) == self.ones_d.val())
-                && !(self.rel_col[i].val() & self.after[i].val()).any()
-            {
-                self.mins.next = self.mins.val() | self.row_bits[i].val();
-            }
         }
         self.new_words.next = self.new_bus.val();
-        if self.found.val() {
-            self.pick.next = self.take.val();
-            if (self.empties.val() & self.take.val()).any() {
-                self.outcome.next = self.code_insert.val();
-            } else {
-                self.outcome.next = self.code_hit.val();
+        for s in 0..self._scen {
+            self.hits[s].next = self.hit_e.q.val() & !self.scen[s].val();
+            self.empties[s].next = self.empty_e.q.val() & !self.scen[s].val();
+            if self.hit_n.q.val() {
+                self.hits[s].next = self.hits[s].val() | self.scen[s].val();
             }
-        } else if self.admit.val() {
-            self.pick.next = self.mins.val();
-            if (self.empties.val() & self.mins.val()).any() {
-                self.outcome.next = self.code_insert.val();
-            } else {
-                self.outcome.next = self.code_admit.val();
+            if self.empty_n.q.val() {
+                self.empties[s].next = self.empties[s].val() | self.scen[s].val();
             }
-        } else {
-            self.pick.next = self.zero_d.val();
-            self.outcome.next = self.code_reject.val();
+            self.lts[s].next = (self.lt_e.q.val() & !self.scen[s].val()) | (self.lt_n.q.val() & self.scen[s].val());
+            self.takers[s].next = self.hits[s].val();
+            if self.precision.val() {
+                self.takers[s].next = self.hits[s].val() | self.empties[s].val();
+            }
+            self.take[s].next = self.zero_d.val();
+            self.mins[s].next = self.zero_d.val();
+            for i in 0..self._d {
+                if (self.scen[s].val() & self.row_bits[i].val()).any() {
+                    self.rel_row.next = (self.m_nn[i].q.val() & self.scen[s].val()) | (self.m_ne[i].q.val() & !self.scen[s].val());
+                    self.rel_col.next = (self.t_nn[i].q.val() & self.scen[s].val()) | (self.t_en[i].q.val() & !self.scen[s].val());
+                } else {
+                    self.rel_row.next = (self.m_en[i].q.val() & self.scen[s].val()) | (self.m_ee[i].q.val() & !self.scen[s].val());
+                    self.rel_col.next = (self.t_ne[i].q.val() & self.scen[s].val()) | (self.t_ee[i].q.val() & !self.scen[s].val());
+                }
+                // The first row that takes the packet.
+                if (self.takers[s].val() & self.row_bits[i].val()).any()
+                    && !(self.takers[s].val() & self.before[i].val()).any()
+                {
+                    self.take[s].next = self.take[s].val() | self.row_bits[i].val();
+                }
+                // The minimum, ties to the lowest row: below every earlier row, no later row below it.
+                if ((self.rel_row.val() | !self.before[i].val()) == self.ones_d.val())
+                    && !(self.rel_col.val() & self.after[i].val()).any()
+                {
+                    self.mins[s].next = self.mins[s].val() | self.row_bits[i].val();
+                }
+            }
+            if self.takers[s].val().any() {
+                self.picks[s].next = self.take[s].val();
+                if (self.empties[s].val() & self.take[s].val()).any() {
+                    self.outcomes[s].next = self.code_insert.val();
+                } else {
+                    self.outcomes[s].next = self.code_hit.val();
+                }
+            } else if self.lts[s].val().any() {
+                self.picks[s].next = self.mins[s].val();
+                if (self.empties[s].val() & self.mins[s].val()).any() {
+                    self.outcomes[s].next = self.code_insert.val();
+                } else {
+                    self.outcomes[s].next = self.code_admit.val();
+                }
+            } else {
+                self.picks[s].next = self.zero_d.val();
+                self.outcomes[s].next = self.code_reject.val();
+            }
+        }
+        // The pattern `near` is.
+        self.pick.next = self.picks[0].val();
+        self.outcome.next = self.outcomes[0].val();
+        for i in 0..self._d {
+            if (self.near.val() & self.row_bits[i].val()).any() {
+                self.pick.next = self.picks[i + 1].val();
+                self.outcome.next = self.outcomes[i + 1].val();
+            }
         }
         self.write.next = self.pick.val();
     }
