@@ -39,16 +39,14 @@ macro_rules! hh_core {
     }};
 }
 
-/// What a configuration stores: two banks of `rows` separate RAMs of `2^addr_bits` buckets each, the
-/// reciprocal ROM, the record FIFO.
+/// What a configuration stores in RAM: two banks of `rows` separate RAMs of `2^addr_bits` buckets each, the
+/// record FIFO (the reciprocal ROM, 2^7 words of 32 bits, is read in LUTs: `threshold.rs`).
 pub fn memories(cfg: &HhConfig) -> Vec<MemoryNeed> {
-    use golden::heavy_hitters::admission::RECIP_FRAC_BITS;
     let per_row = cfg.buckets_per_row() as u64;
     let mut m: Vec<MemoryNeed> = (0..2)
         .flat_map(|b| (0..cfg.rows).map(move |r| (b, r)))
         .map(|(b, r)| MemoryNeed::new(format!("bank{b}_row{r}"), per_row, cfg.bucket_bits() as u64))
         .collect();
-    m.push(MemoryNeed::new("reciprocal_rom", 1 << RECIP_FRAC_BITS, 32));
     m.push(MemoryNeed::new("record_fifo", 1 << cfg.record_fifo_bits, cfg.record_bits() as u64));
     m
 }

@@ -4,16 +4,14 @@
 //!
 //! | stage | what happens |
 //! |---|---|
-//! | S0 | the draw `r` (the PRNG's value when the packet enters its bank): leading-one position `p`, the `F` bits `f` below it ([`RecipCell`]) → reciprocal ROM address; `p`, `r = 0` and the rule registered |
-//! | S1 | ROM word `R[f]` (the block RAM's output) → the mantissa `pow2 ? 2^31 : R[f]` registered with `p`, `r = 0` |
-//! | S2 | `T = 2^32` if `r = 0`, else `mantissa >> p` → registered (the shift behind flip-flops: after the ROM's
-//! output, 4.1 ns clock-to-out, it was the heavy-hitter core's longest path once the banks' compares started at
-//! flip-flops) |
+//! | S0 | the draw `r` (the PRNG's value when the packet enters its bank): leading-one position `p`, the `F` bits `f` below it ([`RecipCell`]); `p`, `f`, `r = 0` and the rule registered |
+//! | S1 | ROM word `R[f]` (2^F words in LUTs, [`RomRead::Logic`]: in block RAM the priority encoder fed its address and the shift its output, each the core's longest path in turn) → the mantissa `pow2 ? 2^31 : R[f]` registered with `p`, `r = 0` |
+//! | S2 | `T = 2^32` if `r = 0`, else `mantissa >> p` → registered |
 //! | S3 | `threshold` (the banks' look-ahead stage SL) |
 
 use crate::common::bits::{constant, ZeroExt};
 use crate::common::reg::Reg;
-use crate::common::rom::Rom;
+use crate::common::rom::{Rom, RomRead};
 use crate::declare_block;
 use golden::heavy_hitters::admission::{recip_cell, recip_rom, RECIP_FRAC_BITS, THRESHOLD_BITS};
 use rust_hdl::prelude::*;
@@ -64,6 +62,7 @@ declare_block! {
         leading: RecipCell,
         rom: Rom<RECIP_FRAC_BITS, 32> = rom,
         s1_p: Reg<Bits<5>>,
+        s1_f: Reg<Bits<RECIP_FRAC_BITS>>,
         s1_zero: Reg<bool>,
         s1_pow2: Reg<bool>,
         s2_m: Reg<Bits<THRESHOLD_BITS>>,
@@ -81,22 +80,23 @@ declare_block! {
 impl AdmitThreshold {
     pub fn new() -> Result<Self, String> {
         let words: Vec<u128> = recip_rom().into_iter().map(u128::from).collect();
-        Ok(Self::build(Rom::new(&words)?))
+        Ok(Self::build(Rom::with_read(&words, RomRead::Logic)?))
     }
 }
 
 impl Logic for AdmitThreshold {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_p, s1_zero, s1_pow2, s2_m, s2_p, s2_zero, s3_t);
+        dff_setup!(self, clock, s1_p, s1_f, s1_zero, s1_pow2, s2_m, s2_p, s2_zero, s3_t);
         clock!(self, clock, rom);
         // S0.
         self.leading.r.next = self.r.val();
-        self.rom.addr.next = self.leading.f.val();
+        self.s1_f.d.next = self.leading.f.val();
         self.s1_p.d.next = self.leading.p.val();
         self.s1_zero.d.next = !self.r.val().any();
         self.s1_pow2.d.next = self.pow2.val();
         // S1.
+        self.rom.addr.next = self.s1_f.q.val();
         self.zx_word.din.next = self.rom.data.val();
         self.zx_p.din.next = self.s1_p.q.val();
         if self.s1_pow2.q.val() {
