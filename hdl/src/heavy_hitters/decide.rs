@@ -7,10 +7,11 @@
 //!   bucket as if every packet except the one directly ahead had finished) or the *near* word, the one the
 //!   op directly ahead (now at SM in this block) writes if it writes that row. The early word is itself one
 //!   of two flip-flop words (the banks' second look-ahead level): the bank's `pre_early`, or — `pre_near2`
-//!   bit i — the write of the op two ahead (a packet's `{key, count}`, of which this block keeps the key as
-//!   `x2_key`; a walk op's cleared bucket). The key compare (the widest: up to 128 bits) runs on each
-//!   bank's `pre_early` and on `x2_key`, and the bank and that choice come after it; the counts are
-//!   compared on `pre_old` (the choice made in the bank, one LUT after flip-flops). A packet ahead writes
+//!   bit i — the write of the op two ahead (a packet's `{key, count}`; a walk op's cleared bucket). The key
+//!   compare (the widest: up to 128 bits) runs on each bank's `pre_early`, the bank and that choice come
+//!   after it; whether the packet's key equals the key of the packet two ahead or directly ahead is known
+//!   a cycle earlier (SL − 1, from the key registers beside the banks: `x2_eq`, `n_eq`). The counts are
+//!   compared in [`super::counts`]. A packet ahead writes
 //!   `{its key, its new count}` into whichever row it takes — its key is this block's SM key register and
 //!   its new counts per row are SM's `inc_sm` (a mux of two registers); a walk op ahead clears the bucket
 //!   (count 0). Per row and candidate: holds the key (`count ≠ 0` and the key equal), empty (`count = 0`),
@@ -45,6 +46,8 @@ declare_block! {
         // SL: the packet's key, its rows' early words, whether the op ahead in its bank is a packet (the one
         // at SM here; else a walk op, or nothing — then no `near` bit follows), the threshold.
         pub key: Signal<In, Bits<K>>,
+        /// The key of the packet a stage before SL (it is at SL in the next cycle).
+        pub key_next: Signal<In, Bits<K>>,
         /// Both banks' `pre_early` and `pre_near2`, the bank that holds the packet.
         pub early0: Signal<In, Bits<DW>>,
         pub early1: Signal<In, Bits<DW>>,
@@ -69,10 +72,12 @@ declare_block! {
         k1: Vec<Slice<DW, K>> = (0..D).map(|i| Slice::new(i * W)).collect(),
         c0: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
         c1: Vec<Slice<DW, C>> = (0..D).map(|i| Slice::new(i * W + K)).collect(),
-        /// The op two ahead (the packet at SM a cycle ago): its key, whether it was a packet in this
-        /// packet's bank; the key compare on it (the same for every row that op wrote).
-        x2_key: Reg<Bits<K>>,
+        /// The op two ahead (the packet at SM a cycle ago): whether it was a packet in this packet's bank,
+        /// whether its key is this packet's (compared at SL − 1 with SM's key: the same for every row that
+        /// op wrote); whether the packet directly ahead has this packet's key (compared at SL − 1 with SL's).
         x2_packet: Reg<bool>,
+        x2_eq: Reg<bool>,
+        n_eq: Reg<bool>,
         x2_hit: Signal<Local, bool>,
         /// Per row, the early candidate holds the key, in each bank.
         hold0: Signal<Local, Bits<D>>,
@@ -158,7 +163,7 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_key, hit_e, hit_n, empty_e, empty_n, lt_e, lt_n, x2_key, x2_packet);
+        dff_setup!(self, clock, s_key, hit_e, hit_n, empty_e, empty_n, lt_e, lt_n, x2_packet, x2_eq, n_eq);
         for i in 0..self._d {
             self.inc_e[i].clock.next = self.clock.val();
             self.inc_n[i].clock.next = self.clock.val();
@@ -181,10 +186,11 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
         }
         // ---- SL. The near word: the SM packet's key and new count, or the cleared bucket behind a walk op.
         self.s_key.d.next = self.key.val();
-        self.hit_n.d.next = self.ahead_packet.val() && (self.key.val() == self.s_key.q.val());
+        self.n_eq.d.next = self.key_next.val() == self.key.val();
+        self.x2_eq.d.next = self.key_next.val() == self.s_key.q.val();
+        self.hit_n.d.next = self.ahead_packet.val() && self.n_eq.q.val();
         self.empty_n.d.next = !self.ahead_packet.val();
         // The op two ahead: a packet's key and new counts (a walk op's: 0), for the rows it wrote.
-        self.x2_key.d.next = self.s_key.q.val();
         self.x2_packet.d.next = self.x2_packet_next.val();
         for i in 0..self._d {
             self.x2_count[i].clock.next = self.clock.val();
@@ -195,7 +201,7 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
             }
         }
         // A packet's write holds its key with a count ≥ 1; a walk op's is empty.
-        self.x2_hit.next = self.x2_packet.q.val() && (self.key.val() == self.x2_key.q.val());
+        self.x2_hit.next = self.x2_packet.q.val() && self.x2_eq.q.val();
         self.hold0.next = self.zero_d.val();
         self.hold1.next = self.zero_d.val();
         for i in 0..self._d {

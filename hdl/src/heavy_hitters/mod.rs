@@ -417,6 +417,7 @@ hh_core_impl!(Logic for {
         self.sl_bank2.d.next = self.sl_bank1.q.val();
         self.sl_bank3.d.next = self.sl_bank2.q.val();
         self.decide.key.next = self.sl_key3.q.val();
+        self.decide.key_next.next = self.sl_key2.q.val();
         self.unused_bank_outputs.next =
             self.unused_bank_outputs.val() || self.banks[0].pre_old.val().any() || self.banks[1].pre_old.val().any();
         self.decide.bank.next = self.sl_bank3.q.val();
