@@ -308,7 +308,7 @@ mod tests {
         let expected: &[(&str, &[(&str, &str, u64)])] = &[
             ("fridge", &[("in", "rep", 7)]),
             ("finecomb", &[]),
-            ("heavy_hitters", &[("in", "res", 5)]),
+            ("heavy_hitters", &[("in", "res", 7)]),
             ("reordering", &[("in", "res", 6)]), // (the hybrid builds: two paths, checked below)
             ("ifpd", &[("in", "res", 7)]),
             ("maple", &[("in", "res", 4), ("lk", "ans", 8)]),
