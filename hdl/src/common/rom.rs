@@ -41,7 +41,13 @@ impl<const A: usize, const W: usize> Rom<A, W> {
         }
         let mut mem = contents.to_vec();
         mem.resize(1 << A, 0);
-        Ok(Rom { clock: Default::default(), addr: Default::default(), data: Default::default(), _mem: mem, _read: read })
+        Ok(Rom {
+            clock: Default::default(),
+            addr: Default::default(),
+            data: Default::default(),
+            _mem: mem,
+            _read: read,
+        })
     }
 }
 

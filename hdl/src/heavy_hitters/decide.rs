@@ -306,11 +306,15 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
             self.mins[s].next = self.zero_d.val();
             for i in 0..self._d {
                 if (self.scen[s].val() & self.row_bits[i].val()).any() {
-                    self.rel_row.next = (self.m_nn[i].q.val() & self.scen[s].val()) | (self.m_ne[i].q.val() & !self.scen[s].val());
-                    self.rel_col.next = (self.t_nn[i].q.val() & self.scen[s].val()) | (self.t_en[i].q.val() & !self.scen[s].val());
+                    self.rel_row.next =
+                        (self.m_nn[i].q.val() & self.scen[s].val()) | (self.m_ne[i].q.val() & !self.scen[s].val());
+                    self.rel_col.next =
+                        (self.t_nn[i].q.val() & self.scen[s].val()) | (self.t_en[i].q.val() & !self.scen[s].val());
                 } else {
-                    self.rel_row.next = (self.m_en[i].q.val() & self.scen[s].val()) | (self.m_ee[i].q.val() & !self.scen[s].val());
-                    self.rel_col.next = (self.t_ne[i].q.val() & self.scen[s].val()) | (self.t_ee[i].q.val() & !self.scen[s].val());
+                    self.rel_row.next =
+                        (self.m_en[i].q.val() & self.scen[s].val()) | (self.m_ee[i].q.val() & !self.scen[s].val());
+                    self.rel_col.next =
+                        (self.t_ne[i].q.val() & self.scen[s].val()) | (self.t_ee[i].q.val() & !self.scen[s].val());
                 }
                 // The first row that takes the packet.
                 if (self.takers[s].val() & self.row_bits[i].val()).any()

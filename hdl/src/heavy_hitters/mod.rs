@@ -45,7 +45,6 @@ pub const CONFIG_BITS: usize = 160;
 // The key and bank registers beside the banks (`sl_*`) and the threshold's stages are written for SL = S3.
 const _: () = assert!(SM_STAGE == 4, "HhCore carries the packet to SL = S3: add or remove sl_* registers");
 
-
 /// A deliberate design mistake, for test-only builds that prove the co-simulation catches it (the issue's
 /// mutants). Production builds are [`Mutant::None`]; the flags are generation-time constants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
