@@ -68,7 +68,8 @@ impl<const A: usize, const W: usize> Logic for Rom<A, W> {
             let _ = writeln!(v, "   mem[{i}] = {W}'h{w:x};");
         }
         if self._read == RomRead::Logic {
-            v.push_str("end\nalways @(*) data = mem[addr];\n");
+            // The clock is not used (named for Verilator's `--unused-regexp`, as the blocks' `unused_*`).
+            v.push_str("end\nwire unused_clock;\nassign unused_clock = clock;\nalways @(*) data = mem[addr];\n");
             return Verilog::Custom(v);
         }
         if initial_values() {

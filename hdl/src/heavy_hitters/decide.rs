@@ -190,7 +190,7 @@ impl<const K: usize, const C: usize, const D: usize, const W: usize, const DW: u
         self.x2_eq.d.next = self.key_next.val() == self.s_key.q.val();
         self.hit_n.d.next = self.ahead_packet.val() && self.n_eq.q.val();
         self.empty_n.d.next = !self.ahead_packet.val();
-        // The op two ahead: a packet's key and new counts (a walk op's: 0), for the rows it wrote.
+        // The op two ahead: whether a packet, its new counts (a walk op's: 0), for the rows it wrote.
         self.x2_packet.d.next = self.x2_packet_next.val();
         for i in 0..self._d {
             self.x2_count[i].clock.next = self.clock.val();
