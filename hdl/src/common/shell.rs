@@ -139,6 +139,45 @@ pub fn cfg_field<const CW: usize, const N: usize>(layout: &CsrLayout, name: &str
         .ok_or_else(|| ConfigError(format!("no config register `{name}` in the layout")))
 }
 
+/// A core's `#[hdl_gen] fn update` with its shell's plumbing written first, so that no core writes it:
+/// the shell's reset, the six flat CSR pins of [`declare_block!`](crate::declare_block)`… with csr_port`
+/// wired 1:1 to the shell's [`CsrPort`], and the config bus into every config field named in `cfg(…)`
+/// (the [`cfg_field`] slices; a field in a loop, such as a per-bank slice vector, stays in the body).
+/// The core's shell is its field `shell`.
+///
+/// ```text
+/// impl Logic for MyCore {
+///     core_update! {
+///         cfg(cfg_mode, cfg_seed)
+///         #[hdl_gen]
+///         fn update(&mut self) {
+///             clock!(self, clock, shell);
+///             self.mode_out.next = self.cfg_mode.out.val();
+///         }
+///     }
+/// }
+/// ```
+///
+/// The statements land at the top of the generated `always @(*)` block; order within it does not matter,
+/// as each signal is assigned once.
+#[macro_export]
+macro_rules! core_update {
+    (cfg($($cfg:ident),* $(,)?) $pound:tt $hdl_gen:tt fn update(&mut $s:ident) { $($body:tt)* }) => {
+        $pound $hdl_gen
+        fn update(&mut $s) {
+            $s.shell.reset.next = $s.reset.val();
+            $s.shell.csr.addr.next = $s.csr_addr.val();
+            $s.shell.csr.wr_en.next = $s.csr_wr_en.val();
+            $s.shell.csr.wr_data.next = $s.csr_wr_data.val();
+            $s.shell.csr.rd_en.next = $s.csr_rd_en.val();
+            $s.csr_rd_valid.next = $s.shell.csr.rd_valid.val();
+            $s.csr_rd_data.next = $s.shell.csr.rd_data.val();
+            $($s.$cfg.din.next = $s.shell.cfg.val();)*
+            $($body)*
+        }
+    };
+}
+
 impl<const CW: usize, const SW: usize> Logic for CoreShell<CW, SW> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -226,6 +265,79 @@ mod tests {
         assert!(shell(src(&[], 0, &["w"], &["x", "y"])), "unknown");
         assert!(shell(src(&["x"], 2, &[], &["y", "z"])), "more doubled counters than counters");
         assert!(cfg_field::<64, 32>(&layout(), "w").is_err());
+    }
+
+    crate::declare_block! {
+        /// The smallest core: a shell with config register `a` (its low 8 bits on `a_out`) and a counter.
+        #[derive(LogicBlock)]
+        pub struct TinyCore fn build(shell: CoreShell<32, 32>, cfg_a: Slice<32, 8>) with csr_port {
+            pub clock: Signal<In, Clock>,
+            pub reset: Signal<In, bool>,
+            pub ev: Signal<In, bool>,
+            pub a_out: Signal<Out, Bits<8>>,
+            shell: CoreShell<32, 32> = shell,
+            cfg_a: Slice<32, 8> = cfg_a,
+        }
+    }
+
+    impl Logic for TinyCore {
+        crate::core_update! {
+            cfg(cfg_a)
+            #[hdl_gen]
+            fn update(&mut self) {
+                clock!(self, clock, shell);
+                self.a_out.next = self.cfg_a.out.val();
+                self.shell.count[0].next = self.ev.val();
+            }
+        }
+    }
+
+    /// `core_update!` wires the flat CSR pins, the reset and the named config field: a write through the
+    /// pins reaches `a_out`, events reach the counter read back through the pins, a reset clears both —
+    /// in simulation, and the same statements are in the generated Verilog.
+    #[test]
+    fn core_update_wires_the_pins_the_reset_and_the_config_fields() {
+        let layout = CsrLayout::new(vec![("a".into(), 1)], vec!["c".into()]);
+        let (a_addr, c_addr) = (layout.config_addr("a").unwrap(), layout.status_addr("c").unwrap());
+        let shell = CoreShell::<32, 32>::new(layout.clone(), &src(&["c"], 0, &[], &[])).unwrap();
+        let mut uut = TinyCore::build(shell, cfg_field(&layout, "a").unwrap());
+        uut.connect_all();
+        rust_hdl::core::check_error::check_all(&uut).expect("a well-formed core");
+        let v = generate_verilog(&uut);
+        for line in ["shell$csr$wr_data = csr_wr_data;", "csr_rd_data = shell$csr$rd_data;", "cfg_a$din = shell$cfg;"] {
+            assert!(v.contains(line), "`{line}` missing from\n{v}");
+        }
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<TinyCore>| x.clock.next = !x.clock.val());
+        sim.add_testbench(move |mut sim: Sim<TinyCore>| {
+            let mut x = sim.init()?;
+            x.reset.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            x.reset.next = false;
+            x.csr_addr.next = Bits::from(a_addr as u64);
+            x.csr_wr_data.next = Bits::from(0x1A5u64);
+            x.csr_wr_en.next = true;
+            x.ev.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            x.csr_wr_en.next = false;
+            wait_clock_cycle!(sim, clock, x);
+            sim_assert_eq!(sim, x.a_out.val().to_u32(), 0xA5, x);
+            x.ev.next = false;
+            x.csr_addr.next = Bits::from(c_addr as u64);
+            x.csr_rd_en.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            sim_assert_eq!(sim, x.csr_rd_valid.val(), true, x);
+            sim_assert_eq!(sim, x.csr_rd_data.val().to_u32(), 2, x);
+            x.csr_rd_en.next = false;
+            x.reset.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            x.reset.next = false;
+            x.csr_rd_en.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            sim_assert_eq!(sim, x.csr_rd_data.val().to_u32(), 0, x);
+            sim.done(x)
+        });
+        sim.run(Box::new(uut), 10_000).unwrap();
     }
 
     /// A shell with two counters (the first doubled), a flag and a word, driven by a random stream of

@@ -159,18 +159,12 @@ impl<const IA: usize, const SP: usize, const CW: usize> FinecombCore<IA, SP, CW>
 }
 
 impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<IA, SP, CW> {
+    crate::core_update!(cfg()
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, flush_q, flush_q2);
         clock!(self, clock, shell, front, capture, engine, record);
-        // CSR bank and run-time settings (a core without a stash reads every w_b as 0).
-        self.shell.reset.next = self.reset.val();
-        self.shell.csr.addr.next = self.csr_addr.val();
-        self.shell.csr.wr_en.next = self.csr_wr_en.val();
-        self.shell.csr.wr_data.next = self.csr_wr_data.val();
-        self.shell.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr.rd_data.val();
+        // The per-bank config fields (a core without a stash reads every w_b as 0; the CSR pins: `core_update!`).
         for b in 0..self._n {
             self.cfg_thr[b].din.next = self.shell.cfg.val();
             self.cfg_m[b].din.next = self.shell.cfg.val();
@@ -327,5 +321,5 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         self.shell.status[0].next = self.record.drops.val();
         self.zx_level.din.next = self.record.level.val();
         self.shell.status[1].next = self.zx_level.out.val();
-    }
+    });
 }

@@ -5,6 +5,7 @@
 use super::*;
 
 fridge_core_impl!(Logic for {
+    crate::core_update!(cfg(cfg_expiry, cfg_seed)
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -41,16 +42,7 @@ fridge_core_impl!(Logic for {
             self.dq_ts_max[s - 1].clock.next = self.clock.val();
             self.dq_never[s - 1].clock.next = self.clock.val();
         }
-        // CSR bank and run-time settings.
-        self.shell.reset.next = self.reset.val();
-        self.shell.csr.addr.next = self.csr_addr.val();
-        self.shell.csr.wr_en.next = self.csr_wr_en.val();
-        self.shell.csr.wr_data.next = self.csr_wr_data.val();
-        self.shell.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr.rd_data.val();
-        self.cfg_expiry.din.next = self.shell.cfg.val();
-        self.cfg_seed.din.next = self.shell.cfg.val();
+        // The per-threshold config fields (the CSR pins and the other fields: `core_update!`).
         for i in 0..self._n {
             self.cfg_thresholds[i].din.next = self.shell.cfg.val();
         }
@@ -314,5 +306,5 @@ fridge_core_impl!(Logic for {
         self.zx_level.din.next = self.fifo.level.val();
         self.shell.status[1].next = self.zx_level.out.val();
         self.shell.status[2].next = self.st_tally_drops.val();
-    }
+    });
 });

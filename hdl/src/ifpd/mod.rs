@@ -311,6 +311,7 @@ ifpd_core_impl!({
 });
 
 ifpd_core_impl!(Logic for {
+    crate::core_update!(cfg(cfg_mode, cfg_threshold, cfg_base, cfg_options, cfg_mode_bf)
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -318,18 +319,6 @@ ifpd_core_impl!(Logic for {
             s4_valid, s4_fp, s4_t, r_valid, r_case, r_row, r_d_est, rep_v, rep_d
         );
         clock!(self, clock, shell, h_fp, fifo, decide);
-        // CSR bank and run-time settings.
-        self.shell.reset.next = self.reset.val();
-        self.shell.csr.addr.next = self.csr_addr.val();
-        self.shell.csr.wr_en.next = self.csr_wr_en.val();
-        self.shell.csr.wr_data.next = self.csr_wr_data.val();
-        self.shell.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr.rd_data.val();
-        self.cfg_mode.din.next = self.shell.cfg.val();
-        self.cfg_threshold.din.next = self.shell.cfg.val();
-        self.cfg_base.din.next = self.shell.cfg.val();
-        self.cfg_options.din.next = self.shell.cfg.val();
         // Input handshake and F1: the stored time (`time_base` read now), the hash units loaded.
         if self.reset.val() {
             self.sweeping.d.next = true;
@@ -396,7 +385,6 @@ ifpd_core_impl!(Logic for {
         self.bloom.in_payload.next = self.zero_p1.val();
         // SL: the settings read and registered with the packet (every cycle: a packet at SM was at SL in
         // the cycle before); the early compares.
-        self.cfg_mode_bf.din.next = self.shell.cfg.val();
         self.set_cm.d.next = self.cfg_mode.out.val() != self.zero_mode.val();
         self.set_cm_bf.d.next = self.cfg_mode_bf.out.val().any();
         self.set_threshold.d.next = self.cfg_threshold.out.val();
@@ -482,5 +470,5 @@ ifpd_core_impl!(Logic for {
         self.zx_level.din.next = self.fifo.level.val();
         self.shell.status[0].next = self.fifo.drops.val();
         self.shell.status[1].next = self.zx_level.out.val();
-    }
+    });
 });

@@ -10,6 +10,7 @@
 use super::*;
 
 impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
+    crate::core_update!(cfg()
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -22,13 +23,6 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         dff_setup!(self, clock, v6_out, v6_ver, v6_l4, v6_other, v6_frag, v6_frag_out, v6_frag_bits, v6_e1_out, v6_len);
         dff_setup!(self, clock, x2_frag, x2_frag_out, x2_frag_bits, x2_out, x2_len, x2_l4, x2_bad_next);
         clock!(self, clock, shell, fifo);
-        self.shell.reset.next = self.reset.val();
-        self.shell.csr.addr.next = self.csr_addr.val();
-        self.shell.csr.wr_en.next = self.csr_wr_en.val();
-        self.shell.csr.wr_data.next = self.csr_wr_data.val();
-        self.shell.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr.rd_data.val();
         for i in 0..self._nb {
             self.beats[i].clock.next = self.clock.val();
             self.beats[i].d.next = self.beats[i].q.val();
@@ -665,5 +659,5 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         for i in 0..14 {
             self.shell.count[i + 4].next = self.v[8].q.val() && (self.status.q.val() == self.codes[i].val());
         }
-    }
+    });
 }

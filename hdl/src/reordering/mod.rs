@@ -286,6 +286,7 @@ reorder_core_impl!({
 });
 
 reorder_core_impl!(Logic for {
+    crate::core_update!(cfg(cfg_prefix_len, cfg_timeout, cfg_count, cfg_reorder, cfg_conditions, cfg_options, cfg_bank)
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -314,21 +315,7 @@ reorder_core_impl!(Logic for {
             sl_bank3
         );
         clock!(self, clock, shell, h_index, h_fp, decide, ev_fifo, fl_fifo, walker);
-        // CSR bank and run-time settings.
-        self.shell.reset.next = self.reset.val();
-        self.shell.csr.addr.next = self.csr_addr.val();
-        self.shell.csr.wr_en.next = self.csr_wr_en.val();
-        self.shell.csr.wr_data.next = self.csr_wr_data.val();
-        self.shell.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr.rd_data.val();
-        self.cfg_prefix_len.din.next = self.shell.cfg.val();
-        self.cfg_timeout.din.next = self.shell.cfg.val();
-        self.cfg_count.din.next = self.shell.cfg.val();
-        self.cfg_reorder.din.next = self.shell.cfg.val();
-        self.cfg_conditions.din.next = self.shell.cfg.val();
-        self.cfg_options.din.next = self.shell.cfg.val();
-        self.cfg_bank.din.next = self.shell.cfg.val();
+        // Run-time settings (the CSR pins and config fields are wired by `core_update!`).
         self.active.next = self.cfg_bank.out.val().any();
         self.flush_pending.d.next =
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_flush.val()) && !self.reset.val();
@@ -540,5 +527,5 @@ reorder_core_impl!(Logic for {
         self.shell.status[0].next = self.ev_fifo.drops.val();
         self.shell.status[1].next = self.zx_ev_level.out.val();
         self.shell.status[2].next = self.zx_fl_level.out.val();
-    }
+    });
 });
