@@ -289,6 +289,7 @@ hh_core_impl!({
 });
 
 hh_core_impl!(Logic for {
+    crate::core_update!(cfg(cfg_method, cfg_admission, cfg_seed, cfg_bank)
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -319,18 +320,7 @@ hh_core_impl!(Logic for {
             rw_index
         );
         clock!(self, clock, shell, h_index, prng, admit, decide, fifo, walker);
-        // CSR bank and run-time settings.
-        self.shell.reset.next = self.reset.val();
-        self.shell.csr.addr.next = self.csr_addr.val();
-        self.shell.csr.wr_en.next = self.csr_wr_en.val();
-        self.shell.csr.wr_data.next = self.csr_wr_data.val();
-        self.shell.csr.rd_en.next = self.csr_rd_en.val();
-        self.csr_rd_valid.next = self.shell.csr.rd_valid.val();
-        self.csr_rd_data.next = self.shell.csr.rd_data.val();
-        self.cfg_method.din.next = self.shell.cfg.val();
-        self.cfg_admission.din.next = self.shell.cfg.val();
-        self.cfg_seed.din.next = self.shell.cfg.val();
-        self.cfg_bank.din.next = self.shell.cfg.val();
+        // Run-time settings (the CSR pins and config fields are wired by `core_update!`).
         self.active.next = self.cfg_bank.out.val().any();
         self.seed_pending.d.next =
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_seed.val()) && !self.reset.val();
@@ -424,9 +414,10 @@ hh_core_impl!(Logic for {
         self.decide.early1.next = self.banks[1].pre_early.val();
         self.decide.near2_0.next = self.banks[0].pre_near2.val();
         self.decide.near2_1.next = self.banks[1].pre_near2.val();
-        self.decide.x2_packet_next.next = self.is_packet[0].val();
         if self.sl_bank2.q.val() {
             self.decide.x2_packet_next.next = self.is_packet[1].val();
+        } else {
+            self.decide.x2_packet_next.next = self.is_packet[0].val();
         }
         if self.sl_bank3.q.val() {
             self.decide.ahead_packet.next = self.is_packet[1].val();
@@ -532,5 +523,5 @@ hh_core_impl!(Logic for {
         self.shell.status[0].next = self.fifo.drops.val();
         self.zx_level.din.next = self.fifo.level.val();
         self.shell.status[1].next = self.zx_level.out.val();
-    }
+    });
 });

@@ -66,7 +66,7 @@ declare_block! {
         s1_zero: Reg<bool>,
         s1_pow2: Reg<bool>,
         s2_m: Reg<Bits<THRESHOLD_BITS>>,
-        s2_p: Reg<Bits<THRESHOLD_BITS>>,
+        s2_p: Reg<Bits<5>>,
         s2_zero: Reg<bool>,
         s3_t: Reg<Bits<THRESHOLD_BITS>>,
         zx_word: ZeroExt<32, THRESHOLD_BITS>,
@@ -98,20 +98,20 @@ impl Logic for AdmitThreshold {
         // S1.
         self.rom.addr.next = self.s1_f.q.val();
         self.zx_word.din.next = self.rom.data.val();
-        self.zx_p.din.next = self.s1_p.q.val();
         if self.s1_pow2.q.val() {
             self.mantissa.next = self.two_31.val();
         } else {
             self.mantissa.next = self.zx_word.out.val();
         }
         self.s2_m.d.next = self.mantissa.val();
-        self.s2_p.d.next = self.zx_p.out.val();
+        self.s2_p.d.next = self.s1_p.q.val();
         self.s2_zero.d.next = self.s1_zero.q.val();
-        // S2.
+        // S2: the shift amount widened to the mantissa's bits (a 5-bit register), then the shift.
+        self.zx_p.din.next = self.s2_p.q.val();
         if self.s2_zero.q.val() {
             self.s3_t.d.next = self.two_32.val();
         } else {
-            self.s3_t.d.next = self.s2_m.q.val() >> self.s2_p.q.val();
+            self.s3_t.d.next = self.s2_m.q.val() >> self.zx_p.out.val();
         }
         self.threshold.next = self.s3_t.q.val();
     }

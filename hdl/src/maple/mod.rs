@@ -1,6 +1,7 @@
 //! MAPLE packet latency store, insert path (`MapleCore`): descriptors `{key, latency}` at one per cycle, a
 //! three-stage center match over the active bank's sorted centers (the nearest center is the highest
-//! boundary `⌊(c[i] + c[i+1])/2⌋` below the latency, the boundaries computed when the centers are loaded),
+//! boundary `⌊(c[i] + c[i+1])/2⌋` below the latency, the boundaries computed when the centers are loaded:
+//! [`centers::MapleCenters`]),
 //! the SVBF insert as `h` segment rows of a [`MultiRmw`] per bank (the modify ORs the bit in; forwarding
 //! keeps back-to-back inserts into one word correct) beside a per-center counter [`RmwPipeline`]
 //! (`count | sum << 32`), PRNG sampling into the sample FIFO, and epochs: two banks, shadow centers loaded
@@ -16,6 +17,7 @@
 //! constructor parameter.
 
 pub mod builds;
+pub mod centers;
 pub mod lookup;
 
 use crate::common::bits::{constant, consts, Slice, ZeroExt};
@@ -28,12 +30,12 @@ use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::common::walk::BankWalker;
 use crate::declare_block;
+use centers::MapleCenters;
 use golden::common::config::ConfigError;
 use golden::common::csr::CsrLayout;
 use golden::common::sram::RamPorts;
 use golden::maple::cycle::{
-    MapleHwConfig, COUNTER_BITS, COUNT_BITS, CSR_CENTER_INDEX, CSR_CENTER_VALUE, CSR_EPOCH, CSR_FLUSH, CSR_PRNG_SEED,
-    RECORD_ROW_BITS,
+    MapleHwConfig, COUNTER_BITS, COUNT_BITS, CSR_EPOCH, CSR_FLUSH, CSR_PRNG_SEED, RECORD_ROW_BITS,
 };
 use golden::maple::MatchKind;
 use lookup::{LookupMutant, MapleLookup};
@@ -144,51 +146,29 @@ declare_block! {
         cfg_seed: Slice<CONFIG_BITS, 32> = field(layout, "prng_seed"),
         cfg_count: Slice<CONFIG_BITS, 32> = field(layout, "center_count"),
         cfg_count7: Slice<CONFIG_BITS, CB> = field(layout, "center_count"),
-        wr_index8: Slice<32, 8> = Slice::new(0),
         seed_pending: Reg<bool>,
         epoch_pending: Reg<bool>,
         st1: Reg<bool>,
         st2: Reg<bool>,
         st3: Reg<bool>,
-        active: Reg<bool>,
-        widx: Reg<Bits<8>>,
-        k0: Reg<Bits<CB>>,
-        k1: Reg<Bits<CB>>,
-        kk: Signal<Local, Bits<CB>>,
-        c0: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
-        c1: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
-        sh: Vec<Reg<Bits<32>>> = (0..cfg.max_centers).map(|_| Reg::default()).collect(),
-        /// Per bank, the boundaries between neighbouring centers: `t[i] = ⌊(c[i] + c[i+1]) / 2⌋` and `en`
-        /// bit `i` = `c[i] ≠ c[i+1]`, loaded with the centers at the swap from the shadow set's `mid`/`en_sh`.
-        t0: Vec<Reg<Bits<32>>> = (1..cfg.max_centers).map(|_| Reg::default()).collect(),
-        t1: Vec<Reg<Bits<32>>> = (1..cfg.max_centers).map(|_| Reg::default()).collect(),
-        en0: Reg<Bits<64>>,
-        en1: Reg<Bits<64>>,
-        mid: Vec<Signal<Local, Bits<32>>> = (1..cfg.max_centers).map(|_| Default::default()).collect(),
-        en_sh: Signal<Local, Bits<64>>,
+        /// The centers and the match of a packet's latency against them (F1 → M3).
+        centers: MapleCenters<CA> = MapleCenters::build(cfg.max_centers, mutant == Mutant::TiesHigh),
         f1_valid: Reg<bool>,
         f1_key: Reg<Bits<K>>,
         f1_lat: Reg<Bits<32>>,
         accept: Signal<Local, bool>,
         transfer: Signal<Local, bool>,
-        lt_f1: Signal<Local, Bits<64>>,
         m1_v: Reg<bool>,
         m1_bank: Reg<bool>,
         m1_lat: Reg<Bits<32>>,
-        m1_lt: Reg<Bits<64>>,
         m1_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
         m2_v: Reg<bool>,
         m2_bank: Reg<bool>,
         m2_lat: Reg<Bits<32>>,
-        /// M1's priority encoder in two levels: per group of 8 bits of `lt`, any set and the highest set.
-        m2_any: Vec<Reg<bool>> = (0..8).map(|_| Reg::default()).collect(),
-        m2_hi: Vec<Reg<Bits<3>>> = (0..8).map(|_| Reg::default()).collect(),
         m2_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
-        zx_hi: Vec<ZeroExt<3, CB>> = (0..8).map(|_| ZeroExt::default()).collect(),
         m3_v: Reg<bool>,
         m3_bank: Reg<bool>,
         m3_lat: Reg<Bits<32>>,
-        m3_center: Reg<Bits<CB>>,
         m3_base: Vec<Reg<Bits<MB>>> = (0..H).map(|_| Reg::default()).collect(),
         // S0: word address and bit per segment, the bank inputs.
         zx_center: ZeroExt<CB, MB>,
@@ -264,23 +244,6 @@ declare_block! {
         /// address), the counter pipelines' forward candidates and `mod_valid` (lockstep with the rows').
         unused_outputs: Signal<Local, bool>,
         // Constants.
-        /// The returning word's center (see `update`): its index a cycle after the bank's modify stage, the
-        /// center of each group of four by the index's low bits (registered), the group by its high bits.
-        rc_idx: Reg<Bits<CA>>,
-        zx_rc: ZeroExt<CA, 8>,
-        rc_hi: Reg<Bits<8>>,
-        cg: Vec<Reg<Bits<32>>> = (0..cfg.max_centers.div_ceil(4)).map(|_| Reg::default()).collect(),
-        lo2: Vec<Constant<Bits<2>>> = consts((0..cfg.max_centers).map(|i| i as u64 % 4)),
-        gidx: Vec<Constant<Bits<8>>> = consts(0..cfg.max_centers.div_ceil(4) as u64),
-        two8: Constant<Bits<8>> = constant(2),
-        _ng: usize = cfg.max_centers.div_ceil(4),
-        /// `i + 1` and bit `i` per boundary `i` (`max_centers − 1` of them).
-        idx7_next: Vec<Constant<Bits<CB>>> = consts(1..cfg.max_centers as u64),
-        idx3: Vec<Constant<Bits<3>>> = consts(0..8),
-        group_base: Vec<Constant<Bits<CB>>> = consts((0..8).map(|g| 8 * g + 1)),
-        zero3: Constant<Bits<3>> = constant(0),
-        idx8: Vec<Constant<Bits<8>>> = consts(0..cfg.max_centers as u64),
-        bit64: Vec<Constant<Bits<64>>> = consts((0..cfg.max_centers - 1).map(|i| 1u64 << i)),
         row_ids: Vec<Constant<Bits<RECORD_ROW_BITS>>> = consts(0..H as u64),
         counter_row: Constant<Bits<RECORD_ROW_BITS>> = constant(H as u64),
         row_bits: Vec<Constant<Bits<H>>> = consts((0..H).map(|j| 1u64 << j)),
@@ -292,16 +255,8 @@ declare_block! {
         off_sum: Constant<Bits<16>> = constant(COUNT_BITS as u64),
         off_rec_addr: Constant<Bits<16>> = constant(COUNTER_BITS as u64),
         off_rec_row: Constant<Bits<16>> = constant((COUNTER_BITS + A) as u64),
-        km32: Constant<Bits<32>> = constant(cfg.max_centers as u64),
-        km7: Constant<Bits<CB>> = constant(cfg.max_centers as u64),
-        zero32: Constant<Bits<32>> = constant(0),
-        zero8: Constant<Bits<8>> = constant(0),
         bank_ids: Vec<Constant<bool>> = vec![Constant::new(false), Constant::new(true)],
-        zero7: Constant<Bits<CB>> = constant(0),
-        one7: Constant<Bits<CB>> = constant(1),
-        one8: Constant<Bits<8>> = constant(1),
         one32: Constant<Bits<32>> = constant(1),
-        zero64: Constant<Bits<64>> = constant(0),
         one_w: Constant<Bits<W>> = constant(1),
         zero_w: Constant<Bits<W>> = constant(0),
         one_p: Constant<Bits<P>> = constant(1),
@@ -313,13 +268,8 @@ declare_block! {
         room_level: Constant<Bits<FL>> = constant(((1usize << FA) - cfg.walk_in_flight()) as u64),
         csr_seed: Constant<Bits<8>> = constant(CSR_PRNG_SEED as u64),
         csr_epoch: Constant<Bits<8>> = constant(CSR_EPOCH as u64),
-        csr_cidx: Constant<Bits<8>> = constant(CSR_CENTER_INDEX as u64),
-        csr_cval: Constant<Bits<8>> = constant(CSR_CENTER_VALUE as u64),
         offset_on: Constant<bool> = Constant::new(mutant != Mutant::NoOffset),
-        ties_high: Constant<bool> = Constant::new(mutant == Mutant::TiesHigh),
         _h: usize = H,
-        _km: usize = cfg.max_centers,
-        _kb: usize = cfg.max_centers - 1,
         _cfg: MapleHwConfig = cfg.clone(),
     }
 }
