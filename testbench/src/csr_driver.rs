@@ -6,19 +6,12 @@
 
 use crate::harness::Scoreboard;
 use golden::common::config::CSR_STATUS_BASE;
-use golden::common::csr::{CsrInputs, CsrLayout};
+use golden::common::csr::CsrLayout;
 use rand::Rng;
 use std::collections::VecDeque;
 
-/// The CSR request fields of a golden inputs struct.
-pub trait CsrPort {
-    fn reset(&self) -> bool;
-    fn set_csr(&mut self, addr: u8, write: Option<u32>, read: bool);
-    /// Is this cycle's request a read?
-    fn csr_read(&self) -> bool;
-    /// This cycle's request: address, write enable, write data, read enable.
-    fn csr_request(&self) -> (u8, bool, u32, bool);
-}
+/// The CSR request fields of a golden inputs struct (defined with the golden CSR bank).
+pub use golden::common::csr::CsrPort;
 
 /// Sets the standard CSR pins of a model (`csr_addr`, `csr_wr_en`, `csr_wr_data`, `csr_rd_en`) from the
 /// CSR request of a golden inputs struct: `drive_csr_pins!(self, i)` in a core's `drive`.
@@ -32,34 +25,6 @@ macro_rules! drive_csr_pins {
         $model.set_csr_rd_en(rd_en as u64);
     }};
 }
-
-macro_rules! csr_port {
-    ($t:ty, $addr:ident, $wr_en:ident, $wr_data:ident, $rd_en:ident) => {
-        impl CsrPort for $t {
-            fn reset(&self) -> bool {
-                self.reset
-            }
-            fn set_csr(&mut self, addr: u8, write: Option<u32>, read: bool) {
-                (self.$addr, self.$wr_en, self.$wr_data, self.$rd_en) =
-                    (addr, write.is_some(), write.unwrap_or(0), read);
-            }
-            fn csr_read(&self) -> bool {
-                self.$rd_en
-            }
-            fn csr_request(&self) -> (u8, bool, u32, bool) {
-                (self.$addr, self.$wr_en, self.$wr_data, self.$rd_en)
-            }
-        }
-    };
-}
-csr_port!(golden::fridge::cycle::FridgeInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
-csr_port!(golden::finecomb::cycle::FinecombInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
-csr_port!(golden::heavy_hitters::cycle::HhInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
-csr_port!(golden::ifpd::cycle::IfpdInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
-csr_port!(golden::maple::cycle::MapleInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
-csr_port!(golden::reordering::cycle::ReorderInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
-csr_port!(CsrInputs, addr, wr_en, wr_data, rd_en);
-csr_port!(golden::common::csr::CsrRequest, addr, wr_en, wr_data, rd_en);
 
 /// Drives a CSR port (see the module documentation).
 #[derive(Debug, Clone)]

@@ -280,6 +280,54 @@ pub struct CsrInputs {
     pub status: Vec<u32>,
 }
 
+/// The CSR request pins of a golden inputs struct (a core's `reset`, `csr_addr`, `csr_wr_en`,
+/// `csr_wr_data`, `csr_rd_en`): what a core's cycle model hands its [`CsrModel`]
+/// ([`CsrInputs::from_port`]) and what the testbench's CSR driver sets.
+pub trait CsrPort {
+    fn reset(&self) -> bool;
+    fn set_csr(&mut self, addr: u8, write: Option<u32>, read: bool);
+    /// Is this cycle's request a read?
+    fn csr_read(&self) -> bool;
+    /// This cycle's request: address, write enable, write data, read enable.
+    fn csr_request(&self) -> (u8, bool, u32, bool);
+}
+
+impl CsrInputs {
+    /// The bank's inputs this cycle: the request on `port` and the status words the core computed.
+    pub fn from_port(port: &impl CsrPort, status: Vec<u32>) -> CsrInputs {
+        let (addr, wr_en, wr_data, rd_en) = port.csr_request();
+        CsrInputs { reset: port.reset(), addr, wr_en, wr_data, rd_en, status }
+    }
+}
+
+macro_rules! csr_port {
+    ($t:ty, $addr:ident, $wr_en:ident, $wr_data:ident, $rd_en:ident) => {
+        impl CsrPort for $t {
+            fn reset(&self) -> bool {
+                self.reset
+            }
+            fn set_csr(&mut self, addr: u8, write: Option<u32>, read: bool) {
+                (self.$addr, self.$wr_en, self.$wr_data, self.$rd_en) =
+                    (addr, write.is_some(), write.unwrap_or(0), read);
+            }
+            fn csr_read(&self) -> bool {
+                self.$rd_en
+            }
+            fn csr_request(&self) -> (u8, bool, u32, bool) {
+                (self.$addr, self.$wr_en, self.$wr_data, self.$rd_en)
+            }
+        }
+    };
+}
+csr_port!(crate::fridge::cycle::FridgeInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(crate::finecomb::cycle::FinecombInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(crate::heavy_hitters::cycle::HhInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(crate::ifpd::cycle::IfpdInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(crate::maple::cycle::MapleInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(crate::reordering::cycle::ReorderInputs, csr_addr, csr_wr_en, csr_wr_data, csr_rd_en);
+csr_port!(CsrInputs, addr, wr_en, wr_data, rd_en);
+csr_port!(CsrRequest, addr, wr_en, wr_data, rd_en);
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CsrOutputs {
     pub rd_valid: bool,

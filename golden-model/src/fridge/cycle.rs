@@ -190,14 +190,7 @@ impl FridgeCycleModel {
                 out_ready: i.tally_ready,
             })
         });
-        let csr_out = self.csr.step(&CsrInputs {
-            reset: i.reset,
-            addr: i.csr_addr,
-            wr_en: i.csr_wr_en,
-            wr_data: i.csr_wr_data,
-            rd_en: i.csr_rd_en,
-            status,
-        });
+        let csr_out = self.csr.step(&CsrInputs::from_port(i, status));
         // Edge.
         if i.reset {
             self.front.reset();

@@ -265,14 +265,7 @@ impl HhCycleModel {
             in_data: self.record_reg.map(|r| r.pack(&cfg)).unwrap_or_default(),
             out_ready: i.rec_ready,
         });
-        let csr_out = self.csr.step(&CsrInputs {
-            reset: i.reset,
-            addr: i.csr_addr,
-            wr_en: i.csr_wr_en,
-            wr_data: i.csr_wr_data,
-            rd_en: i.csr_rd_en,
-            status,
-        });
+        let csr_out = self.csr.step(&CsrInputs::from_port(i, status));
         let res_out = self.result_out;
         let was_started = self.started;
         // Edge.

@@ -251,14 +251,7 @@ impl IfpdCycleModel {
             in_data: report.map(|r| r.pack(cfg)).unwrap_or_default(),
             out_ready: i.rep_ready,
         });
-        let csr_out = self.csr.step(&CsrInputs {
-            reset: i.reset,
-            addr: i.csr_addr,
-            wr_en: i.csr_wr_en,
-            wr_data: i.csr_wr_data,
-            rd_en: i.csr_rd_en,
-            status,
-        });
+        let csr_out = self.csr.step(&CsrInputs::from_port(i, status));
         let res = s5.map(|s| result_of(&s.0));
         self.last_sm = seen;
         let was_started = self.started;

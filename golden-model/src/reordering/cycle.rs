@@ -301,14 +301,7 @@ impl ReorderCycleModel {
             (Some(_), Some(f)) => (Some(f.out_valid), f.out_data),
             _ => (None, None),
         };
-        let csr_out = self.csr.step(&CsrInputs {
-            reset: i.reset,
-            addr: i.csr_addr,
-            wr_en: i.csr_wr_en,
-            wr_data: i.csr_wr_data,
-            rd_en: i.csr_rd_en,
-            status,
-        });
+        let csr_out = self.csr.step(&CsrInputs::from_port(i, status));
         let res_out = self.result_reg;
         let was_started = self.started;
         // Edge.

@@ -28,7 +28,7 @@ use super::hybrid::{side_config, side_force, side_index, side_runtime};
 use super::sampling::Force;
 use super::{Descriptor, ReorderConfig, ReorderRuntime, FLOW_KEY_BITS};
 use crate::common::config::ConfigError;
-use crate::common::csr::CsrRequest;
+use crate::common::csr::{CsrPort, CsrRequest};
 use crate::common::hash::XorHash;
 use crate::common::latency::{measure, path, Latency};
 use crate::heavy_hitters::cycle::{
@@ -174,10 +174,6 @@ pub struct HybridCycleModel {
 }
 
 /// A sub-core's CSR pins from a request.
-fn csr_pins(c: &CsrRequest) -> (u8, bool, u32, bool) {
-    (c.addr, c.wr_en, c.wr_data, c.rd_en)
-}
-
 impl HybridCycleModel {
     pub fn new(cfg: &HybridConfig) -> Result<Self, ConfigError> {
         cfg.check()?;
@@ -197,7 +193,7 @@ impl HybridCycleModel {
         let accept = in_ready == Some(true) && i.in_valid;
         let mut hi = HhInputs { reset: i.reset, rec_ready: true, ..Default::default() };
         (hi.in_valid, hi.in_key) = (accept && i.desc.data, i.desc.flow);
-        (hi.csr_addr, hi.csr_wr_en, hi.csr_wr_data, hi.csr_rd_en) = csr_pins(&i.csr[2]);
+        (hi.csr_addr, hi.csr_wr_en, hi.csr_wr_data, hi.csr_rd_en) = i.csr[2].csr_request();
         let ho = self.hh.step(&hi);
         // The delay line's last stage meets the heavy-hitter result of its packet.
         let mut side_in = ReorderInputs { reset: i.reset, rep_ready: i.rep_ready, ..Default::default() };
@@ -218,8 +214,8 @@ impl HybridCycleModel {
                 None => (smp_in.in_valid, smp_in.desc, smp_in.in_force) = (true, p.desc, Force::None),
             }
         }
-        (side_in.csr_addr, side_in.csr_wr_en, side_in.csr_wr_data, side_in.csr_rd_en) = csr_pins(&i.csr[1]);
-        (smp_in.csr_addr, smp_in.csr_wr_en, smp_in.csr_wr_data, smp_in.csr_rd_en) = csr_pins(&i.csr[0]);
+        (side_in.csr_addr, side_in.csr_wr_en, side_in.csr_wr_data, side_in.csr_rd_en) = i.csr[1].csr_request();
+        (smp_in.csr_addr, smp_in.csr_wr_en, smp_in.csr_wr_data, smp_in.csr_rd_en) = i.csr[0].csr_request();
         let so = self.side.step(&side_in);
         smp_in.rep_ready = i.rep_ready && so.rep_valid != Some(true);
         let mo = self.smp.step(&smp_in);

@@ -1,5 +1,5 @@
 //! Shared RTL blocks: hash units, PRNG, SRAM, ROM, read-modify-write pipeline (one row and several), report
-//! FIFO, CSR bank, core shell.
+//! FIFO, CSR bank, core shell, input stage.
 
 pub mod axil;
 pub mod bits;
@@ -9,6 +9,7 @@ pub mod csr;
 pub mod delay;
 pub mod fifo;
 pub mod hash;
+pub mod input;
 pub mod multi_rmw;
 pub mod prng;
 pub mod reg;

@@ -31,6 +31,7 @@ use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::prng::Prng;
+use crate::common::input::InputStage;
 use crate::common::reg::Reg;
 use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
 use golden::common::config::{ConfigError, TIMESTAMP_BITS};
@@ -137,13 +138,12 @@ declare_block! {
         st_tally_busy: Signal<Local, bool>,
         st_tally_drops: Signal<Local, Bits<32>>,
         // Front register F1.
-        f1_valid: Reg<bool>,
+        /// F1 and the input handshake (`accept`, `transfer`: a packet enters F1, leaves it).
+        f1: InputStage,
         f1_request: Reg<bool>,
         f1_ts: Reg<Bits<TIMESTAMP_BITS>>,
         counters: Vec<Reg<Bits<C>>> = (0..n).map(|_| Reg::default()).collect(),
         // F1 decisions.
-        accept: Signal<Local, bool>,
-        transfer: Signal<Local, bool>,
         k: Signal<Local, Bits<3>>,
         /// `prng ≤ threshold` of the selected fridge, from `le_q`.
         le: Signal<Local, bool>,

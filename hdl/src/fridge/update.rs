@@ -11,7 +11,6 @@ fridge_core_impl!(Logic for {
         dff_setup!(
             self,
             clock,
-            f1_valid,
             f1_request,
             f1_ts,
             mode_fridge,
@@ -20,7 +19,7 @@ fridge_core_impl!(Logic for {
             r_data,
             seed_pending
         );
-        clock!(self, clock, h_index, h_sig, prng, rmw, fifo, shell, decide);
+        clock!(self, clock, f1, h_index, h_sig, prng, rmw, fifo, shell, decide);
         for j in 0..self.h_select.len() {
             self.h_select[j].clock.next = self.clock.val();
         }
@@ -66,29 +65,24 @@ fridge_core_impl!(Logic for {
         for t in 0..self._tally {
             self.pipe_ready.next = self.rmw.in_ready.val() && self.tally[t].ready.val();
         }
-        self.transfer.next = self.f1_valid.q.val() && self.pipe_ready.val();
-        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.pipe_ready.val());
-        self.accept.next = self.in_valid.val() && self.in_ready.val();
-        if self.reset.val() {
-            self.f1_valid.d.next = false;
-        } else if self.accept.val() {
-            self.f1_valid.d.next = true;
-        } else if self.transfer.val() {
-            self.f1_valid.d.next = false;
-        }
-        if self.accept.val() {
+        self.f1.reset.next = self.reset.val();
+        self.f1.in_valid.next = self.in_valid.val();
+        self.f1.keep.next = true;
+        self.f1.out_ready.next = self.pipe_ready.val();
+        self.in_ready.next = self.f1.in_ready.val();
+        if self.f1.accept.val() {
             self.f1_request.d.next = self.in_request.val();
             self.f1_ts.d.next = self.in_ts.val();
         }
         // The hash registers are F1's view of the id: loaded with the packet F1 takes (a clock enable).
         for j in 0..self.h_select.len() {
             self.h_select[j].key.next = self.in_id.val();
-            self.h_select[j].load.next = self.accept.val();
+            self.h_select[j].load.next = self.f1.accept.val();
         }
         self.h_index.key.next = self.in_id.val();
-        self.h_index.load.next = self.accept.val();
+        self.h_index.load.next = self.f1.accept.val();
         self.h_sig.key.next = self.in_id.val();
-        self.h_sig.load.next = self.accept.val();
+        self.h_sig.load.next = self.f1.accept.val();
         // F1: fridge, address, entry decision, counter.
         self.k.next = self.fridge_ids[0].val();
         self.base.next = self.bases[0].val();
@@ -118,7 +112,7 @@ fridge_core_impl!(Logic for {
                     } else {
                         self.le_q[i].d.next = self.cfg_seed.out.val() <= self.csr_wr_data.val();
                     }
-                } else if self.transfer.val() && self.f1_request.q.val() {
+                } else if self.f1.transfer.val() && self.f1_request.q.val() {
                     self.le_q[i].d.next = self.prng.advanced_value.val() <= self.csr_wr_data.val();
                 } else {
                     self.le_q[i].d.next = self.prng.value.val() <= self.csr_wr_data.val();
@@ -129,20 +123,20 @@ fridge_core_impl!(Logic for {
                 } else {
                     self.le_q[i].d.next = self.cfg_seed.out.val() <= self.cfg_thresholds[i].out.val();
                 }
-            } else if self.transfer.val() && self.f1_request.q.val() {
+            } else if self.f1.transfer.val() && self.f1_request.q.val() {
                 self.le_q[i].d.next = self.prng.advanced_value.val() <= self.cfg_thresholds[i].out.val();
             } else {
                 self.le_q[i].d.next = self.prng.value.val() <= self.cfg_thresholds[i].out.val();
             }
         }
-        self.prng.advance.next = self.transfer.val() && self.f1_request.q.val();
+        self.prng.advance.next = self.f1.transfer.val() && self.f1_request.q.val();
         if self.enters.val() {
             self.snapshot.next = self.count.val() + self.one_c.val();
         } else {
             self.snapshot.next = self.count.val();
         }
         for i in 0..self._n {
-            if self.transfer.val() && self.enters.val() && (self.k.val() == self.fridge_ids[i].val()) {
+            if self.f1.transfer.val() && self.enters.val() && (self.k.val() == self.fridge_ids[i].val()) {
                 self.counters[i].d.next = self.snapshot.val();
             }
             if self.reset.val() {
@@ -150,7 +144,7 @@ fridge_core_impl!(Logic for {
             }
         }
         self.rmw.reset.next = self.reset.val();
-        self.rmw.in_valid.next = self.f1_valid.q.val();
+        self.rmw.in_valid.next = self.f1.valid.val();
         self.rmw.in_index.next = (self.h_index.hash.val() & self.index_mask.val()) | self.base.val();
         if self.enters.val() {
             self.rmw.in_payload.next = self.one_1.val();
@@ -297,9 +291,9 @@ fridge_core_impl!(Logic for {
             self.st_tally_drops.next = self.tally[t].drops.val();
         }
         // Statistics (the shell counts; the tally's busy flag and drops are its own).
-        self.shell.count[0].next = self.accept.val();
-        self.shell.count[1].next = self.transfer.val() && self.f1_request.q.val();
-        self.shell.count[2].next = self.transfer.val() && self.enters.val();
+        self.shell.count[0].next = self.f1.accept.val();
+        self.shell.count[1].next = self.f1.transfer.val() && self.f1_request.q.val();
+        self.shell.count[2].next = self.f1.transfer.val() && self.enters.val();
         self.shell.count[3].next = self.r_valid.q.val();
         self.shell.flag[0].next = self.st_tally_busy.val();
         self.shell.status[0].next = self.fifo.drops.val();

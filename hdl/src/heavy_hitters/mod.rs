@@ -24,6 +24,7 @@ use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::multi_rmw::MultiRmw;
 use crate::common::prng::Prng;
+use crate::common::input::InputStage;
 use crate::common::reg::Reg;
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::common::walk::BankWalker;
@@ -130,10 +131,9 @@ declare_block! {
         seed_pending: Reg<bool>,
         dump_pending: Reg<bool>,
         // F1 and the hand-over to the active bank.
-        f1_valid: Reg<bool>,
+        /// F1 and the input handshake (`accept`, `transfer`: a packet enters F1, leaves it).
+        f1: InputStage,
         f1_key: Reg<Bits<K>>,
-        accept: Signal<Local, bool>,
-        transfer: Signal<Local, bool>,
         active: Signal<Local, bool>,
         zx_key: ZeroExt<K, P>,
         // The walk.
@@ -297,7 +297,6 @@ hh_core_impl!(Logic for {
             clock,
             seed_pending,
             dump_pending,
-            f1_valid,
             f1_key,
             r_valid,
             r_outcome,
@@ -319,7 +318,7 @@ hh_core_impl!(Logic for {
             rw_old,
             rw_index
         );
-        clock!(self, clock, shell, h_index, prng, admit, decide, fifo, walker);
+        clock!(self, clock, f1, shell, h_index, prng, admit, decide, fifo, walker);
         // Run-time settings (the CSR pins and config fields are wired by `core_update!`).
         self.active.next = self.cfg_bank.out.val().any();
         self.seed_pending.d.next =
@@ -327,27 +326,22 @@ hh_core_impl!(Logic for {
         self.dump_pending.d.next =
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_dump.val()) && !self.reset.val();
         // Input handshake, F1, the index hash (loaded with the packet F1 takes).
-        self.transfer.next = self.f1_valid.q.val() && self.banks[0].in_ready.val();
-        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.banks[0].in_ready.val());
+        self.f1.reset.next = self.reset.val();
+        self.f1.in_valid.next = self.in_valid.val();
+        self.f1.keep.next = true;
+        self.f1.out_ready.next = self.banks[0].in_ready.val();
+        self.in_ready.next = self.f1.in_ready.val();
         self.swept.next = self.banks[0].in_ready.val();
-        self.accept.next = self.in_valid.val() && self.in_ready.val();
-        if self.reset.val() {
-            self.f1_valid.d.next = false;
-        } else if self.accept.val() {
-            self.f1_valid.d.next = true;
-        } else if self.transfer.val() {
-            self.f1_valid.d.next = false;
-        }
-        if self.accept.val() {
+        if self.f1.accept.val() {
             self.f1_key.d.next = self.in_key.val();
         }
         self.h_index.key.next = self.in_key.val();
-        self.h_index.load.next = self.accept.val();
+        self.h_index.load.next = self.f1.accept.val();
         // The PRNG draws for every packet entering a bank; its value addresses the threshold's ROM.
         self.prng.reset.next = self.reset.val();
         self.prng.seed_load.next = self.seed_pending.q.val();
         self.prng.seed.next = self.cfg_seed.out.val();
-        self.prng.advance.next = self.transfer.val();
+        self.prng.advance.next = self.f1.transfer.val();
         self.admit.r.next = self.prng.value.val();
         self.admit.pow2.next = self.cfg_admission.out.val().any();
         // The walk: one (row, index) per cycle into its bank when no packet enters it and the record FIFO
@@ -359,7 +353,7 @@ hh_core_impl!(Logic for {
         self.walk_issue.next = self.walker.busy.val()
             && self.walker.primed.val()
             && (self.fifo.level.val() <= self.room_level.val())
-            && !(self.f1_valid.q.val() && (self.active.val() == self.walker.bank.val()));
+            && !(self.f1.valid.val() && (self.active.val() == self.walker.bank.val()));
         self.walker.issue.next = self.walk_issue.val();
         self.zx_walk_addr.din.next = self.walker.addr.val();
         self.walk_index.next = self.zero_da.val();
@@ -374,7 +368,7 @@ hh_core_impl!(Logic for {
             self.banks[b].clock.next = self.clock.val();
             self.banks[b].reset.next = self.reset.val();
             // A bank takes what is offered when it is ready (the packet or walk op waits otherwise).
-            if self.f1_valid.q.val() && (self.active.val() == self.bank_ids[b].val()) {
+            if self.f1.valid.val() && (self.active.val() == self.bank_ids[b].val()) {
                 self.banks[b].in_valid.next = true;
                 self.banks[b].in_index.next = self.h_index.hash.val();
                 self.banks[b].in_payload.next = self.zx_key.out.val();
@@ -513,7 +507,7 @@ hh_core_impl!(Logic for {
         self.rec_valid.next = self.fifo.out_valid.val();
         self.rec_data.next = self.fifo.out_data.val();
         // Statistics: packets at acceptance, outcomes at S5, records at their push.
-        self.shell.count[0].next = self.accept.val();
+        self.shell.count[0].next = self.f1.accept.val();
         self.shell.count[1].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_hit.val());
         self.shell.count[2].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_insert.val());
         self.shell.count[3].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_admit.val());

@@ -28,6 +28,7 @@ use crate::common::bits::{constant, Slice, ZeroExt};
 use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::multi_rmw::MultiRmw;
+use crate::common::input::InputStage;
 use crate::common::reg::Reg;
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
 use crate::declare_block;
@@ -148,10 +149,9 @@ declare_block! {
         sweep_last: Constant<Bits<32>> = constant((1u64 << A.max(BA)) - 1),
         one_sweep: Constant<Bits<32>> = constant(1),
         // F1 and the hand-over to both RAM groups.
-        f1_valid: Reg<bool>,
+        /// F1 and the input handshake (`accept`, `transfer`: a packet enters F1, leaves it).
+        f1: InputStage,
         f1_t: Reg<Bits<T>>,
-        accept: Signal<Local, bool>,
-        transfer: Signal<Local, bool>,
         rmw_ready: Signal<Local, bool>,
         fp: Signal<Local, Bits<F>>,
         zx_row_index: Vec<ZeroExt<A, DA>> = (0..D).map(|_| ZeroExt::default()).collect(),
@@ -178,7 +178,7 @@ declare_block! {
         /// cycle; SM+1 counts validity), the rows' `mod_old` and `pre_old` (the decision works on `pre_old`'s
         /// parts `pre_early`, `pre_near2` and on `mod_near`), the filter's payload and look-ahead outputs
         /// (the rows' carry the packet; both groups are in lockstep; the filter's answer is taken at SM, off
-        /// the decision's loop).
+        /// the decision's loop), F1's `valid` (the packet enters both RAM groups on `transfer`).
         unused_rmw_outputs: Signal<Local, bool>,
         // SM+2: result and report registers.
         r_valid: Reg<bool>,
@@ -315,10 +315,10 @@ ifpd_core_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sweeping, sweep_addr, f1_valid, f1_t, set_cm, set_cm_bf, set_threshold, set_case3_zero,
+            self, clock, sweeping, sweep_addr, f1_t, set_cm, set_cm_bf, set_threshold, set_case3_zero,
             s4_valid, s4_fp, s4_t, r_valid, r_case, r_row, r_d_est, rep_v, rep_d
         );
-        clock!(self, clock, shell, h_fp, fifo, decide);
+        clock!(self, clock, f1, shell, h_fp, fifo, decide);
         // Input handshake and F1: the stored time (`time_base` read now), the hash units loaded.
         if self.reset.val() {
             self.sweeping.d.next = true;
@@ -328,32 +328,27 @@ ifpd_core_impl!(Logic for {
             self.sweep_addr.d.next = self.sweep_addr.q.val() + self.one_sweep.val();
         }
         self.rmw_ready.next = !self.reset.val() && !self.sweeping.q.val();
-        self.transfer.next = self.f1_valid.q.val() && self.rmw_ready.val();
-        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.rmw_ready.val());
+        self.f1.reset.next = self.reset.val();
+        self.f1.in_valid.next = self.in_valid.val();
+        self.f1.keep.next = true;
+        self.f1.out_ready.next = self.rmw_ready.val();
+        self.in_ready.next = self.f1.in_ready.val();
         self.swept.next = self.rows.in_ready.val() && self.bloom.in_ready.val();
-        self.accept.next = self.in_valid.val() && self.in_ready.val();
-        if self.reset.val() {
-            self.f1_valid.d.next = false;
-        } else if self.accept.val() {
-            self.f1_valid.d.next = true;
-        } else if self.transfer.val() {
-            self.f1_valid.d.next = false;
-        }
         self.ts_units.din.next = self.in_ts.val();
-        if self.accept.val() {
+        if self.f1.accept.val() {
             self.f1_t.d.next = self.ts_units.out.val() - self.cfg_base.out.val();
         }
         self.h_fp.key.next = self.in_flow.val();
-        self.h_fp.load.next = self.accept.val();
+        self.h_fp.load.next = self.f1.accept.val();
         for i in 0..self._d {
             self.h_rows[i].clock.next = self.clock.val();
             self.h_rows[i].key.next = self.in_flow.val();
-            self.h_rows[i].load.next = self.accept.val();
+            self.h_rows[i].load.next = self.f1.accept.val();
         }
         for p in 0..self._bk {
             self.h_bf[p].clock.next = self.clock.val();
             self.h_bf[p].key.next = self.in_flow.val();
-            self.h_bf[p].load.next = self.accept.val();
+            self.h_bf[p].load.next = self.f1.accept.val();
         }
         // S0: indices, fingerprint (never 0) and stored time into both RAM groups together.
         if self.h_fp.hash.val() == self.zero_f.val() {
@@ -375,12 +370,12 @@ ifpd_core_impl!(Logic for {
         self.zx_pay_t.din.next = self.f1_t.q.val();
         self.rows.clock.next = self.clock.val();
         self.rows.reset.next = self.reset.val();
-        self.rows.in_valid.next = self.transfer.val();
+        self.rows.in_valid.next = self.f1.transfer.val();
         self.rows.in_index.next = self.row_index.val();
         self.rows.in_payload.next = self.zx_pay_t.out.val() | (self.zx_pay_fp.out.val() << self.off_pay_fp.val());
         self.bloom.clock.next = self.clock.val();
         self.bloom.reset.next = self.reset.val();
-        self.bloom.in_valid.next = self.transfer.val();
+        self.bloom.in_valid.next = self.f1.transfer.val();
         self.bloom.in_index.next = self.bf_index.val();
         self.bloom.in_payload.next = self.zero_p1.val();
         // SL: the settings read and registered with the packet (every cycle: a packet at SM was at SL in
@@ -417,7 +412,8 @@ ifpd_core_impl!(Logic for {
             || self.bloom.pre_payload.val().any()
             || self.bloom.pre_old.val().any()
             || self.bloom.pre_early.val().any()
-            || self.bloom.pre_near2.val().any();
+            || self.bloom.pre_near2.val().any()
+            || self.f1.valid.val();
         // Write-back: the rows the decision names; every filter bit in CM-BF mode.
         self.rows.mod_new.next = self.decide.new_words.val();
         if self.rows.mod_valid.val() {
@@ -462,7 +458,7 @@ ifpd_core_impl!(Logic for {
         self.rep_valid.next = self.fifo.out_valid.val();
         self.rep_data.next = self.fifo.out_data.val();
         // Statistics: packets at acceptance, cases and reports at SM+2.
-        self.shell.count[0].next = self.accept.val();
+        self.shell.count[0].next = self.f1.accept.val();
         self.shell.count[1].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_match.val());
         self.shell.count[2].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_insert.val());
         self.shell.count[3].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_replace.val());

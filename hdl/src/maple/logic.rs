@@ -15,10 +15,10 @@ maple_core_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, seed_pending, epoch_pending, st1, st2, st3, f1_valid, f1_key, f1_lat, m1_v, m1_bank, m1_lat,
+            self, clock, seed_pending, epoch_pending, st1, st2, st3, f1_key, f1_lat, m1_v, m1_bank, m1_lat,
             m2_v, m2_bank, m2_lat, m3_v, m3_bank, m3_lat, rec_v, rec_d, smp_v, smp_d, flush_pending
         );
-        clock!(self, clock, shell, prng, walker, smp_fifo, rec_fifo, lookup, centers);
+        clock!(self, clock, f1, shell, prng, walker, smp_fifo, rec_fifo, lookup, centers);
         for j in 0..self._h {
             self.h_base[j].clock.next = self.clock.val();
             self.m1_base[j].clock.next = self.clock.val();
@@ -55,32 +55,27 @@ maple_core_impl!(Logic for {
         self.centers.count7.next = self.cfg_count7.out.val();
         self.centers.lat.next = self.f1_lat.q.val();
         // F1 and the hand-over into the match pipeline.
-        self.transfer.next = self.f1_valid.q.val() && self.svbf[0].in_ready.val();
-        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.svbf[0].in_ready.val());
+        self.f1.reset.next = self.reset.val();
+        self.f1.in_valid.next = self.in_valid.val();
+        self.f1.keep.next = true;
+        self.f1.out_ready.next = self.svbf[0].in_ready.val();
+        self.in_ready.next = self.f1.in_ready.val();
         self.swept.next = self.svbf[0].in_ready.val();
-        self.accept.next = self.in_valid.val() && self.in_ready.val();
-        if self.reset.val() {
-            self.f1_valid.d.next = false;
-        } else if self.accept.val() {
-            self.f1_valid.d.next = true;
-        } else if self.transfer.val() {
-            self.f1_valid.d.next = false;
-        }
-        if self.accept.val() {
+        if self.f1.accept.val() {
             self.f1_key.d.next = self.in_key.val();
             self.f1_lat.d.next = self.in_latency.val();
         }
         for j in 0..self._h {
             self.h_base[j].key.next = self.in_key.val();
-            self.h_base[j].load.next = self.accept.val();
+            self.h_base[j].load.next = self.f1.accept.val();
         }
         // Sampling: the packet leaving F1 draws the PRNG.
         self.prng.reset.next = self.reset.val();
         self.prng.seed_load.next = self.seed_pending.q.val();
         self.prng.seed.next = self.cfg_seed.out.val();
-        self.prng.advance.next = self.transfer.val();
+        self.prng.advance.next = self.f1.transfer.val();
         self.smp_v.d.next =
-            self.transfer.val() && (self.prng.value.val() <= self.cfg_threshold.out.val()) && !self.reset.val();
+            self.f1.transfer.val() && (self.prng.value.val() <= self.cfg_threshold.out.val()) && !self.reset.val();
         self.smp_d.d.next = self.f1_lat.q.val();
         self.smp_fifo.reset.next = self.reset.val();
         self.smp_fifo.in_valid.next = self.smp_v.q.val();
@@ -88,7 +83,7 @@ maple_core_impl!(Logic for {
         self.smp_fifo.out_ready.next = self.smp_ready.val();
         self.smp_valid.next = self.smp_fifo.out_valid.val();
         self.smp_data.next = self.smp_fifo.out_data.val();
-        self.m1_v.d.next = self.transfer.val() && !self.reset.val();
+        self.m1_v.d.next = self.f1.transfer.val() && !self.reset.val();
         self.m1_bank.d.next = self.centers.active.val();
         self.m1_lat.d.next = self.f1_lat.q.val();
         for j in 0..self._h {
@@ -325,7 +320,8 @@ maple_core_impl!(Logic for {
             || self.cnt[0].in_ready.val()
             || self.cnt[1].in_ready.val()
             || self.prng.advanced_value.val().any()
-            || self.prng.seed_value.val().any();
+            || self.prng.seed_value.val().any()
+            || self.f1.valid.val();
         for b in 0..2 {
             self.unused_outputs.next = self.unused_outputs.val()
                 || self.svbf[b].mod_near.val().any()
@@ -342,7 +338,7 @@ maple_core_impl!(Logic for {
                 || self.cnt[b].pre_near2.val();
         }
         // Statistics (the counters are the shell's, in STATUS order).
-        self.shell.count[0].next = self.accept.val();
+        self.shell.count[0].next = self.f1.accept.val();
         self.shell.count[1].next = self.epoch_pending.q.val();
         self.shell.count[2].next = self.smp_v.q.val();
         self.shell.count[3].next = self.lk_taken.val();

@@ -25,6 +25,7 @@ use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
 use crate::common::multi_rmw::MultiRmw;
 use crate::common::prng::Prng;
+use crate::common::input::InputStage;
 use crate::common::reg::Reg;
 use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
@@ -153,11 +154,10 @@ declare_block! {
         st3: Reg<bool>,
         /// The centers and the match of a packet's latency against them (F1 → M3).
         centers: MapleCenters<CA> = MapleCenters::build(cfg.max_centers, mutant == Mutant::TiesHigh),
-        f1_valid: Reg<bool>,
+        /// F1 and the input handshake (`accept`, `transfer`: a packet enters F1, leaves it).
+        f1: InputStage,
         f1_key: Reg<Bits<K>>,
         f1_lat: Reg<Bits<32>>,
-        accept: Signal<Local, bool>,
-        transfer: Signal<Local, bool>,
         m1_v: Reg<bool>,
         m1_bank: Reg<bool>,
         m1_lat: Reg<Bits<32>>,
@@ -240,8 +240,9 @@ declare_block! {
         zx_rlevel: ZeroExt<FL, 32>,
         zx_k: ZeroExt<CB, 32>,
         /// Outputs read in part only: bank 1's and the counter pipelines' `in_ready` (the same sweep), the
-        /// PRNG's look-ahead values, the segment rows' `mod_index` (the counter row's carries the walk
-        /// address), the counter pipelines' forward candidates and `mod_valid` (lockstep with the rows').
+        /// PRNG's look-ahead values, F1's `valid` (the packet enters its bank on `transfer`), the segment
+        /// rows' `mod_index` (the counter row's carries the walk address), the counter pipelines' forward
+        /// candidates and `mod_valid` (lockstep with the rows').
         unused_outputs: Signal<Local, bool>,
         // Constants.
         row_ids: Vec<Constant<Bits<RECORD_ROW_BITS>>> = consts(0..H as u64),

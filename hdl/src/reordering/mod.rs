@@ -25,6 +25,7 @@ pub mod report;
 use crate::common::bits::{constant, Slice, ZeroExt};
 use crate::common::fifo::ReportFifo;
 use crate::common::hash::HashUnit;
+use crate::common::input::InputStage;
 use crate::common::reg::Reg;
 use crate::common::rmw::{RmwPipeline, FORWARD_ALL};
 use crate::common::shell::{cfg_field, CoreShell, StatusSources};
@@ -151,10 +152,10 @@ declare_block! {
         zx_prefix_key: ZeroExt<PREFIX_BITS, FLOW_KEY_BITS>,
         zx_ts_in: ZeroExt<TIMESTAMP_BITS, TS_WIDE>,
         ts_in: Slice<TS_WIDE, TS> = Slice::new(cfg.ts_shift),
-        accept: Signal<Local, bool>,
-        transfer: Signal<Local, bool>,
         active: Signal<Local, bool>,
-        f1_valid: Reg<bool>,
+        /// F1 and the input handshake (`accept`, `transfer`: a packet enters F1, leaves it; non-data
+        /// segments are accepted and counted, not kept).
+        f1: InputStage,
         f1_prefix: Reg<Bits<PREFIX_BITS>>,
         f1_seq: Reg<Bits<32>>,
         f1_ts: Reg<Bits<TS>>,
@@ -187,7 +188,8 @@ declare_block! {
         /// the modify stage's payload but the walk flag, the look-ahead stage's valid, payload and word (the
         /// core carries the packet beside the banks and decides on the word's parts), the flush FIFO's
         /// drop counter (the walk waits for room: it stays 0), the eviction packer's `occupied` (the decision
-        /// says whether an overwrite evicts), the walker's row (one row: always 0).
+        /// says whether an overwrite evicts), the walker's row (one row: always 0), F1's `transfer` (the banks'
+        /// input valid is F1's valid; their `in_ready` is F1's `out_ready`).
         unused_bank_outputs: Signal<Local, bool>,
         // SM + 1 = S5: result and report registers.
         r_valid: Reg<bool>,
@@ -293,7 +295,6 @@ reorder_core_impl!(Logic for {
             self,
             clock,
             flush_pending,
-            f1_valid,
             f1_prefix,
             f1_seq,
             f1_ts,
@@ -314,16 +315,18 @@ reorder_core_impl!(Logic for {
             sl_bank2,
             sl_bank3
         );
-        clock!(self, clock, shell, h_index, h_fp, decide, ev_fifo, fl_fifo, walker);
+        clock!(self, clock, f1, shell, h_index, h_fp, decide, ev_fifo, fl_fifo, walker);
         // Run-time settings (the CSR pins and config fields are wired by `core_update!`).
         self.active.next = self.cfg_bank.out.val().any();
         self.flush_pending.d.next =
             self.csr_wr_en.val() && (self.csr_addr.val() == self.csr_flush.val()) && !self.reset.val();
         // Input handshake; the prefix (top `prefix_len` bits of the address); F1 takes data segments only.
-        self.transfer.next = self.f1_valid.q.val() && self.banks[0].in_ready.val();
-        self.in_ready.next = !self.reset.val() && (!self.f1_valid.q.val() || self.banks[0].in_ready.val());
+        self.f1.reset.next = self.reset.val();
+        self.f1.in_valid.next = self.in_valid.val();
+        self.f1.keep.next = self.in_data.val();
+        self.f1.out_ready.next = self.banks[0].in_ready.val();
+        self.in_ready.next = self.f1.in_ready.val();
         self.swept.next = self.banks[0].in_ready.val();
-        self.accept.next = self.in_valid.val() && self.in_ready.val();
         if self.cfg_prefix_len.out.val() >= self.full_len.val() {
             self.prefix_mask.next = self.all_ones.val();
         } else {
@@ -332,14 +335,7 @@ reorder_core_impl!(Logic for {
         self.in_prefix.next = self.in_addr.val() & self.prefix_mask.val();
         self.zx_ts_in.din.next = self.in_ts.val();
         self.ts_in.din.next = self.zx_ts_in.out.val();
-        if self.reset.val() {
-            self.f1_valid.d.next = false;
-        } else if self.accept.val() && self.in_data.val() {
-            self.f1_valid.d.next = true;
-        } else if self.transfer.val() {
-            self.f1_valid.d.next = false;
-        }
-        if self.accept.val() {
+        if self.f1.accept.val() {
             self.f1_prefix.d.next = self.in_prefix.val();
             self.f1_seq.d.next = self.in_seq.val();
             self.f1_ts.d.next = self.ts_in.out.val();
@@ -358,9 +354,9 @@ reorder_core_impl!(Logic for {
         } else {
             self.h_index.key.next = self.zx_prefix_key.out.val();
         }
-        self.h_index.load.next = self.accept.val();
+        self.h_index.load.next = self.f1.accept.val();
         self.h_fp.key.next = self.in_flow.val();
-        self.h_fp.load.next = self.accept.val();
+        self.h_fp.load.next = self.f1.accept.val();
         self.zx_p_prefix.din.next = self.f1_prefix.q.val();
         self.zx_p_fp.din.next = self.h_fp.hash.val();
         self.zx_p_seq.din.next = self.f1_seq.q.val();
@@ -380,13 +376,13 @@ reorder_core_impl!(Logic for {
         self.walk_issue.next = self.walker.busy.val()
             && self.walker.primed.val()
             && (self.fl_fifo.level.val() <= self.room_level.val())
-            && !(self.f1_valid.q.val() && (self.active.val() == self.walker.bank.val()));
+            && !(self.f1.valid.val() && (self.active.val() == self.walker.bank.val()));
         self.walker.issue.next = self.walk_issue.val();
         // S0 of both banks: the packet into the active one, else the walk op into its bank.
         for b in 0..2 {
             self.banks[b].clock.next = self.clock.val();
             self.banks[b].reset.next = self.reset.val();
-            if self.f1_valid.q.val() && (self.active.val() == self.bank_ids[b].val()) {
+            if self.f1.valid.val() && (self.active.val() == self.bank_ids[b].val()) {
                 self.banks[b].in_valid.next = true;
                 self.banks[b].in_index.next = self.pkt_index.val();
                 self.banks[b].in_payload.next = self.pkt_payload.val();
@@ -416,7 +412,8 @@ reorder_core_impl!(Logic for {
             self.banks[1].in_ready.val()
             || self.fl_fifo.drops.val().any()
             || self.ev_pack.occupied.val()
-            || self.walker.row.val().any();
+            || self.walker.row.val().any()
+            || self.f1.transfer.val();
         for b in 0..2 {
             self.is_packet[b].next = self.banks[b].mod_valid.val() && !self.banks[b].mod_payload.val().get_bit(0);
             self.is_walk[b].next = self.banks[b].mod_valid.val() && self.banks[b].mod_payload.val().get_bit(0);
@@ -514,8 +511,8 @@ reorder_core_impl!(Logic for {
         // an eviction and a flushed bucket meet).
         self.shell.count[0].next = self.ev_v.q.val();
         self.shell.count2[0].next = self.fl_v.q.val();
-        self.shell.count[1].next = self.accept.val();
-        self.shell.count[2].next = self.accept.val() && self.in_data.val();
+        self.shell.count[1].next = self.f1.accept.val();
+        self.shell.count[2].next = self.f1.accept.val() && self.in_data.val();
         self.shell.count[3].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_hit.val());
         self.shell.count[4].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_insert.val());
         self.shell.count[5].next = self.r_valid.q.val() && (self.r_outcome.q.val() == self.code_overwrite.val());

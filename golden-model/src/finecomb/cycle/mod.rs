@@ -369,14 +369,7 @@ impl FinecombCycleModel {
         });
 
         let fifo_out = self.fifo.step(i.reset, cur.records.pushing().map(|r| r.pack()), i.rec_ready);
-        let csr_out = self.csr.step(&CsrInputs {
-            reset: i.reset,
-            addr: i.csr_addr,
-            wr_en: i.csr_wr_en,
-            wr_data: i.csr_wr_data,
-            rd_en: i.csr_rd_en,
-            status,
-        });
+        let csr_out = self.csr.step(&CsrInputs::from_port(i, status));
         let outputs = FinecombOutputs {
             in_ready,
             rec_valid: fifo_out.map(|f| f.0),
