@@ -233,6 +233,7 @@ impl<const CW: usize, const SW: usize> Logic for CoreShell<CW, SW> {
 mod tests {
     use super::*;
     use golden::common::config::CSR_STATUS_BASE;
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
 
     fn layout() -> CsrLayout {
         CsrLayout::new(vec![("a".into(), 1), ("b".into(), 2)], vec!["x".into(), "y".into(), "z".into()])
@@ -355,16 +356,10 @@ mod tests {
         sim.add_clock(5, |x: &mut Box<CoreShell<32, 128>>| x.clock.next = !x.clock.val());
         sim.add_testbench(move |mut sim: Sim<CoreShell<32, 128>>| {
             let mut x = sim.init()?;
-            let mut rng = 0x2545_f491_4f6c_dd1du64;
-            let mut next = move || {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                rng
-            };
+            let mut rng = SmallRng::seed_from_u64(0x2545_f491_4f6c_dd1d);
             let (mut c0, mut c1) = (0u32, 0u32);
             for cycle in 0..3000u32 {
-                let r = next();
+                let r: u64 = rng.gen();
                 let reset = cycle == 0 || r % 97 == 0;
                 let (e0, e0b, e1, flag) = (r & 2 != 0, r & 4 != 0, r & 8 != 0, r & 16 != 0);
                 let word = (r >> 32) as u32;

@@ -288,6 +288,7 @@ impl<const CA: usize> Logic for MapleCenters<CA> {
 mod tests {
     use super::*;
     use golden::maple::Centers;
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
 
     const KM: usize = 20;
 
@@ -305,13 +306,8 @@ mod tests {
         sim.add_clock(5, |x: &mut Box<MapleCenters<5>>| x.clock.next = !x.clock.val());
         sim.add_testbench(move |mut sim: Sim<MapleCenters<5>>| {
             let mut x = sim.init()?;
-            let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-            let mut next = move |n: u64| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                rng % n
-            };
+            let mut rng = SmallRng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+            let mut next = move |n: u64| rng.gen_range(0..n);
             x.reset.next = true;
             wait_clock_cycle!(sim, clock, x);
             x.reset.next = false;
