@@ -203,10 +203,15 @@ declare_block! {
     /// - **SL**: [`SampleDecide`] on every candidate for the packet's bucket: `[0]` the word before the
     ///   packets ahead (the bank's `pre_early`), `[1]` the word the packet two ahead wrote (the bank's
     ///   `mod_fwd1`; it is the bucket iff `pre_near2`), and the word the op directly ahead (now at SM)
-    ///   writes: `[2]` a packet's — its `new_word` of this block, of which only `n` and `o` depend on its
-    ///   pick (a 2:1 choice of registers; the other fields, from its far register, feed the long compares
-    ///   from flip-flops) — or `[3]` a walk op's cleared bucket. The settings are read here. `[0]` or `[1]`
-    ///   (by `pre_near2`) and `[2]` or `[3]` (by `ahead_packet`) registered, each choice after the decisions.
+    ///   writes: a packet's — its `new_word` of this block, decided for both of its picks, `[2]` its far
+    ///   answer and `[3]` its near one (only `n` and `o` differ: the near register's, the other fields the
+    ///   far register's), so that candidate's word is a flip-flop's — or `[4]` a walk op's cleared bucket.
+    ///   The settings are read here. `[0]` or `[1]` (by `pre_near2`) and `[2]`, `[3]` or `[4]` (by `near`
+    ///   and `ahead_packet`) registered, each choice after the decisions. Until stop 50 the SM pick fed the
+    ///   op-ahead candidate's `n`/`o`, and through them its outcome, in the same cycle (a6: 118.8 → 121.6
+    ///   MHz, 3 seeds). Tried at stop 50 and not kept: `[0]`/`[1]` per bank with the bank chosen after the
+    ///   decisions (as the heavy hitters do): 120.0 MHz (118.0–121.5), +633 LUT4 — the path is the
+    ///   decision's own (the packet's fields → the compares → `far_evict`, 20 cells).
     /// - **SM**: `near` (the bank's `mod_pick` bit 1: the op directly ahead wrote this bucket) picks the
     ///   registered answer: `write`, `new_word`, `outcome`, `ooo`, `evict`.
     #[derive(LogicBlock)]
@@ -235,7 +240,7 @@ declare_block! {
         pub outcome: Signal<Out, Bits<2>>,
         pub ooo: Signal<Out, bool>,
         pub evict: Signal<Out, bool>,
-        cand: Vec<SampleDecide<F, TS, N, O, W, P>> = (0..4).map(|_| SampleDecide::build(mutant)).collect(),
+        cand: Vec<SampleDecide<F, TS, N, O, W, P>> = (0..5).map(|_| SampleDecide::build(mutant)).collect(),
         /// The bits of `n` and `o` in a bucket.
         counts: Constant<Bits<W>> = ones(bucket_o(F), bucket_ts(F, O, N)),
         /// The far answer (the word before the packet ahead) and the near one, registered SL → SM.
@@ -271,7 +276,7 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
             self, clock, far_write, far_word, far_outcome, far_ooo, far_evict, near_write, near_word, near_outcome,
             near_ooo, near_evict
         );
-        // SM first (the op directly ahead's word feeds SL's third candidate).
+        // SM: `near` picks the registered answer.
         if self.near.val() {
             self.write.next = self.near_write.q.val();
             self.new_word.next = self.near_word.q.val();
@@ -285,13 +290,14 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
             self.ooo.next = self.far_ooo.q.val();
             self.evict.next = self.far_evict.q.val();
         }
-        // SL: the three candidates.
+        // SL: the candidates.
         self.cand[0].old.next = self.early.val();
         self.cand[1].old.next = self.near2_word.val();
-        self.cand[2].old.next =
-            (self.far_word.q.val() & !self.counts.val()) | (self.new_word.val() & self.counts.val());
-        self.cand[3].old.next = self.zero_w.val();
-        for j in 0..4 {
+        self.cand[2].old.next = self.far_word.q.val();
+        self.cand[3].old.next =
+            (self.far_word.q.val() & !self.counts.val()) | (self.near_word.q.val() & self.counts.val());
+        self.cand[4].old.next = self.zero_w.val();
+        for j in 0..5 {
             self.cand[j].pkt.next = self.pkt.val();
             self.cand[j].timeout.next = self.timeout.val();
             self.cand[j].count_c.next = self.count_c.val();
@@ -313,17 +319,25 @@ impl<const F: usize, const TS: usize, const N: usize, const O: usize, const W: u
             self.far_evict.d.next = self.cand[0].evict.val();
         }
         if self.ahead_packet.val() {
-            self.near_write.d.next = self.cand[2].write.val();
-            self.near_word.d.next = self.cand[2].new_word.val();
-            self.near_outcome.d.next = self.cand[2].outcome.val();
-            self.near_ooo.d.next = self.cand[2].ooo.val();
-            self.near_evict.d.next = self.cand[2].evict.val();
+            if self.near.val() {
+                self.near_write.d.next = self.cand[3].write.val();
+                self.near_word.d.next = self.cand[3].new_word.val();
+                self.near_outcome.d.next = self.cand[3].outcome.val();
+                self.near_ooo.d.next = self.cand[3].ooo.val();
+                self.near_evict.d.next = self.cand[3].evict.val();
+            } else {
+                self.near_write.d.next = self.cand[2].write.val();
+                self.near_word.d.next = self.cand[2].new_word.val();
+                self.near_outcome.d.next = self.cand[2].outcome.val();
+                self.near_ooo.d.next = self.cand[2].ooo.val();
+                self.near_evict.d.next = self.cand[2].evict.val();
+            }
         } else {
-            self.near_write.d.next = self.cand[3].write.val();
-            self.near_word.d.next = self.cand[3].new_word.val();
-            self.near_outcome.d.next = self.cand[3].outcome.val();
-            self.near_ooo.d.next = self.cand[3].ooo.val();
-            self.near_evict.d.next = self.cand[3].evict.val();
+            self.near_write.d.next = self.cand[4].write.val();
+            self.near_word.d.next = self.cand[4].new_word.val();
+            self.near_outcome.d.next = self.cand[4].outcome.val();
+            self.near_ooo.d.next = self.cand[4].ooo.val();
+            self.near_evict.d.next = self.cand[4].evict.val();
         }
     }
 }
