@@ -159,7 +159,9 @@ pub fn cfg_field<const CW: usize, const N: usize>(layout: &CsrLayout, name: &str
 /// ```
 ///
 /// The statements land at the top of the generated `always @(*)` block; order within it does not matter,
-/// as each signal is assigned once.
+/// as each signal is assigned once. The `#[hdl_gen]` attribute is the caller's, passed through token by
+/// token: written inside this macro, hdl_gen's generated `hdl()` and `connect_all()` would take the macro's
+/// hygiene for `self`, which the caller's statements cannot name.
 #[macro_export]
 macro_rules! core_update {
     (cfg($($cfg:ident),* $(,)?) $pound:tt $hdl_gen:tt fn update(&mut $s:ident) { $($body:tt)* }) => {
