@@ -36,9 +36,8 @@ declare_block! {
         pub csr_wr_en: Signal<In, bool>,
         pub csr_addr: Signal<In, Bits<8>>,
         pub csr_wr_data: Signal<In, Bits<32>>,
-        /// `center_count` (32 bits to clamp, its low bits to use).
+        /// `center_count` (all 32 bits to clamp, its low bits to use).
         pub count: Signal<In, Bits<32>>,
-        pub count7: Signal<In, Bits<CB>>,
         /// The bank packets insert into, and `k` of it and of the other (frozen) bank.
         pub active: Signal<Out, bool>,
         pub k_active: Signal<Out, Bits<CB>>,
@@ -52,6 +51,7 @@ declare_block! {
         pub ret_bank: Signal<In, bool>,
         pub ret_center: Signal<Out, Bits<32>>,
         wr_index8: Slice<32, 8> = Slice::new(0),
+        count_low: Slice<32, CB> = Slice::new(0),
         active_q: Reg<bool>,
         widx: Reg<Bits<8>>,
         k0: Reg<Bits<CB>>,
@@ -161,13 +161,14 @@ impl<const CA: usize> Logic for MapleCenters<CA> {
             }
         }
         self.wr_index8.din.next = self.csr_wr_data.val();
+        self.count_low.din.next = self.count.val();
         // k of the next epoch: center_count clamped to 1..=max_centers.
         if self.count.val() == self.zero32.val() {
             self.kk.next = self.one7.val();
         } else if self.count.val() > self.km32.val() {
             self.kk.next = self.km7.val();
         } else {
-            self.kk.next = self.count7.val();
+            self.kk.next = self.count_low.out.val();
         }
         // Shadow centers, the epoch swap.
         if self.reset.val() {
@@ -336,7 +337,6 @@ mod tests {
                 shadow[..k].copy_from_slice(&values);
                 x.csr_wr_en.next = false;
                 x.count.next = Bits::from(count as u64);
-                x.count7.next = Bits::from(count as u64 & 0x7f);
                 x.epoch.next = true;
                 wait_clock_cycle!(sim, clock, x);
                 x.epoch.next = false;

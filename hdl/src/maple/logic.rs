@@ -2,8 +2,8 @@
 //! center are [`super::centers::MapleCenters`], the lookup engine [`super::lookup::MapleLookup`].
 //!
 //! Why one `update` of ~340 lines (the house aims at ~300): what stays here is the wiring between the
-//! core's eleven blocks (two SVBF banks and two counter pipelines, walker, lookup engine, centers, PRNG,
-//! two FIFOs, the shell) and the modify stage of both banks, which reads and writes those blocks' ports
+//! core's blocks (two SVBF banks and two counter pipelines, walker, lookup engine, centers, PRNG, two
+//! FIFOs, the shell, the input stage, the hash units) and the modify stage of both banks, which reads and writes those blocks' ports
 //! in the same cycle. A further block (e.g. the modify words) would take ~12 of those ports per bank as
 //! port pairs and save ~20 lines; the sections are marked by stage (F1, M1–M3, S0, S2, S3).
 
@@ -11,7 +11,7 @@ use super::{maple_core_impl, MapleCore};
 use rust_hdl::prelude::*;
 
 maple_core_impl!(Logic for {
-    crate::core_update!(cfg(cfg_threshold, cfg_seed, cfg_count, cfg_count7, cfg_options)
+    crate::core_update!(cfg(cfg_threshold, cfg_seed, cfg_count, cfg_options)
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -52,7 +52,6 @@ maple_core_impl!(Logic for {
         self.centers.csr_addr.next = self.csr_addr.val();
         self.centers.csr_wr_data.next = self.csr_wr_data.val();
         self.centers.count.next = self.cfg_count.out.val();
-        self.centers.count7.next = self.cfg_count7.out.val();
         self.centers.lat.next = self.f1_lat.q.val();
         // F1 and the hand-over into the match pipeline.
         self.f1.reset.next = self.reset.val();

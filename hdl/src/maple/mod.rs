@@ -146,7 +146,6 @@ declare_block! {
         cfg_threshold: Slice<CONFIG_BITS, 32> = field(layout, "sample_threshold"),
         cfg_seed: Slice<CONFIG_BITS, 32> = field(layout, "prng_seed"),
         cfg_count: Slice<CONFIG_BITS, 32> = field(layout, "center_count"),
-        cfg_count7: Slice<CONFIG_BITS, CB> = field(layout, "center_count"),
         seed_pending: Reg<bool>,
         epoch_pending: Reg<bool>,
         st1: Reg<bool>,
