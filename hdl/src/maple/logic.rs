@@ -171,20 +171,23 @@ maple_core_impl!(Logic for {
             self.svbf[b].reset.next = self.reset.val();
             self.cnt[b].clock.next = self.clock.val();
             self.cnt[b].reset.next = self.reset.val();
-            if self.m3_v.q.val() && (self.m3_bank.q.val() == self.bank_ids[b].val()) {
-                self.svbf[b].in_valid.next = true;
-                self.svbf[b].in_index.next = self.pkt_index.val();
-                self.svbf[b].in_payload.next = self.pkt_payload.val();
-                self.cnt[b].in_valid.next = true;
-                self.cnt[b].in_index.next = self.cidx.out.val();
-                self.cnt[b].in_payload.next = self.pkt_payload.val();
-            } else if self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val()) {
+            // A flush op and a packet never meet in a bank (`walk_issue` yields to the packet), so the flush
+            // op, whose issue is decided last, is the last choice before the banks' inputs (the counter
+            // row's LUT RAM reads at `in_index` in this cycle).
+            if self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val()) {
                 self.svbf[b].in_valid.next = true;
                 self.svbf[b].in_index.next = self.walk_index.val();
                 self.svbf[b].in_payload.next = self.walk_payload.val();
                 self.cnt[b].in_valid.next = true;
                 self.cnt[b].in_index.next = self.walk_cidx.out.val();
                 self.cnt[b].in_payload.next = self.walk_payload.val();
+            } else if self.m3_v.q.val() && (self.m3_bank.q.val() == self.bank_ids[b].val()) {
+                self.svbf[b].in_valid.next = true;
+                self.svbf[b].in_index.next = self.pkt_index.val();
+                self.svbf[b].in_payload.next = self.pkt_payload.val();
+                self.cnt[b].in_valid.next = true;
+                self.cnt[b].in_index.next = self.cidx.out.val();
+                self.cnt[b].in_payload.next = self.pkt_payload.val();
             } else {
                 self.svbf[b].in_valid.next = self.lk_grant.val() && (self.lookup.bank.val() == self.bank_ids[b].val());
                 self.svbf[b].in_index.next = self.lookup.op_index.val();

@@ -93,18 +93,31 @@ declare_block! {
         /// `scan` not empty, kept beside it so `want` (and the core's `grant` back into the enables) starts at a
         /// flip-flop: a 64-bit OR there was the critical path at 117.1 MHz.
         scan_more: Reg<bool>,
+        /// The index of `scan`'s lowest candidate (`op_cidx`), loaded with `scan`: the counter row's read
+        /// address starts at a flip-flop (the lowest-bit search after `scan` into the core's counter LUT RAM
+        /// was the k8 build's critical path at 136.6 MHz).
+        low_q: Reg<Bits<A>>,
         have: Reg<bool>,
         best_q: Reg<Bits<CB>>,
         best_cnt: Reg<Bits<32>>,
         /// The best's latency sum: its high half (33 bits: the division's first remainder) and low half.
         best_hi: Reg<Bits<33>>,
         best_lo: Reg<Bits<32>>,
+        /// DivStart's tests of the best, computed when its word returns (`p_zero`: `count = 0`, `p_ovf`:
+        /// `hi ≥ count`, the quotient overflows) and taken with it: whether the refined latency is not divided
+        /// (the center's latency, or the saturated quotient) and that answer. DivStart reads flip-flops, not a
+        /// 33-bit compare of `best_*` (seed 1's critical path of the k8 build at 146.6 MHz, into the answer
+        /// registers' enables).
+        best_sat: Reg<bool>,
+        best_satv: Reg<Bits<32>>,
         /// The scan's second step: the previous cycle's returning word beat the best (`tk`), and that word.
         tk: Reg<bool>,
         p_idx: Reg<Bits<CB>>,
         p_cnt: Reg<Bits<32>>,
         p_hi: Reg<Bits<33>>,
         p_lo: Reg<Bits<32>>,
+        p_zero: Reg<bool>,
+        p_ovf: Reg<bool>,
         /// The best center's latency, taken with its count: DivStart reads a register, not the core's center
         /// mux (the critical path at 132.6 MHz).
         best_cv: Reg<Bits<32>>,
@@ -113,6 +126,9 @@ declare_block! {
         rem: Reg<Bits<33>>,
         div: Reg<Bits<32>>,
         steps: Reg<Bits<6>>,
+        /// `steps = 1` in Divide (the last step), registered a cycle ahead: the answer registers' enables start
+        /// at a flip-flop, not at a 6-bit compare (with DivStart's compares the k8 build's paths at 144.7 MHz).
+        div_last: Reg<bool>,
         a_kind: Reg<Bits<2>>,
         a_cv: Reg<bool>,
         a_center: Reg<Bits<CB>>,
@@ -147,16 +163,21 @@ declare_block! {
         c_any: Signal<Local, bool>,
         c_two: Signal<Local, bool>,
         one4: Constant<Bits<4>> = constant(1),
-        // Scan: the lowest candidate left (one-hot, then its index), a returning counter word.
-        lowest: Signal<Local, Bits<64>>,
+        // Scan: the lowest candidate left, a returning counter word.
         /// The candidates left after this one (`scan & (scan − 1)`, only the `max_centers` bits that exist).
         scan_rest: Signal<Local, Bits<64>>,
-        low_a: Signal<Local, Bits<A>>,
+        /// The lowest candidate (one-hot, then its index) of the bitmap loaded into `scan` at Classify
+        /// (`cand`) and of the one loaded at a granted Scan op (`scan_rest`).
+        c_low: Signal<Local, Bits<64>>,
+        r_low: Signal<Local, Bits<64>>,
+        c_low_a: Signal<Local, Bits<A>>,
+        r_low_a: Signal<Local, Bits<A>>,
         ret7: Signal<Local, Bits<CB>>,
         r_cnt: Slice<COUNTER_BITS, 32> = Slice::new(0),
         r_lo: Slice<COUNTER_BITS, 32> = Slice::new(32),
         r_hi: Slice<COUNTER_BITS, 32> = Slice::new(64),
         zx_hi: ZeroExt<32, 33>,
+        zx_rcnt: ZeroExt<32, 33>,
         // DivStart / Divide.
         zx_cnt: ZeroExt<32, 33>,
         t33: Signal<Local, Bits<33>>,
@@ -196,6 +217,8 @@ declare_block! {
         one33: Constant<Bits<33>> = constant(1),
         one6: Constant<Bits<6>> = constant(1),
         div_steps: Constant<Bits<6>> = constant(DIVIDE_CYCLES as u64),
+        div_steps_is_one: Constant<bool> = Constant::new(DIVIDE_CYCLES == 1),
+        two6: Constant<Bits<6>> = constant(2),
         k_match: Constant<Bits<2>> = constant(golden::maple::MatchKind::Match as u64),
         k_multi: Constant<Bits<2>> = constant(golden::maple::MatchKind::MultiMatch as u64),
         k_none: Constant<Bits<2>> = constant(golden::maple::MatchKind::NoMatch as u64),
@@ -236,9 +259,9 @@ lookup_impl!(Logic for {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, scan_more, have, best_q,
-            best_cnt, best_hi, best_lo, rem, div, steps, a_kind, a_cv, a_center, a_lat, a_ref, ret_v, ret_w, ret_c,
-            ret_i, tk, p_idx, p_cnt, p_hi, p_lo, best_cv
+            self, clock, phase, bank_q, burst_q, kmask_q, n_iss, n_ret, boff, cand, scan, scan_more, low_q, have,
+            best_q, best_cnt, best_hi, best_lo, rem, div, steps, div_last, a_kind, a_cv, a_center, a_lat, a_ref,
+            ret_v, ret_w, ret_c, ret_i, tk, p_idx, p_cnt, p_hi, p_lo, best_cv, best_sat, best_satv, p_zero, p_ovf
         );
         // A returning op is seen one cycle after its bank's modify stage (the bank's forwarding mux and the
         // count compare below would not fit one cycle together).
@@ -282,16 +305,21 @@ lookup_impl!(Logic for {
             self.op_bus.next = self.op_bus.val() | (self.zx_addr[j].out.val() << self.off_addr[j].val());
         }
         self.op_index.next = self.op_bus.val();
-        // The lowest candidate left to scan.
-        self.lowest.next = self.scan.q.val() & (!self.scan.q.val() + self.one64.val());
+        // The lowest candidate left to scan is `low_q`; the next one is searched in the bitmap `scan` takes.
         self.scan_rest.next = self.scan.q.val() & (self.scan.q.val() - self.one64.val()) & self.km_bits.val();
-        self.low_a.next = self.zero_a.val();
+        self.c_low.next = self.cand.q.val() & (!self.cand.q.val() + self.one64.val());
+        self.r_low.next = self.scan_rest.val() & (!self.scan_rest.val() + self.one64.val());
+        self.c_low_a.next = self.zero_a.val();
+        self.r_low_a.next = self.zero_a.val();
         for i in 0..self._km {
-            if (self.lowest.val() & self.bit64[i].val()).any() {
-                self.low_a.next = self.idx_a[i].val();
+            if (self.c_low.val() & self.bit64[i].val()).any() {
+                self.c_low_a.next = self.idx_a[i].val();
+            }
+            if (self.r_low.val() & self.bit64[i].val()).any() {
+                self.r_low_a.next = self.idx_a[i].val();
             }
         }
-        self.op_cidx.next = self.low_a.val();
+        self.op_cidx.next = self.low_q.q.val();
         self.want.next = ((self.phase.q.val() == self.p_burst.val()) && (self.n_iss.q.val() < self.burst_q.q.val()))
             || ((self.phase.q.val() == self.p_scan.val()) && self.scan_more.q.val());
         // A returning word goes to slot n_ret of its segment's window register.
@@ -367,6 +395,9 @@ lookup_impl!(Logic for {
         self.p_cnt.d.next = self.r_cnt.out.val();
         self.p_hi.d.next = self.zx_hi.out.val();
         self.p_lo.d.next = self.r_lo.out.val();
+        self.zx_rcnt.din.next = self.r_cnt.out.val();
+        self.p_zero.d.next = self.r_cnt.out.val() == self.zero32.val();
+        self.p_ovf.d.next = self.zx_hi.out.val() >= self.zx_rcnt.out.val();
         if self.tk.q.val() {
             self.gt.next = self.r_cnt.out.val() > self.p_cnt.q.val();
         } else {
@@ -379,6 +410,12 @@ lookup_impl!(Logic for {
             self.best_cnt.d.next = self.p_cnt.q.val();
             self.best_hi.d.next = self.p_hi.q.val();
             self.best_lo.d.next = self.p_lo.q.val();
+            self.best_sat.d.next = self.p_zero.q.val() || self.p_ovf.q.val();
+            if self.p_zero.q.val() {
+                self.best_satv.d.next = self.ret_center.val();
+            } else {
+                self.best_satv.d.next = self.max32.val();
+            }
             self.best_cv.d.next = self.ret_center.val();
             self.have.d.next = true;
         }
@@ -420,6 +457,7 @@ lookup_impl!(Logic for {
             self.best_q.d.next = self.zero7.val();
             self.scan.d.next = self.cand.q.val();
             self.scan_more.d.next = self.c_any.val();
+            self.low_q.d.next = self.c_low_a.val();
             self.a_cv.d.next = false;
             self.a_center.d.next = self.zero7.val();
             self.a_lat.d.next = self.zero32.val();
@@ -442,6 +480,7 @@ lookup_impl!(Logic for {
             if self.grant.val() {
                 self.scan.d.next = self.scan_rest.val();
                 self.scan_more.d.next = self.scan_rest.val().any();
+                self.low_q.d.next = self.r_low_a.val();
                 self.n_iss.d.next = self.n_iss.q.val() + self.one7.val();
             }
             if self.ret_v.q.val() {
@@ -454,23 +493,22 @@ lookup_impl!(Logic for {
             self.a_cv.d.next = true;
             self.a_center.d.next = self.best_q.q.val();
             self.a_lat.d.next = self.best_cv.q.val();
-            if self.best_cnt.q.val() == self.zero32.val() {
-                self.a_ref.d.next = self.best_cv.q.val();
-                self.phase.d.next = self.p_answer.val();
-            } else if self.best_hi.q.val() >= self.zx_cnt.out.val() {
-                self.a_ref.d.next = self.max32.val();
+            if self.best_sat.q.val() {
+                self.a_ref.d.next = self.best_satv.q.val();
                 self.phase.d.next = self.p_answer.val();
             } else {
                 self.rem.d.next = self.best_hi.q.val();
                 self.div.d.next = self.best_lo.q.val();
                 self.steps.d.next = self.div_steps.val();
+                self.div_last.d.next = self.div_steps_is_one.val();
                 self.phase.d.next = self.p_divide.val();
             }
         } else if self.phase.q.val() == self.p_divide.val() {
             self.rem.d.next = self.rem_next.val();
             self.div.d.next = self.div_next.val();
             self.steps.d.next = self.steps.q.val() - self.one6.val();
-            if self.steps.q.val() == self.one6.val() {
+            self.div_last.d.next = self.steps.q.val() == self.two6.val();
+            if self.div_last.q.val() {
                 self.a_ref.d.next = self.div_next.val();
                 self.phase.d.next = self.p_answer.val();
             }
