@@ -165,7 +165,6 @@ impl CoreTop for FinecombRecord {
             sb.check(c, "push", Some(e.push as u128), m.push() as u128);
             sb.check(c, "level", Some(e.level as u128), m.level() as u128);
             sb.check(c, "drops", Some(e.drops as u128), m.drops() as u128);
-            sb.check(c, "room", Some(e.room as u128), m.room() as u128);
         }
         if let Some(op) = e.e2 {
             sb.check(c, "e2_kind", Some(op.kind as u128), m.e2_kind_o() as u128);

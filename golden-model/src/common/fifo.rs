@@ -55,11 +55,6 @@ impl<T: Word> FifoModel<T> {
     pub fn depth(&self) -> usize {
         self.depth
     }
-    /// Room for `in_flight` more entries: `level + in_flight ≤ depth` (the RTL's registered `room` of a FIFO
-    /// built with that many ops in flight; a walk or engine issues only while it holds).
-    pub fn room_for(&self, in_flight: usize) -> bool {
-        self.q.len() + in_flight <= self.depth
-    }
     /// Outputs during this cycle; `None` before the first reset.
     pub fn step(&mut self, i: &FifoInputs<T>) -> Option<FifoOutputs<T>> {
         let out = self.started.then(|| FifoOutputs {

@@ -23,8 +23,6 @@ pub const RMW_TOP_WIDTH: usize = 32;
 pub const FIFO_TOP_ADDR_BITS: usize = 4;
 /// Entry width of the report-FIFO test top.
 pub const FIFO_TOP_WIDTH: usize = 72;
-/// Ops in flight of the report-FIFO test top's `room` (`FifoModel::room_for`).
-pub const FIFO_TOP_IN_FLIGHT: usize = 3;
 /// Word width of the delay-line test top.
 pub const DELAY_TOP_WIDTH: usize = 40;
 /// Stages of the delay-line test top.

@@ -191,12 +191,8 @@ pub fn fifo() -> Result<Vec<Build>, String> {
         Build::new(
             "fifo",
             "report FIFO that drops and counts when full",
-            json!({"addr_bits": FIFO_TOP_ADDR_BITS, "width": FIFO_TOP_WIDTH, "in_flight": FIFO_TOP_IN_FLIGHT}),
-            || {
-                Ok(ReportFifo::<FIFO_TOP_ADDR_BITS, FIFO_TOP_WIDTH, { FIFO_TOP_ADDR_BITS + 1 }>::with_room(
-                    FIFO_TOP_IN_FLIGHT,
-                ))
-            },
+            json!({"addr_bits": FIFO_TOP_ADDR_BITS, "width": FIFO_TOP_WIDTH}),
+            || Ok(ReportFifo::<FIFO_TOP_ADDR_BITS, FIFO_TOP_WIDTH, { FIFO_TOP_ADDR_BITS + 1 }>::default()),
         ),
         Build::new("", "report FIFO, drops and counts when full", json!({"addr_bits": A, "width": W}), || {
             Ok(ReportFifo::<A, W, { A + 1 }>::default())

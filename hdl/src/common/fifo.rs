@@ -6,9 +6,7 @@
 //! re-issued every cycle at the next head address, and a write to that very address in the same cycle is
 //! caught by a one-word bypass register. `level` (L = A+1 bits) is the number of entries. "Not empty" and
 //! "full" are flip-flops kept beside the count (not decoded from it), so the pop and push decisions, and
-//! the RAM write enable that fans out to every block or LUT RAM cell, are one LUT from registers. So is
-//! `room` (`level + in_flight ≤ 2^A`, [`ReportFifo::with_room`]): a core whose walk or engine may only issue
-//! while the FIFO has room for every op it has in flight reads a flip-flop, not a compare of `level`.
+//! the RAM write enable that fans out to every block or LUT RAM cell, are one LUT from registers.
 //! Model: `golden::common::fifo`.
 
 use super::reg::Reg;
@@ -26,8 +24,6 @@ pub struct ReportFifo<const A: usize, const W: usize, const L: usize> {
     pub out_data: Signal<Out, Bits<W>>,
     pub out_ready: Signal<In, bool>,
     pub level: Signal<Out, Bits<L>>,
-    /// `level + in_flight ≤ 2^A` (`golden::common::fifo::FifoModel::room_for`), registered.
-    pub room: Signal<Out, bool>,
     pub drops: Signal<Out, Bits<32>>,
     ram: Sram<A, W>,
     wr_ptr: Reg<Bits<A>>,
@@ -39,16 +35,10 @@ pub struct ReportFifo<const A: usize, const W: usize, const L: usize> {
     /// `count ≠ 0` and `count = 2^A`, registered.
     nonempty: Reg<bool>,
     full: Reg<bool>,
-    room_q: Reg<bool>,
     pop: Signal<Local, bool>,
     accept: Signal<Local, bool>,
     head_next: Signal<Local, Bits<A>>,
     depth_less_one: Constant<Bits<L>>,
-    /// `room` after a push (`count < 2^A − in_flight`) and after a pop (`count ≤ 2^A − in_flight + 1`);
-    /// `room_possible`: `in_flight ≤ 2^A` (else `room` stays low).
-    room_push_below: Constant<Bits<L>>,
-    room_pop_upto: Constant<Bits<L>>,
-    room_possible: Constant<bool>,
     one_a: Constant<Bits<A>>,
     zero_a: Constant<Bits<A>>,
     one_l: Constant<Bits<L>>,
@@ -58,17 +48,8 @@ pub struct ReportFifo<const A: usize, const W: usize, const L: usize> {
 }
 
 impl<const A: usize, const W: usize, const L: usize> Default for ReportFifo<A, W, L> {
-    /// No ops in flight: `room` is "not full" (`level ≤ 2^A`, always high).
     fn default() -> Self {
-        Self::with_room(0)
-    }
-}
-
-impl<const A: usize, const W: usize, const L: usize> ReportFifo<A, W, L> {
-    /// A FIFO whose `room` says `level + in_flight ≤ 2^A`.
-    pub fn with_room(in_flight: usize) -> Self {
         assert_eq!(L, A + 1, "ReportFifo<A, W, L>: L must be A + 1");
-        let mark = (1u64 << A).saturating_sub(in_flight as u64);
         ReportFifo {
             clock: Default::default(),
             reset: Default::default(),
@@ -78,7 +59,6 @@ impl<const A: usize, const W: usize, const L: usize> ReportFifo<A, W, L> {
             out_data: Default::default(),
             out_ready: Default::default(),
             level: Default::default(),
-            room: Default::default(),
             drops: Default::default(),
             ram: Sram::new(RamPorts::Dual, false),
             wr_ptr: Default::default(),
@@ -89,14 +69,10 @@ impl<const A: usize, const W: usize, const L: usize> ReportFifo<A, W, L> {
             byp_data: Default::default(),
             nonempty: Default::default(),
             full: Default::default(),
-            room_q: Default::default(),
             pop: Default::default(),
             accept: Default::default(),
             head_next: Default::default(),
             depth_less_one: Constant::new(Bits::from((1u64 << A) - 1)),
-            room_push_below: Constant::new(Bits::from(mark)),
-            room_pop_upto: Constant::new(Bits::from(mark + 1)),
-            room_possible: Constant::new(in_flight as u64 <= 1u64 << A),
             one_a: Constant::new(Bits::from(1u64)),
             zero_a: Constant::new(Bits::from(0u64)),
             one_l: Constant::new(Bits::from(1u64)),
@@ -110,12 +86,11 @@ impl<const A: usize, const W: usize, const L: usize> ReportFifo<A, W, L> {
 impl<const A: usize, const W: usize, const L: usize> Logic for ReportFifo<A, W, L> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr_ptr, rd_ptr, count, drop_count, byp_sel, byp_data, nonempty, full, room_q);
+        dff_setup!(self, clock, wr_ptr, rd_ptr, count, drop_count, byp_sel, byp_data, nonempty, full);
         clock!(self, clock, ram);
         self.ram.reset.next = self.reset.val();
         self.out_valid.next = self.nonempty.q.val();
         self.level.next = self.count.q.val();
-        self.room.next = self.room_q.q.val();
         self.drops.next = self.drop_count.q.val();
         self.pop.next = self.out_ready.val() && self.nonempty.q.val();
         self.accept.next = self.in_valid.val() && !self.ram.busy.val() && (!self.full.q.val() || self.pop.val());
@@ -142,7 +117,6 @@ impl<const A: usize, const W: usize, const L: usize> Logic for ReportFifo<A, W, 
             self.byp_sel.d.next = false;
             self.nonempty.d.next = false;
             self.full.d.next = false;
-            self.room_q.d.next = self.room_possible.val();
         } else {
             self.byp_sel.d.next = self.accept.val() && (self.wr_ptr.q.val() == self.head_next.val());
             self.rd_ptr.d.next = self.head_next.val();
@@ -153,13 +127,11 @@ impl<const A: usize, const W: usize, const L: usize> Logic for ReportFifo<A, W, 
                 self.count.d.next = self.count.q.val() + self.one_l.val();
                 self.nonempty.d.next = true;
                 self.full.d.next = self.count.q.val() == self.depth_less_one.val();
-                self.room_q.d.next = self.count.q.val() < self.room_push_below.val();
             }
             if self.pop.val() && !self.accept.val() {
                 self.count.d.next = self.count.q.val() - self.one_l.val();
                 self.nonempty.d.next = self.count.q.val() != self.one_l.val();
                 self.full.d.next = false;
-                self.room_q.d.next = self.room_possible.val() && (self.count.q.val() <= self.room_pop_upto.val());
             }
             if self.in_valid.val() && !self.accept.val() {
                 self.drop_count.d.next = self.drop_count.q.val() + self.one_32.val();

@@ -5,7 +5,7 @@
 use crate::common::bits::{constant, consts, Slice};
 use crate::common::reg::Reg;
 use crate::declare_block;
-use golden::finecomb::cycle::RecordKind;
+use golden::finecomb::cycle::{RecordKind, FIFO_BITS, IN_FLIGHT};
 use rust_hdl::prelude::*;
 
 /// Engine phases: none, or the kind of record the phase's ops produce, plus one (so the record kind is
@@ -31,8 +31,8 @@ declare_block! {
         pub b_region: Signal<In, bool>,
         pub active: Signal<In, bool>,
         pub par: Signal<In, bool>,
-        /// The record FIFO has room for every op in flight (`IN_FLIGHT`; the FIFO's registered `room`).
-        pub room: Signal<In, bool>,
+        /// The record FIFO's level.
+        pub level: Signal<In, Bits<{ FIFO_BITS + 1 }>>,
         /// Per bank: M_b, w_b, and the stash pointers of the capture being read.
         pub m: Vec<Signal<In, Bits<16>>> = (0..n).map(|_| Default::default()).collect(),
         pub w: Vec<Signal<In, Bits<16>>> = (0..n).map(|_| Default::default()).collect(),
@@ -82,6 +82,7 @@ declare_block! {
         nz_post: Vec<Signal<Local, bool>> = (0..n).map(|_| Default::default()).collect(),
         /// `len ≠ 0` of the current phase at the next bank.
         more_next_bank: Signal<Local, bool>,
+        room: Signal<Local, bool>,
         last_bank: Signal<Local, bool>,
         pre_start0: Signal<Local, Bits<16>>,
         pre_start_next: Signal<Local, Bits<16>>,
@@ -101,6 +102,7 @@ declare_block! {
         zero_3: Constant<Bits<3>> = constant(0),
         zero_16: Constant<Bits<16>> = constant(0),
         one_16: Constant<Bits<16>> = constant(1),
+        room_level: Constant<Bits<{ FIFO_BITS + 1 }>> = constant(((1 << FIFO_BITS) - IN_FLIGHT) as u64),
         _n: usize = n,
     }
 }
@@ -125,6 +127,7 @@ impl<const IA: usize> Logic for FcEngine<IA> {
             (self.phase.q.val() == self.ph_none.val()) && !self.b_pending.val() && self.a_queued.val();
 
         // Start a job, or issue one op of the current phase.
+        self.room.next = self.level.val() <= self.room_level.val();
         // The candidates of `more`'s next value, from registers only: after an issue, `job_addr + 1 < len`;
         // at address 0 of the next bank, `len ≠ 0`.
         self.more_inc.next = false;

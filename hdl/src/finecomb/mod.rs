@@ -233,7 +233,7 @@ impl<const IA: usize, const SP: usize, const CW: usize> Logic for FinecombCore<I
         self.engine.b_region.next = self.capture.b_region_o.val();
         self.engine.active.next = self.capture.active_o.val();
         self.engine.par.next = self.capture.par_o.val();
-        self.engine.room.next = self.record.room.val();
+        self.engine.level.next = self.record.level.val();
 
         // Per bank: the bucket accumulator (packets into the active set, the walk's clear ops into the
         // frozen one) and the stash.

@@ -9,7 +9,7 @@ use crate::common::reg::Reg;
 use crate::declare_block;
 use golden::common::config::TIMESTAMP_BITS;
 use golden::finecomb::cycle::{
-    RecordKind, FIFO_BITS, IN_FLIGHT, RECORD_BITS, REC_BANK, REC_COUNT, REC_INDEX, REC_ISD, REC_TS, STASH_WORD_BITS,
+    RecordKind, FIFO_BITS, RECORD_BITS, REC_BANK, REC_COUNT, REC_INDEX, REC_ISD, REC_TS, STASH_WORD_BITS,
 };
 use rust_hdl::prelude::*;
 
@@ -39,8 +39,6 @@ declare_block! {
         pub rec_ready: Signal<In, bool>,
         pub level: Signal<Out, Bits<{ FIFO_BITS + 1 }>>,
         pub drops: Signal<Out, Bits<32>>,
-        /// The FIFO has room for every op the readout engine has in flight (`level + IN_FLIGHT ≤ 2^FIFO_BITS`).
-        pub room: Signal<Out, bool>,
         e1_valid: Reg<bool>,
         e1_kind: Reg<Bits<3>>,
         e1_bank: Reg<Bits<3>>,
@@ -63,7 +61,7 @@ declare_block! {
         zx_rec_isd: ZeroExt<64, RECORD_BITS>,
         out_v: Reg<bool>,
         out_d: Reg<Bits<RECORD_BITS>>,
-        fifo: ReportFifo<FIFO_BITS, RECORD_BITS, { FIFO_BITS + 1 }> = ReportFifo::with_room(IN_FLIGHT),
+        fifo: ReportFifo<FIFO_BITS, RECORD_BITS, { FIFO_BITS + 1 }>,
         kind_pre: Constant<Bits<3>> = constant(RecordKind::Pre as u64),
         kind_post: Constant<Bits<3>> = constant(RecordKind::Post as u64),
         off_rec_bank: Constant<Bits<8>> = constant(REC_BANK as u64),
@@ -124,6 +122,5 @@ impl Logic for FcRecord {
         self.rec_data.next = self.fifo.out_data.val();
         self.level.next = self.fifo.level.val();
         self.drops.next = self.fifo.drops.val();
-        self.room.next = self.fifo.room.val();
     }
 }

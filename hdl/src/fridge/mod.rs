@@ -135,8 +135,6 @@ declare_block! {
         pipe_ready: Signal<Local, bool>,
         /// The tally port's ready: read by the tally only, and named for lint when there is none.
         unused_tally_ready: Signal<Local, bool>,
-        /// The report FIFO's `room`: the fridge's reports never wait for room (a full FIFO drops and counts).
-        unused_fifo_room: Signal<Local, bool>,
         st_tally_busy: Signal<Local, bool>,
         st_tally_drops: Signal<Local, Bits<32>>,
         // Front register F1.

@@ -106,7 +106,7 @@ declare_block! {
         binner: DelayBin<T, TA> = DelayBin::new(Bins::of(cfg)),
         rom: Rom<RA, ROM_WORD_BITS> = rom,
         banks: Vec<RmwPipeline<TA, WORD_BITS, 2>> = (0..2).map(|_| RmwPipeline::new(RamPorts::Dual)).collect(),
-        fifo: ReportFifo<FIFO_BITS, RECORD_BITS, { FIFO_BITS + 1 }> = ReportFifo::with_room(IN_FLIGHT),
+        fifo: ReportFifo<FIFO_BITS, RECORD_BITS, { FIFO_BITS + 1 }>,
         // T0: classify.
         zx_x: ZeroExt<C, 64>,
         shifted: Signal<Local, Bits<64>>,
@@ -142,8 +142,6 @@ declare_block! {
         zx_rec_word: Vec<ZeroExt<WORD_BITS, RECORD_BITS>> = (0..2).map(|_| ZeroExt::default()).collect(),
         /// The banks' forward candidates: the adds work on `mod_old`.
         unused_candidates: Signal<Local, bool>,
-        /// The FIFO's level: the walk reads its `room` flag, the core shows its drops only.
-        unused_fifo_level: Signal<Local, bool>,
         // T4: record register.
         out_v: Reg<bool>,
         out_d: Reg<Bits<RECORD_BITS>>,
@@ -161,6 +159,7 @@ declare_block! {
         zero_ta: Constant<Bits<TA>> = constant(0),
         one_ta: Constant<Bits<TA>> = constant(1),
         last_addr: Constant<Bits<TA>> = constant(((n * Bins::of(cfg).count()) - 1) as u64),
+        room_level: Constant<Bits<{ FIFO_BITS + 1 }>> = constant(((1 << FIFO_BITS) - IN_FLIGHT) as u64),
         off_k_bank: Constant<Bits<8>> = constant(Bins::of(cfg).bits() as u64),
         off_k_rom: Constant<Bits<8>> = constant(ROM_INDEX_BITS as u64),
         off_g2: Constant<Bits<8>> = constant(SUM_G_BITS as u64),
@@ -228,7 +227,7 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
         // The walk steps when its bank takes no report and the FIFO has room for everything in flight.
         self.walk.next = self.dumping.q.val()
             && self.ready_q.q.val()
-            && self.fifo.room.val()
+            && self.fifo.level.val() <= self.room_level.val()
             && !(self.c_valid.q.val() && (self.c_bank.q.val() == self.dump_bank.q.val()));
         for b in 0..2 {
             if self.c_valid.q.val() && (self.c_bank.q.val() == self.bank_ids[b].val()) {
@@ -265,7 +264,6 @@ impl<const TA: usize, const RA: usize, const T: usize, const C: usize> Logic for
         self.inc_g2.next = self.zx_rom_g2.out.val();
         self.out_v.d.next = false;
         self.unused_candidates.next = false;
-        self.unused_fifo_level.next = self.fifo.level.val().any();
         for b in 0..2 {
             if self.banks[b].mod_valid.val() && self.banks[b].mod_payload.val().get_bit(1) {
                 self.inc_g.next = self.unit_g.val();

@@ -262,7 +262,6 @@ fridge_core_impl!(Logic for {
         // SM + 1: the report register → tally.
         self.tally_valid.next = false;
         self.unused_tally_ready.next = self.tally_ready.val();
-        self.unused_fifo_room.next = self.fifo.room.val();
         self.tally_data.next = self.zero_rec.val();
         self.st_tally_busy.next = false;
         self.st_tally_drops.next = self.zero_32.val();

@@ -123,7 +123,7 @@ declare_block! {
         admit: AdmitThreshold = admit,
         banks: Vec<MultiRmw<A, W, P, D, DA, DW>> = banks,
         decide: HhDecide<K, C, D, W, DW> = decide,
-        fifo: ReportFifo<FA, R, FL> = ReportFifo::with_room(WALK_IN_FLIGHT),
+        fifo: ReportFifo<FA, R, FL>,
         cfg_method: Slice<CONFIG_BITS, 1> = field(layout, "method"),
         cfg_admission: Slice<CONFIG_BITS, 1> = field(layout, "admission"),
         cfg_seed: Slice<CONFIG_BITS, 32> = field(layout, "prng_seed"),
@@ -207,6 +207,7 @@ declare_block! {
         zero_dw: Constant<Bits<DW>> = Constant::new(Bits::default()),
         zero_d: Constant<Bits<D>> = constant(0),
         zero_c: Constant<Bits<C>> = constant(0),
+        room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
         csr_seed: Constant<Bits<8>> = constant(CSR_PRNG_SEED as u64),
         csr_dump: Constant<Bits<8>> = constant(CSR_DUMP as u64),
         code_reject: Constant<Bits<2>> = constant(0),
@@ -351,7 +352,7 @@ hh_core_impl!(Logic for {
         self.walker.ready.next = self.banks[0].in_ready.val();
         self.walk_issue.next = self.walker.busy.val()
             && self.walker.primed.val()
-            && self.fifo.room.val()
+            && (self.fifo.level.val() <= self.room_level.val())
             && !(self.f1.valid.val() && (self.active.val() == self.walker.bank.val()));
         self.walker.issue.next = self.walk_issue.val();
         self.zx_walk_addr.din.next = self.walker.addr.val();

@@ -180,8 +180,6 @@ declare_block! {
         /// (the rows' carry the packet; both groups are in lockstep; the filter's answer is taken at SM, off
         /// the decision's loop), F1's `valid` (the packet enters both RAM groups on `transfer`).
         unused_rmw_outputs: Signal<Local, bool>,
-        /// The report FIFO's `room`: reports never wait for room (a full FIFO drops and counts).
-        unused_fifo_room: Signal<Local, bool>,
         // SM+2: result and report registers.
         r_valid: Reg<bool>,
         r_case: Reg<Bits<2>>,
@@ -466,7 +464,6 @@ ifpd_core_impl!(Logic for {
         self.shell.count[3].next = self.r_valid.q.val() && (self.r_case.q.val() == self.code_replace.val());
         self.shell.count[4].next = self.rep_v.q.val();
         self.zx_level.din.next = self.fifo.level.val();
-        self.unused_fifo_room.next = self.fifo.room.val();
         self.shell.status[0].next = self.fifo.drops.val();
         self.shell.status[1].next = self.zx_level.out.val();
     });

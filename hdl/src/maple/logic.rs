@@ -130,7 +130,7 @@ maple_core_impl!(Logic for {
         self.walker.ready.next = self.svbf[0].in_ready.val();
         self.walk_issue.next = self.walker.busy.val()
             && self.walker.primed.val()
-            && self.rec_fifo.room.val()
+            && (self.rec_fifo.level.val() <= self.room_level.val())
             && !(self.m3_v.q.val() && (self.m3_bank.q.val() == self.walker.bank.val()));
         self.walker.issue.next = self.walk_issue.val();
         self.zx_walk_addr.din.next = self.walker.addr.val();
@@ -323,7 +323,6 @@ maple_core_impl!(Logic for {
             || self.cnt[1].in_ready.val()
             || self.prng.advanced_value.val().any()
             || self.prng.seed_value.val().any()
-            || self.smp_fifo.room.val()
             || self.f1.valid.val();
         for b in 0..2 {
             self.unused_outputs.next = self.unused_outputs.val()

@@ -191,7 +191,7 @@ declare_block! {
         un32: Vec<Slice<REC_BITS, 32>> = [REC_SEQ, REC_ACK].into_iter().map(Slice::new).collect(),
         un128: Vec<Slice<REC_BITS, 128>> = [REC_SRC, REC_DST].into_iter().map(Slice::new).collect(),
         rec_bit: Vec<Constant<Bits<REC_BITS>>> = consts([REC_IS_V6, REC_SHORT, REC_CUT].map(|o| 1 << o)),
-        /// The FIFO's drop count (never counts: credits), level and room are not used.
+        /// The FIFO's drop count (never counts: credits) and level are not used.
         unused_fifo: Signal<Local, bool>,
         one_used: Constant<Bits<USED_BITS>> = constant(1),
         zero_used: Constant<Bits<USED_BITS>> = constant(0),

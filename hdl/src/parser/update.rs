@@ -648,7 +648,7 @@ impl<const DW: usize, const KW: usize> Logic for Parser<DW, KW> {
         self.m_rec_ip_id.next = self.un16[3].out.val();
         self.m_rec_short.next = self.fifo.out_data.val().get_bit(1);
         self.m_rec_l4_header_cut.next = self.fifo.out_data.val().get_bit(2);
-        self.unused_fifo.next = self.fifo.drops.val().any() || self.fifo.level.val().any() || self.fifo.room.val();
+        self.unused_fifo.next = self.fifo.drops.val().any() || self.fifo.level.val().any();
 
         // The counters count the record register's record as it enters the FIFO (from registers only).
         self.shell.count[0].next = self.v[8].q.val();

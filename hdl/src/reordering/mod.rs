@@ -137,7 +137,7 @@ declare_block! {
         ev_pack: BucketReport<F, N, O, W, R> = ev_pack,
         fl_pack: BucketReport<F, N, O, W, R> = fl_pack,
         ev_fifo: ReportFifo<FA, R, FL>,
-        fl_fifo: ReportFifo<FA, R, FL> = ReportFifo::with_room(WALK_IN_FLIGHT),
+        fl_fifo: ReportFifo<FA, R, FL>,
         cfg_prefix_len: Slice<CONFIG_BITS, 6> = field(layout, "prefix_len"),
         cfg_timeout: Slice<CONFIG_BITS, TS> = field(layout, "timeout"),
         cfg_count: Slice<CONFIG_BITS, N> = field(layout, "count_c"),
@@ -213,6 +213,7 @@ declare_block! {
         off_force: Constant<Bits<16>> = constant(payload_force(F, TS) as u64),
         walk_payload: Constant<Bits<P>> = constant(1),
         zero_w: Constant<Bits<W>> = Constant::new(Bits::default()),
+        room_level: Constant<Bits<FL>> = constant(((1usize << FA) - WALK_IN_FLIGHT) as u64),
         csr_flush: Constant<Bits<8>> = constant(CSR_FLUSH as u64),
         code_miss: Constant<Bits<2>> = constant(0),
         code_hit: Constant<Bits<2>> = constant(1),
@@ -374,7 +375,7 @@ reorder_core_impl!(Logic for {
         self.walker.ready.next = self.banks[0].in_ready.val();
         self.walk_issue.next = self.walker.busy.val()
             && self.walker.primed.val()
-            && self.fl_fifo.room.val()
+            && (self.fl_fifo.level.val() <= self.room_level.val())
             && !(self.f1.valid.val() && (self.active.val() == self.walker.bank.val()));
         self.walker.issue.next = self.walk_issue.val();
         // S0 of both banks: the packet into the active one, else the walk op into its bank.
@@ -410,7 +411,6 @@ reorder_core_impl!(Logic for {
         self.unused_bank_outputs.next =
             self.banks[1].in_ready.val()
             || self.fl_fifo.drops.val().any()
-            || self.ev_fifo.room.val()
             || self.ev_pack.occupied.val()
             || self.walker.row.val().any()
             || self.f1.transfer.val();

@@ -345,7 +345,7 @@ impl FinecombCycleModel {
         let rmw_ready = self.rmw_ready(i.reset);
 
         // Readout engine (issue, E0).
-        let room = self.fifo.room();
+        let room = self.fifo.level() + IN_FLIGHT <= 1 << FIFO_BITS;
         let issued = if i.reset { None } else { self.engine(&cur, &mut next, &m, &w, room) };
 
         // D2 packet and walk op into the RMW pipelines; the walk's old words come back at S2 (E2).

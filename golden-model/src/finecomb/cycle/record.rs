@@ -164,10 +164,6 @@ impl ReadoutFifo {
     pub fn drops(&self) -> u32 {
         self.lo.drops()
     }
-    /// Room for the readout engine's ops in flight: `level + IN_FLIGHT ≤ 2^FIFO_BITS`.
-    pub fn room(&self) -> bool {
-        self.lo.room_for(IN_FLIGHT)
-    }
     /// `(out_valid, out_data)` during this cycle (`None` before the first reset), then the edge.
     pub fn step(&mut self, reset: bool, push: Option<[u32; 6]>, out_ready: bool) -> Option<(bool, Option<[u32; 6]>)> {
         let w = push.unwrap_or_default();
@@ -217,7 +213,6 @@ pub struct RecordStageOutputs {
     pub rec_data: Option<[u32; 6]>,
     pub level: usize,
     pub drops: u32,
-    pub room: bool,
 }
 
 /// E1 → E2 → record register → FIFO, cycle by cycle (the co-simulation reference of `finecomb_record`).
@@ -232,7 +227,7 @@ impl RecordStageModel {
     /// One cycle: the outputs during it, then the edge.
     pub fn step(&mut self, i: &RecordStageInputs) -> RecordStageOutputs {
         let e2 = self.pipe.at_e2();
-        let (level, drops, room) = (self.fifo.level(), self.fifo.drops(), self.fifo.room());
+        let (level, drops) = (self.fifo.level(), self.fifo.drops());
         let fifo = self.fifo.step(i.reset, self.pipe.pushing().map(|r| r.pack()), i.rec_ready);
         let out = RecordStageOutputs {
             defined: self.started,
@@ -242,7 +237,6 @@ impl RecordStageModel {
             rec_data: fifo.and_then(|f| f.1),
             level,
             drops,
-            room,
         };
         self.pipe = match i.reset {
             true => RecordPipe::default(),

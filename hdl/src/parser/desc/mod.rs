@@ -186,7 +186,7 @@ declare_block! {
         sh_id: Vec<Constant<Bits<16>>> = consts([64, 48, 32]),
         sh_key: Vec<Constant<Bits<16>>> = consts([40, 24, 8]),
         proto104: Constant<Bits<104>> = Constant::new(Bits::from(6u64)),
-        /// The FIFO's drop count (never counts: credits), level and room are not used.
+        /// The FIFO's drop count (never counts: credits) and level are not used.
         unused_fifo: Signal<Local, bool>,
     }
 }

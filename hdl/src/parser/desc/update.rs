@@ -204,7 +204,7 @@ impl Logic for TcpDesc {
             | self.flags_e.val();
         self.fifo.in_valid.next = self.v1.q.val();
         self.fifo.reset.next = self.reset.val();
-        self.unused_fifo.next = self.fifo.drops.val().any() || self.fifo.level.val().any() || self.fifo.room.val();
+        self.unused_fifo.next = self.fifo.drops.val().any() || self.fifo.level.val().any();
 
         if self.reset.val() {
             self.v0.d.next = false;
