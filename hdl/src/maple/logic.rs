@@ -172,8 +172,8 @@ maple_core_impl!(Logic for {
             self.cnt[b].clock.next = self.clock.val();
             self.cnt[b].reset.next = self.reset.val();
             // A flush op and a packet never meet in a bank (`walk_issue` yields to the packet), so the flush
-            // op, whose issue is decided last, is the last choice before the banks' inputs (the counter
-            // row's LUT RAM reads at `in_index` in this cycle).
+            // op, whose issue is decided last, is tested first: its select is the outermost mux, the last
+            // one before the banks' inputs (the counter row's LUT RAM reads at `in_index` in this cycle).
             if self.walk_issue.val() && (self.walker.bank.val() == self.bank_ids[b].val()) {
                 self.svbf[b].in_valid.next = true;
                 self.svbf[b].in_index.next = self.walk_index.val();
